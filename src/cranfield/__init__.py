@@ -1,0 +1,21 @@
+"""cranfield: exact, fast offline evaluation of rankings beyond single relevance.
+
+The main entry points are :func:`evaluate` (qrels + runs + measure names → tidy DataFrame),
+:class:`Evaluator` (qrels compiled once, many runs), the readers in :mod:`cranfield.io`,
+:func:`parse_measure` and the batch kernels in :mod:`cranfield.measures`.
+"""
+
+__version__ = "0.1.0"
+
+from .batch import Batch, Topics  # noqa: E402
+from .collection import Collection  # noqa: E402
+from .errors import CranfieldError, EvaluationWarning, InputError, MeasureError  # noqa: E402
+from .evaluate import Evaluator, Results, evaluate  # noqa: E402
+from .io import read_intents, read_qrels, read_run  # noqa: E402
+from .registry import Measure, parse_measure  # noqa: E402
+
+__all__ = [
+    "__version__", "evaluate", "Evaluator", "Results", "Batch", "Topics", "Collection",
+    "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
+    "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
+]

@@ -1,0 +1,152 @@
+"""The one representation every measure kernel reads.
+
+A :class:`Batch` is a dense label tensor over runs × topics × depth × intents, the true
+length of every ranking (so a ranking truncated at 3 documents is not the same as one padded
+with non-relevant documents), and the per-topic facts of the judgments (:class:`Topics`). It
+comes from files through :meth:`cranfield.collection.Collection.batch`, or is built directly
+(:meth:`Batch.from_labels`) for synthetic rankings and resampling, without touching files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Topics:
+    """Per-topic facts of the judgments, for a block of T topics.
+
+    Attributes
+    ----------
+    ideal : ndarray of int, shape (T, K)
+        Each topic's positive ad hoc labels (a document's largest label over intents), sorted
+        descending and padded with 0: the grades of the ideal ranking.
+    ideal_intent : ndarray of int, shape (T, I, K_i)
+        The same for each intent separately.
+    num_judged : ndarray of int64, shape (T,)
+        Judged documents of each topic (any label, negative included).
+    weights : ndarray of float64, shape (T, I)
+        Intent probabilities; a column of ones for ad hoc judgments.
+    max_rel : int
+        The highest label of the judgments (ERR's and RBP's default normaliser).
+    """
+
+    ideal: np.ndarray
+    ideal_intent: np.ndarray
+    num_judged: np.ndarray
+    weights: np.ndarray
+    max_rel: int
+
+    @classmethod
+    def from_judgments(
+        cls, doc_topic: np.ndarray, grades: np.ndarray, weights: np.ndarray, max_rel: int,
+    ) -> "Topics":
+        """Build from the judged-document table: topic of each document and its grades (J, I)."""
+        n_topics = weights.shape[0]
+        adhoc = grades.max(axis=1) if grades.shape[1] > 1 else grades[:, 0]
+        ideal = _sorted_positive(doc_topic, adhoc, n_topics)
+        per_intent = [_sorted_positive(doc_topic, grades[:, i], n_topics) for i in range(grades.shape[1])]
+        width = max((p.shape[1] for p in per_intent), default=0)
+        ideal_intent = np.zeros((n_topics, grades.shape[1], width), dtype=grades.dtype)
+        for i, p in enumerate(per_intent):
+            ideal_intent[:, i, : p.shape[1]] = p
+        num_judged = np.bincount(doc_topic, minlength=n_topics).astype(np.int64)
+        return cls(ideal, ideal_intent, num_judged, weights, int(max_rel))
+
+    @classmethod
+    def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> "Topics":
+        """Ad hoc topics given their positive grades (T, K); for synthetic experiments."""
+        ideal = -np.sort(-np.maximum(np.asarray(ideal), 0), axis=1)
+        judged = (ideal > 0).sum(axis=1) if num_judged is None else np.asarray(num_judged)
+        top = int(ideal.max()) if ideal.size else 1
+        return cls(ideal, ideal[:, None, :], judged.astype(np.int64),
+                   np.ones((ideal.shape[0], 1)), top if max_rel is None else max_rel)
+
+    def __len__(self) -> int:
+        return int(self.num_judged.size)
+
+    def num_rel(self, rel: int = 1) -> np.ndarray:
+        """Documents with label >= ``rel`` per topic, shape (T,) (trec_eval's num_rel)."""
+        return (self.ideal >= rel).sum(axis=1)
+
+    def take(self, topics: slice | np.ndarray) -> "Topics":
+        """The facts of a subset of the topics."""
+        return Topics(
+            self.ideal[topics], self.ideal_intent[topics], self.num_judged[topics],
+            self.weights[topics], self.max_rel,
+        )
+
+
+def _sorted_positive(doc_topic: np.ndarray, grade: np.ndarray, n_topics: int) -> np.ndarray:
+    """Positive grades of each topic, sorted descending, as a (T, K) zero-padded matrix."""
+    pos = grade > 0
+    t, g = doc_topic[pos], grade[pos]
+    order = np.lexsort((-g.astype(np.int64), t))
+    t, g = t[order], g[order]
+    counts = np.bincount(t, minlength=n_topics)
+    out = np.zeros((n_topics, int(counts.max()) if counts.size else 0), dtype=grade.dtype)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    out[t, np.arange(t.size) - starts[t]] = g
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Batch:
+    """Rankings as dense arrays (SPEC §0; docs/architecture.md).
+
+    Attributes
+    ----------
+    labels : ndarray of int, shape (S, T, D, I)
+        ``labels[s, t, r, i]`` is the label for intent ``i`` of the document at rank ``r + 1``
+        of run ``s`` on topic ``t``; 0 for unjudged documents and for ranks past the end.
+    judged : ndarray of bool, shape (S, T, D)
+        Whether that document is in the judgments (False past the end).
+    length : ndarray of int64, shape (S, T)
+        The true number of documents of each ranking; it may exceed D when the batch keeps
+        only the ranks the measures need.
+    present : ndarray of bool, shape (S, T)
+        Whether the run has the topic at all (SPEC §0, missing topics).
+    topics : Topics
+        The facts of the T topics.
+    """
+
+    labels: np.ndarray
+    judged: np.ndarray
+    length: np.ndarray
+    present: np.ndarray
+    topics: Topics
+
+    @classmethod
+    def from_labels(
+        cls, labels: np.ndarray, topics: Topics, *, length: np.ndarray | None = None,
+        judged: np.ndarray | None = None,
+    ) -> "Batch":
+        """A batch of synthetic rankings given their labels, shape (S, T, D) or (S, T, D, I).
+
+        ``length`` defaults to D for every ranking (no truncation) and ``judged`` to True
+        within the length.
+        """
+        labels = np.asarray(labels)
+        if labels.ndim == 3:
+            labels = labels[..., None]
+        s, t, d, _ = labels.shape
+        length = np.full((s, t), d, dtype=np.int64) if length is None else np.asarray(length, dtype=np.int64)
+        if judged is None:
+            judged = np.arange(d) < np.minimum(length, d)[..., None]
+        return cls(labels, np.asarray(judged, dtype=bool), length, np.ones((s, t), dtype=bool), topics)
+
+    @property
+    def shape(self) -> tuple[int, int, int, int]:
+        return self.labels.shape  # type: ignore[return-value]
+
+    @property
+    def depth(self) -> int:
+        return int(self.labels.shape[2])
+
+    @cached_property
+    def grades(self) -> np.ndarray:
+        """Ad hoc label of each ranked document (the largest over intents), shape (S, T, D)."""
+        return self.labels.max(axis=3) if self.labels.shape[3] > 1 else self.labels[..., 0]

@@ -1,0 +1,54 @@
+"""Exceptions and warnings raised by cranfield.
+
+Every problem with user input is a :class:`CranfieldError` (a ``ValueError``), so callers can
+catch one type, and the command line turns it into a one-line message and exit status 2.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+__all__ = [
+    "CranfieldError",
+    "InputError",
+    "MeasureError",
+    "EvaluationWarning",
+    "warn",
+]
+
+_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+
+
+class CranfieldError(ValueError):
+    """Base class of every error cranfield raises for bad input."""
+
+
+class InputError(CranfieldError):
+    """A malformed input file or object, located by source and (when known) line number.
+
+    The message reads ``path:line: what is wrong``, the convention of compilers and linters.
+    """
+
+    def __init__(self, source: str, line: int | None, message: str) -> None:
+        self.source = source
+        self.line = line
+        self.reason = message
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+class MeasureError(CranfieldError):
+    """An unknown measure name, an unknown parameter, or a parameter value out of range."""
+
+
+class EvaluationWarning(UserWarning):
+    """Something the user should know about the evaluation (dropped topics, repaired input)."""
+
+
+def warn(message: str) -> None:
+    """Emit an :class:`EvaluationWarning` attributed to the caller outside cranfield."""
+    try:
+        warnings.warn(message, EvaluationWarning, skip_file_prefixes=(_PACKAGE_DIR,))
+    except TypeError:  # Python < 3.12 has no skip_file_prefixes
+        warnings.warn(message, EvaluationWarning, stacklevel=3)

@@ -1,0 +1,259 @@
+"""Evaluate runs against qrels: the driver from inputs to a (runs × measures × topics) result.
+
+:class:`Evaluator` compiles the qrels once and scores any number of runs, each in blocks of
+topics small enough to keep the dense batch within a memory budget; :func:`evaluate` is the
+one-call form returning a tidy DataFrame. Topic-set rules (missing topics, topics without
+relevant documents, topics only in the run) follow SPEC §0 and are announced as warnings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from . import __version__
+from ._progress import progress
+from .collection import Collection
+from .errors import CranfieldError, warn
+from .io import Qrels, Run, as_qrels, as_run
+from .registry import Measure, parse_measure
+
+MISSING = ("auto", "zero", "empty", "skip")
+NOREL = ("include", "exclude")
+CELL_BUDGET = 1 << 23  # labels per batch block (runs × topics × depth × intents)
+
+
+def _choice(value: str, options: tuple[str, ...], what: str) -> str:
+    if value not in options:
+        raise CranfieldError(f"{what} must be one of {', '.join(options)}; got {value!r}")
+    return value
+
+
+def _listing(items: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+@dataclass(frozen=True)
+class Results:
+    """Scores of runs × measures × topics, with the settings that produced them.
+
+    Attributes
+    ----------
+    runs : list of str
+        Run names, unique (``tag#filename`` when two runs share a tag).
+    measures : list of str
+        Measure names as the user wrote them.
+    topics : list of str
+        The evaluated topics.
+    values : ndarray of float64, shape (S, M, T)
+        NaN where a topic is not scored (``missing="skip"``).
+    aggregate : list of str
+        ``"mean"`` or ``"sum"`` per measure (trec_eval sums its counts).
+    provenance : dict
+        Version and settings, written as a ``#`` header or with ``--provenance``.
+    """
+
+    runs: list[str]
+    measures: list[str]
+    topics: list[str]
+    values: np.ndarray
+    aggregate: list[str]
+    provenance: dict[str, Any]
+
+    def summary(self) -> np.ndarray:
+        """The ``all`` row per run and measure, shape (S, M): mean (or sum) over scored topics."""
+        out = np.full(self.values.shape[:2], np.nan)
+        scored = ~np.isnan(self.values)
+        counts = scored.sum(axis=2)
+        totals = np.where(scored, self.values, 0.0).sum(axis=2)
+        for m, how in enumerate(self.aggregate):
+            has = counts[:, m] > 0
+            out[has, m] = totals[has, m] if how == "sum" else totals[has, m] / counts[has, m]
+        return out
+
+    def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
+        """(run, topic, measure, value) rows: per topic when asked, then ``all`` per run."""
+        means = self.summary()
+        for s, run in enumerate(self.runs):
+            if per_topic:
+                for t, topic in enumerate(self.topics):
+                    for m, measure in enumerate(self.measures):
+                        v = self.values[s, m, t]
+                        if not np.isnan(v):
+                            yield run, topic, measure, float(v)
+            for m, measure in enumerate(self.measures):
+                yield run, "all", measure, float(means[s, m])
+
+    def to_frame(self, per_topic: bool = True) -> Any:
+        """A tidy pandas DataFrame with columns ``run``, ``topic``, ``measure``, ``value``."""
+        import pandas as pd
+
+        return pd.DataFrame(list(self.rows(per_topic)), columns=["run", "topic", "measure", "value"])
+
+
+class Evaluator:
+    """Qrels and measures compiled once, applied to many runs (ir_measures' ``evaluator``).
+
+    Parameters
+    ----------
+    qrels : path, dict, DataFrame or Qrels
+    measures : sequence of str or Measure
+        ir_measures-style names (``P@10``, ``nDCG(gains=exp)@20``); see ``cranfield measures``.
+    missing : {"auto", "zero", "empty", "skip"}
+        Topics of the qrels absent from a run (SPEC §0): ``auto`` scores the empty ranking for
+        truncation-aware measures and 0 for the others; ``zero`` and ``empty`` apply one rule
+        to all; ``skip`` leaves them out of the mean (trec_eval without ``-c``).
+    norel : {"include", "exclude"}
+        Topics without any relevant document: scored by each measure's definition (trec_eval),
+        or dropped (gdeval). Either way they are listed in a warning.
+    diversity : bool, optional
+        Force reading a qrels file as diversity (True) or ad hoc (False) qrels.
+    """
+
+    def __init__(
+        self, qrels: Any, measures: Sequence[str | Measure], *, missing: str = "auto",
+        norel: str = "include", diversity: bool | None = None,
+    ) -> None:
+        self.missing = _choice(missing, MISSING, "missing")
+        self.norel = _choice(norel, NOREL, "norel")
+        if not measures:
+            raise CranfieldError("no measures given")
+        self.names = [str(m) for m in measures]
+        self.measures = [parse_measure(m) for m in measures]
+        self.qrels: Qrels = as_qrels(qrels, diversity=diversity)
+        self.collection = Collection.from_qrels(self.qrels)
+        depths = [m.depth for m in self.measures]
+        self.depth = None if any(d is None for d in depths) else max(depths)
+        norel_topics = np.flatnonzero(self.collection.topics.num_rel(1) == 0)
+        self.topic_mask = np.ones(self.collection.n_topics, dtype=bool)
+        if norel_topics.size:
+            names = [self.collection.topic_ids[t] for t in norel_topics]
+            if self.norel == "exclude":
+                self.topic_mask[norel_topics] = False
+                warn(f"{len(names)} topics without relevant documents are excluded: {_listing(names)}")
+            else:
+                warn(
+                    f"{len(names)} topics have no relevant documents and are scored by each "
+                    f"measure's definition (mostly 0): {_listing(names)}"
+                )
+
+    def _topic_blocks(self, run: Run) -> list[slice]:
+        longest = int(run.lengths.max()) if run.lengths.size else 0
+        depth = longest if self.depth is None else min(self.depth, longest)
+        per_topic = max(depth, 1) * self.collection.grades.shape[1]
+        size = max(1, CELL_BUDGET // per_topic)
+        n = self.collection.n_topics
+        return [slice(a, min(a + size, n)) for a in range(0, n, size)]
+
+    def score_run(self, run: Run) -> np.ndarray:
+        """Scores of one run, shape (M, T) over the collection's topics (NaN = skipped)."""
+        coll = self.collection
+        out = np.empty((len(self.measures), coll.n_topics))
+        present = np.zeros(coll.n_topics, dtype=bool)
+        for block in self._topic_blocks(run):
+            batch = coll.batch([run], depth=self.depth, topics=block)
+            present[block] = batch.present[0]
+            for m, measure in enumerate(self.measures):
+                out[m, block] = measure(batch)[0]
+        self._apply_missing(out, present, run)
+        return out
+
+    def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
+        absent = np.flatnonzero(~present & self.topic_mask)
+        unknown = [t for t in run.topic_ids if t not in set(self.collection.topic_ids)]
+        if unknown:
+            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {_listing(unknown)}")
+        if not absent.size:
+            return
+        names = [self.collection.topic_ids[t] for t in absent]
+        rule = {"auto": "0 (the empty ranking for truncation-aware measures)", "zero": "0",
+                "empty": "the empty ranking", "skip": "left out of the mean"}[self.missing]
+        warn(f"{run.name}: {len(names)} qrels topics are missing from the run, scored {rule}: {_listing(names)}")
+        for m, measure in enumerate(self.measures):
+            if self.missing == "skip":
+                out[m, absent] = np.nan
+            elif self.missing == "zero" or (self.missing == "auto" and not measure.spec.truncation_aware):
+                out[m, absent] = 0.0
+
+    def evaluate(self, runs: Sequence[Any], *, order: str = "score", on_duplicate: str = "error",
+                 progress_bar: bool | None = None) -> Results:
+        """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`)."""
+        loaded: list[Run] = []
+        values = []
+        for obj in progress(runs, len(runs), "evaluating", progress_bar):
+            run = as_run(obj, order=order, on_duplicate=on_duplicate)  # type: ignore[arg-type]
+            loaded.append(run)
+            values.append(self.score_run(run))
+        keep = np.flatnonzero(self.topic_mask)
+        return Results(
+            runs=unique_names(loaded),
+            measures=self.names,
+            topics=[self.collection.topic_ids[t] for t in keep],
+            values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
+            aggregate=[m.spec.aggregate for m in self.measures],
+            provenance={
+                "cranfield": __version__,
+                "qrels": self.qrels.source,
+                "measures": [str(m) for m in self.measures],
+                "order": order, "missing": self.missing, "norel": self.norel,
+                "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
+                "diversity": self.collection.diversity,
+            },
+        )
+
+
+def unique_names(runs: Sequence[Run]) -> list[str]:
+    """Run names, with ``tag#filename`` for runs that share a tag (SPEC §0)."""
+    names = [r.name for r in runs]
+    out = []
+    for r in runs:
+        if names.count(r.name) > 1:
+            out.append(f"{r.name}#{Path(r.source).name}")
+        else:
+            out.append(r.name)
+    for k, name in enumerate(out):
+        if out.count(name) > 1:
+            out[k] = f"{name}#{k + 1}"
+    return out
+
+
+def evaluate(
+    qrels: Any, runs: Any, measures: Sequence[str | Measure] | str, *, missing: str = "auto",
+    norel: str = "include", order: str = "score", on_duplicate: str = "error",
+    per_topic: bool = True, diversity: bool | None = None,
+) -> Any:
+    """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
+
+    Parameters
+    ----------
+    qrels : path, dict ``{qid: {docno: rel}}``, DataFrame or Qrels
+    runs : a run or a list of runs (paths, dicts ``{qid: {docno: score}}``, DataFrames, Runs)
+    measures : str or list of str
+        ir_measures-style names such as ``"P@10"``, ``"nDCG(gains=exp)@20"``, ``"RBP(p=0.8)"``.
+    missing, norel : see :class:`Evaluator`
+    order : {"score", "rank", "file"}
+        How run lines are ranked (SPEC §0); ``"score"`` is trec_eval's rule.
+    on_duplicate : {"error", "first"}
+    per_topic : bool
+        Include per-topic rows; the ``all`` rows (mean over topics; sums for counts) are
+        always there.
+
+    Examples
+    --------
+    >>> qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}}
+    >>> run = {"q1": {"d1": 0.9, "d2": 0.8, "d3": 0.1}}
+    >>> evaluate(qrels, run, ["P@2", "AP"], per_topic=False)
+       run topic measure     value
+    0  run   all     P@2  0.500000
+    1  run   all      AP  0.833333
+    """
+    if isinstance(measures, (str, Measure)):
+        measures = [measures]
+    if isinstance(runs, (str, Path, Run)) or isinstance(runs, dict) or hasattr(runs, "columns"):
+        runs = [runs]
+    evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity)
+    return evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate).to_frame(per_topic)

@@ -1,0 +1,47 @@
+"""Input formats to arrays: TREC runs, qrels, diversity qrels and intent files, plain or gzip,
+plus pytrec_eval-style dicts and pandas DataFrames (SPEC §0)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping
+
+from .qrels import Intents, Qrels, qrels_from_dict, qrels_from_frame, read_intents, read_qrels
+from .run import Order, Run, read_run, run_from_dict, run_from_frame
+
+__all__ = [
+    "Intents", "Qrels", "Run", "Order",
+    "read_qrels", "read_run", "read_intents",
+    "qrels_from_dict", "qrels_from_frame", "run_from_dict", "run_from_frame",
+    "as_qrels", "as_run",
+]
+
+
+def _is_frame(obj: Any) -> bool:
+    return hasattr(obj, "columns") and hasattr(obj, "to_numpy")
+
+
+def as_qrels(obj: Any, *, diversity: bool | None = None) -> Qrels:
+    """Accept a :class:`Qrels`, a path, a ``{qid: {docno: rel}}`` dict or a DataFrame."""
+    if isinstance(obj, Qrels):
+        return obj
+    if isinstance(obj, (str, Path)):
+        return read_qrels(obj, diversity=diversity)
+    if isinstance(obj, Mapping):
+        return qrels_from_dict(obj, diversity=diversity)
+    if _is_frame(obj):
+        return qrels_from_frame(obj, diversity=diversity)
+    raise TypeError(f"qrels must be a path, a dict, a DataFrame or a Qrels, not {type(obj).__name__}")
+
+
+def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", name: str | None = None) -> Run:
+    """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame."""
+    if isinstance(obj, Run):
+        return obj
+    if isinstance(obj, (str, Path)):
+        return read_run(obj, order=order, on_duplicate=on_duplicate, name=name)  # type: ignore[arg-type]
+    if isinstance(obj, Mapping):
+        return run_from_dict(obj, order=order, name=name or "run")
+    if _is_frame(obj):
+        return run_from_frame(obj, order=order, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
+    raise TypeError(f"a run must be a path, a dict, a DataFrame or a Run, not {type(obj).__name__}")

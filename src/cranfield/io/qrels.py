@@ -1,0 +1,282 @@
+"""Relevance judgments: TREC qrels, ndeval diversity qrels, intent files, dicts, DataFrames.
+
+A TREC qrels line is ``qid iter docno rel``; ndeval's diversity qrels use the second column
+for the intent (``qid intent docno rel``). A file is read as diversity qrels when asked, or
+when its second column takes two or more values within some topic (SPEC §0). Labels are
+integers or NTCIR's ``L<d>``; negative labels (spam = -2) are judged but not relevant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..errors import InputError, warn
+from ._tokens import doc_keys, parse_floats, parse_ints, read_columns, require_columns
+from .run import _as_bytes, group_codes, pick_column
+
+ADHOC_INTENT = "0"
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Judgments as parallel row arrays.
+
+    Attributes
+    ----------
+    source : str
+    topic_ids : tuple of str
+        Distinct topics in order of first appearance; ``topic`` holds codes into it.
+    intent_ids : tuple of str
+        Distinct intents (integers normalised, so ``"01"`` is ``"1"``); ``intent`` holds
+        codes into it. Ad hoc qrels have the single intent ``"0"``.
+    docno : ndarray of bytes, shape (n,)
+    rel : ndarray of int64, shape (n,)
+        The labels; ``<= 0`` is not relevant.
+    line : ndarray of int64 or None
+        Line numbers for messages (None for in-memory input).
+    diversity : bool
+        Whether the second column was read as an intent.
+    """
+
+    source: str
+    topic_ids: tuple[str, ...]
+    topic: np.ndarray
+    intent_ids: tuple[str, ...]
+    intent: np.ndarray
+    docno: np.ndarray
+    rel: np.ndarray
+    line: np.ndarray | None
+    diversity: bool
+
+    def __len__(self) -> int:
+        return int(self.rel.size)
+
+    def __repr__(self) -> str:
+        kind = "diversity" if self.diversity else "ad hoc"
+        return f"Qrels({kind}, topics={len(self.topic_ids)}, judgments={len(self)}, source={self.source!r})"
+
+
+def normalise_intent(value: str) -> str:
+    """Integer intent ids compare numerically (SPEC §0): ``"01"`` becomes ``"1"``."""
+    try:
+        return str(int(value))
+    except ValueError:
+        return value
+
+
+def parse_labels(values: np.ndarray, source: str, line: np.ndarray) -> np.ndarray:
+    """Integer labels, accepting NTCIR's ``L<d>`` spelling."""
+    if values.size and (values.view(np.uint8).reshape(values.size, -1)[:, 0] == ord("L")).any():
+        values = np.array([v[1:] if v[:1] == b"L" else v for v in values.tolist()], dtype="S")
+    try:
+        return parse_ints(values, source, line, "label")
+    except InputError as exc:
+        raise InputError(source, exc.line, exc.reason + " (labels are integers or L<d>)") from None
+
+
+def _duplicate_rows(
+    topic: np.ndarray, intent: np.ndarray, docno: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Index pairs (a, b), a < b, of rows with equal (topic, intent, docno)."""
+    keys = doc_keys(docno)
+    order = np.lexsort((keys, intent, topic))
+    t, i, k = topic[order], intent[order], keys[order]
+    same = np.flatnonzero((t[1:] == t[:-1]) & (i[1:] == i[:-1]) & (k[1:] == k[:-1]))
+    a, b = order[same], order[same + 1]
+    real = docno[a] == docno[b]
+    a, b = a[real], b[real]
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def build_qrels(
+    topic_values: np.ndarray, intent_values: np.ndarray | None, docno: np.ndarray,
+    rel: np.ndarray, *, source: str, line: np.ndarray | None = None,
+    diversity: bool | None = None, on_duplicate: str = "error",
+) -> Qrels:
+    """Assemble :class:`Qrels` from parallel row arrays (see :func:`read_qrels`)."""
+    if on_duplicate not in ("error", "max"):
+        raise InputError(source, None, f"on_duplicate must be 'error' or 'max', got {on_duplicate!r}")
+    topic_ids, topic = group_codes(topic_values)
+    topic_ids = [t.decode() if isinstance(t, bytes) else str(t) for t in topic_ids]
+    if intent_values is None:
+        intent_values = np.full(topic.size, ADHOC_INTENT.encode(), dtype="S1")
+    raw_ids, raw_intent = group_codes(intent_values)
+    names = [normalise_intent(v.decode() if isinstance(v, bytes) else str(v)) for v in raw_ids]
+    intent_ids = list(dict.fromkeys(names))
+    intent = np.array([intent_ids.index(n) for n in names], dtype=np.int64)[raw_intent]
+    if diversity is None:
+        diversity = _looks_diverse(topic, intent)
+        if diversity:
+            warn(
+                f"{source}: read as diversity qrels (qid intent docno rel) because its second "
+                "column takes several values within a topic; pass --adhoc to read it as ad hoc"
+            )
+    if not diversity:
+        intent_ids, intent = [ADHOC_INTENT], np.zeros(topic.size, dtype=np.int64)
+    a, b = _duplicate_rows(topic, intent, docno)
+    if a.size:
+        if on_duplicate == "error":
+            first = int(np.argmin(b))
+            i, j = int(a[first]), int(b[first])
+            where = f"lines {int(line[i])} and {int(line[j])}" if line is not None else "twice"
+            what = f"topic {topic_ids[topic[i]]!r}" + (
+                f", intent {intent_ids[intent[i]]!r}" if diversity else ""
+            )
+            raise InputError(
+                source, int(line[j]) if line is not None else None,
+                f"document {docno[i].decode()!r} is judged {where} for {what} "
+                "(qrels_duplicates='max' keeps the larger label)",
+            )
+        rel = rel.copy()
+        np.maximum.at(rel, a, rel[b])
+        keep = np.ones(rel.size, dtype=bool)
+        keep[b] = False
+        topic, intent, docno, rel = topic[keep], intent[keep], docno[keep], rel[keep]
+        line = line[keep] if line is not None else None
+    return Qrels(
+        source, tuple(topic_ids), topic, tuple(intent_ids), intent, docno, rel, line, bool(diversity)
+    )
+
+
+def _looks_diverse(topic: np.ndarray, intent: np.ndarray) -> bool:
+    """Whether the second column takes two or more values within some topic."""
+    if topic.size == 0:
+        return False
+    pairs = np.unique(np.stack([topic, intent], axis=1), axis=0)
+    return bool(np.unique(pairs[:, 0]).size < pairs.shape[0])
+
+
+def read_qrels(
+    path: str | Path, *, diversity: bool | None = None, on_duplicate: str = "error",
+) -> Qrels:
+    """Read TREC qrels (``qid iter docno rel``) or ndeval diversity qrels (``qid intent docno rel``).
+
+    Parameters
+    ----------
+    path : str or Path
+        Plain or gzip text.
+    diversity : bool, optional
+        ``True`` reads column 2 as the intent, ``False`` ignores it (ad hoc); by default a
+        file whose column 2 takes two or more values within some topic is read as diversity
+        qrels, with a warning (SPEC §0).
+    on_duplicate : {"error", "max"}
+        A (topic, [intent,] docno) judged twice is an error naming both lines, or keeps the
+        larger label.
+    """
+    source = str(path)
+    cols = read_columns(path, 4)
+    require_columns(cols, (4,), "qid iter docno rel")
+    qid, second, docno, label = cols.fields
+    rel = parse_labels(label, source, cols.line)
+    return build_qrels(
+        qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
+        on_duplicate=on_duplicate,
+    )
+
+
+def qrels_from_dict(qrels: Mapping[str, Mapping[str, Any]], *, diversity: bool | None = None) -> Qrels:
+    """:class:`Qrels` from ``{qid: {docno: rel}}`` (pytrec_eval) or, for diversity qrels,
+    ``{qid: {intent: {docno: rel}}}``."""
+    qids, intents, docs, rels = [], [], [], []
+    for qid, judged in qrels.items():
+        if not isinstance(judged, Mapping):
+            raise InputError("<dict>", None, f"topic {qid!r}: expected a dict of docno -> label")
+        for key, value in judged.items():
+            if isinstance(value, Mapping):
+                for doc, rel in value.items():
+                    qids.append(qid), intents.append(key), docs.append(doc), rels.append(rel)
+            else:
+                qids.append(qid), intents.append(ADHOC_INTENT), docs.append(key), rels.append(value)
+    nested = any(isinstance(v, Mapping) for j in qrels.values() for v in j.values())
+    rel = np.array([_int_label(r) for r in rels], dtype=np.int64)
+    return build_qrels(
+        _as_bytes(qids), _as_bytes(intents), _as_bytes(docs), rel, source="<dict>",
+        diversity=nested if diversity is None else diversity,
+    )
+
+
+def _int_label(value: Any) -> int:
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise InputError("<dict>", None, f"label {value!r} is not an integer")
+
+
+QRELS_COLUMNS = {
+    "qid": ("qid", "query_id", "topic", "query"),
+    "intent": ("intent", "subtopic", "iteration", "iter"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "rel": ("rel", "relevance", "label", "grade"),
+}
+
+
+def qrels_from_frame(df: Any, *, diversity: bool | None = None) -> Qrels:
+    """:class:`Qrels` from a DataFrame with columns ``qid``/``query_id``, ``docno``/``doc_id``,
+    ``rel``/``relevance`` and optionally ``intent``/``iteration``."""
+    source = "<DataFrame>"
+    cols = {role: pick_column(df.columns, opts) for role, opts in QRELS_COLUMNS.items()}
+    for role in ("qid", "docno", "rel"):
+        if cols[role] is None:
+            raise InputError(
+                source, None,
+                f"no {role} column: expected one of {QRELS_COLUMNS[role]}, found {list(df.columns)}",
+            )
+    rel = np.array([_int_label(r) for r in df[cols["rel"]].tolist()], dtype=np.int64)
+    intent = _as_bytes(df[cols["intent"]]) if cols["intent"] else None
+    return build_qrels(
+        _as_bytes(df[cols["qid"]]), intent, _as_bytes(df[cols["docno"]]), rel,
+        source=source, diversity=diversity if intent is not None else False,
+    )
+
+
+@dataclass(frozen=True)
+class Intents:
+    """An intent file ``qid intent probability [inf|nav]``: one row per (topic, intent)."""
+
+    source: str
+    topic: tuple[str, ...]
+    intent: tuple[str, ...]
+    probability: np.ndarray
+    kind: tuple[str | None, ...]
+
+
+def read_intents(path: str | Path) -> Intents:
+    """Read an intent file ``qid intent probability [inf|nav]`` (NTCIR Iprob/DIN layout).
+
+    Probabilities must be numbers in [0, 1]; the optional fourth column must be ``inf`` or
+    ``nav``; a (topic, intent) listed twice is an error. Whether each topic's probabilities
+    sum to 1 is checked when the intents are joined to the qrels (SPEC §2).
+    """
+    source = str(path)
+    cols = read_columns(path, 4)
+    require_columns(cols, (3, 4), "qid intent probability [inf|nav]")
+    qid, intent, prob_text, kind_text = cols.fields
+    prob = parse_floats(prob_text, source, cols.line, "probability")
+    bad = np.flatnonzero((prob < 0) | (prob > 1))
+    if bad.size:
+        raise InputError(source, int(cols.line[bad[0]]), f"probability {prob[bad[0]]} is not in [0, 1]")
+    kinds: list[str | None] = []
+    for k, (text, n) in enumerate(zip(kind_text.tolist(), cols.ncols.tolist())):
+        if n == 3:
+            kinds.append(None)
+            continue
+        word = text.decode().lower()
+        if word not in ("inf", "nav"):
+            raise InputError(source, int(cols.line[k]), f"intent type {text.decode()!r} is not inf or nav")
+        kinds.append(word)
+    topics = [q.decode() for q in qid.tolist()]
+    intents = [normalise_intent(i.decode()) for i in intent.tolist()]
+    seen: dict[tuple[str, str], int] = {}
+    for k, key in enumerate(zip(topics, intents)):
+        if key in seen:
+            raise InputError(
+                source, int(cols.line[k]),
+                f"intent {key[1]!r} of topic {key[0]!r} is listed again (first at line {seen[key]})",
+            )
+        seen[key] = int(cols.line[k])
+    return Intents(source, tuple(topics), tuple(intents), prob, tuple(kinds))

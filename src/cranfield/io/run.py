@@ -1,0 +1,308 @@
+"""TREC run files (``qid Q0 docno rank score tag``), dicts and DataFrames as ranked lists.
+
+Ordering, duplicate and tie rules follow SPEC §0 and are applied once, here, at load time:
+``order="score"`` sorts by score descending with scores compared as C ``float`` (trec_eval
+stores them so) and ties broken by docno descending in byte order; ``order="rank"`` uses the
+rank column; ``order="file"`` keeps the file's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Iterable, Literal, Mapping
+
+import numpy as np
+
+from ..errors import InputError
+from ._tokens import doc_keys, parse_floats, parse_ints, read_columns, require_columns
+
+Order = Literal["score", "rank", "file"]
+OnDuplicate = Literal["error", "first"]
+ORDERS = ("score", "rank", "file")
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """One system's ranked lists, grouped by topic, each already in ranked order.
+
+    Attributes
+    ----------
+    name : str
+        The run's tag (its file name when the tags in the file disagree).
+    source : str
+        The file it came from, or a description such as ``"<dict>"``.
+    topic_ids : tuple of str
+        The topics of the run, one per group.
+    offsets : ndarray of int64, shape (T + 1,)
+        Rows ``offsets[t]:offsets[t + 1]`` are the ranked list of ``topic_ids[t]``.
+    docno : ndarray of bytes (dtype ``S``), shape (n,)
+    score : ndarray of float64, shape (n,)
+    line : ndarray of int64, shape (n,), or None
+        Line numbers in ``source`` (None for in-memory input).
+    """
+
+    name: str
+    source: str
+    topic_ids: tuple[str, ...]
+    offsets: np.ndarray
+    docno: np.ndarray
+    score: np.ndarray
+    line: np.ndarray | None = field(default=None)
+
+    @cached_property
+    def doc_key(self) -> np.ndarray:
+        """64-bit keys of the docnos (see :func:`cranfield.io._tokens.doc_keys`)."""
+        return doc_keys(self.docno)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """The length of each topic's ranked list, shape (T,)."""
+        return np.diff(self.offsets)
+
+    def ranking(self, topic: str) -> list[str]:
+        """The ranked docnos of one topic (a convenience for inspection and tests)."""
+        t = self.topic_ids.index(topic)
+        return [d.decode() for d in self.docno[self.offsets[t]:self.offsets[t + 1]].tolist()]
+
+    def __repr__(self) -> str:
+        return (
+            f"Run(name={self.name!r}, topics={len(self.topic_ids)}, "
+            f"documents={self.docno.size}, source={self.source!r})"
+        )
+
+
+def group_codes(values: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    """Integer codes for ``values`` in order of first appearance.
+
+    Consecutive equal values are collapsed first, so the usual file with each topic's lines
+    together costs one comparison per line.
+    """
+    n = values.size
+    if n == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    heads = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
+    if heads.size <= 100_000:
+        table: dict[Any, int] = {}
+        head_codes = np.fromiter(
+            (table.setdefault(v, len(table)) for v in values[heads].tolist()),
+            dtype=np.int64, count=heads.size,
+        )
+        codes = np.repeat(head_codes, np.diff(np.concatenate((heads, [n]))))
+        return list(table), codes
+    uniq, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    rank = np.empty(uniq.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(uniq.size)
+    return uniq[np.argsort(first, kind="stable")].tolist(), rank[inverse]
+
+
+def _describe(line: np.ndarray | None, i: int) -> str:
+    return f"line {int(line[i])}" if line is not None else "an entry"
+
+
+def _check_duplicates(
+    topic: np.ndarray, docno: np.ndarray, line: np.ndarray | None, source: str,
+    topic_ids: list[str], on_duplicate: OnDuplicate,
+) -> np.ndarray | None:
+    """Find repeated (topic, docno) rows; raise, or return the rows to keep (the first seen)."""
+    keys = doc_keys(docno)
+    by_key = np.lexsort((keys, topic))
+    same = (topic[by_key[1:]] == topic[by_key[:-1]]) & (keys[by_key[1:]] == keys[by_key[:-1]])
+    pairs = np.flatnonzero(same)
+    if pairs.size:
+        # verify the strings: equal keys of different docnos are a hash collision, not a duplicate
+        a, b = by_key[pairs], by_key[pairs + 1]
+        real = docno[a] == docno[b]
+        a, b = a[real], b[real]
+    else:
+        a = b = pairs
+    if a.size == 0:
+        return None
+    if on_duplicate == "error":
+        i, j = sorted((int(a[0]), int(b[0])))
+        where = f"lines {int(line[i])} and {int(line[j])}" if line is not None else "twice"
+        raise InputError(
+            source, int(line[j]) if line is not None else None,
+            f"document {docno[i].decode()!r} appears {where} for topic {topic_ids[topic[i]]!r} "
+            "(use on_duplicate='first' / --on-duplicate first to keep the first)",
+        )
+    drop = np.zeros(topic.size, dtype=bool)
+    drop[np.maximum(a, b)] = True  # rows are in file order, so the larger index is the later one
+    return np.flatnonzero(~drop)
+
+
+def _ranked_order(
+    topic: np.ndarray, score: np.ndarray, docno: np.ndarray, rank: np.ndarray | None,
+    order: Order, line: np.ndarray | None, source: str, topic_ids: list[str],
+) -> np.ndarray:
+    """The permutation that groups rows by topic (first-appearance order) and ranks them."""
+    if order == "file":
+        return np.argsort(topic, kind="stable")
+    if order == "rank":
+        assert rank is not None
+        perm = np.lexsort((rank, topic))
+        dup = np.flatnonzero((topic[perm[1:]] == topic[perm[:-1]]) & (rank[perm[1:]] == rank[perm[:-1]]))
+        if dup.size:
+            i, j = sorted((int(perm[dup[0]]), int(perm[dup[0] + 1])))
+            where = f"lines {int(line[i])} and {int(line[j])}" if line is not None else "twice"
+            raise InputError(
+                source, int(line[j]) if line is not None else None,
+                f"rank {int(rank[i])} appears {where} for topic {topic_ids[topic[i]]!r} "
+                "(order='rank' needs distinct ranks)",
+            )
+        return perm
+    sim = score.astype(np.float32)
+    grouped_desc = (topic[1:] > topic[:-1]) | ((topic[1:] == topic[:-1]) & (sim[1:] <= sim[:-1]))
+    if bool(np.all(grouped_desc)):
+        perm = np.arange(topic.size)
+    else:
+        perm = np.lexsort((-sim.astype(np.float64), topic))
+    # Ties on (topic, float32 score) are broken by docno descending, trec_eval's rule.
+    t, s = topic[perm], sim[perm]
+    tied = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
+    if tied.any():
+        in_group = np.zeros(perm.size, dtype=bool)
+        in_group[1:] |= tied
+        in_group[:-1] |= tied
+        idx = np.flatnonzero(in_group)
+        group = np.cumsum(~np.concatenate(([False], tied)))[idx]
+        sub = perm[idx]
+        # ascending by (-group, docno), reversed: group ascending, docno descending
+        perm[idx] = sub[np.lexsort((docno[sub], -group))[::-1]]
+    return perm
+
+
+def build_run(
+    topic_values: np.ndarray, docno: np.ndarray, score: np.ndarray, *,
+    name: str, source: str, line: np.ndarray | None = None, rank: np.ndarray | None = None,
+    order: Order = "score", on_duplicate: OnDuplicate = "error",
+) -> Run:
+    """Assemble a :class:`Run` from parallel row arrays, applying the duplicate and order rules."""
+    if order not in ORDERS:
+        raise InputError(source, None, f"order must be one of {ORDERS}, got {order!r}")
+    if on_duplicate not in ("error", "first"):
+        raise InputError(source, None, f"on_duplicate must be 'error' or 'first', got {on_duplicate!r}")
+    topic_ids, topic = group_codes(topic_values)
+    topic_ids = [t.decode() if isinstance(t, bytes) else str(t) for t in topic_ids]
+    keep = _check_duplicates(topic, docno, line, source, topic_ids, on_duplicate)
+    if keep is not None:
+        topic, docno, score = topic[keep], docno[keep], score[keep]
+        line = line[keep] if line is not None else None
+        rank = rank[keep] if rank is not None else None
+    perm = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids)
+    if not np.array_equal(perm, np.arange(perm.size)):
+        topic, docno, score = topic[perm], docno[perm], score[perm]
+        line = line[perm] if line is not None else None
+    counts = np.bincount(topic, minlength=len(topic_ids))
+    # groups are laid out by topic code, which is first-appearance order
+    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+    return Run(name, source, tuple(topic_ids), offsets, docno, score, line)
+
+
+def read_run(
+    path: str | Path, *, order: Order = "score", on_duplicate: OnDuplicate = "error",
+    name: str | None = None,
+) -> Run:
+    """Read a TREC run file ``qid Q0 docno rank score tag`` (plain or gzip).
+
+    Parameters
+    ----------
+    path : str or Path
+    order : {"score", "rank", "file"}
+        How each topic's lines are ranked (SPEC §0): ``"score"`` is trec_eval's rule (score
+        descending, compared as float32, ties by docno descending); ``"rank"`` uses the rank
+        column (plain ndeval); ``"file"`` keeps the lines' order.
+    on_duplicate : {"error", "first"}
+        A docno twice within a topic is an error naming both lines, or keeps the first line.
+    name : str, optional
+        The run's name; default the tag column (the file name when the tags disagree).
+
+    Raises
+    ------
+    InputError
+        For a missing or empty file, a line without six columns, a score that is not a
+        number (or NaN), a rank that is not an integer under ``order="rank"``, undecodable
+        bytes, or a duplicate document; the message names file and line.
+    """
+    source = str(path)
+    cols = read_columns(path, 6)
+    require_columns(cols, (6,), "qid Q0 docno rank score tag")
+    qid, _, docno, rank_text, score_text, tag = cols.fields
+    score = parse_floats(score_text, source, cols.line, "score")
+    rank = parse_ints(rank_text, source, cols.line, "rank") if order == "rank" else None
+    if name is None:
+        tags = np.unique(tag)
+        name = tags[0].decode() if tags.size == 1 else Path(path).name
+    return build_run(
+        qid, docno, score, name=name, source=source, line=cols.line, rank=rank,
+        order=order, on_duplicate=on_duplicate,
+    )
+
+
+def _as_bytes(values: Iterable[Any]) -> np.ndarray:
+    return np.array([str(v).encode() for v in values], dtype="S")
+
+
+def run_from_dict(
+    run: Mapping[str, Mapping[str, float]], *, name: str = "run", order: Order = "score",
+) -> Run:
+    """A :class:`Run` from a pytrec_eval-style dict ``{qid: {docno: score}}``.
+
+    ``order="file"`` keeps each topic's insertion order; ``"rank"`` is not available.
+    """
+    if order == "rank":
+        raise InputError("<dict>", None, "order='rank' needs a rank column; use a DataFrame")
+    qids, docs, scores = [], [], []
+    for qid, ranking in run.items():
+        if not isinstance(ranking, Mapping):
+            raise InputError("<dict>", None, f"topic {qid!r}: expected a dict of docno -> score")
+        qids.extend([qid] * len(ranking))
+        docs.extend(ranking.keys())
+        scores.extend(ranking.values())
+    score = np.array(scores, dtype=np.float64) if scores else np.zeros(0)
+    if np.isnan(score).any():
+        raise InputError("<dict>", None, "a score is NaN")
+    return build_run(_as_bytes(qids), _as_bytes(docs), score, name=name, source="<dict>", order=order)
+
+
+RUN_COLUMNS = {
+    "qid": ("qid", "query_id", "topic", "query"),
+    "docno": ("docno", "doc_id", "docid", "doc"),
+    "score": ("score", "sim"),
+    "rank": ("rank",),
+}
+
+
+def pick_column(columns: Iterable[str], options: tuple[str, ...]) -> str | None:
+    """The first of ``options`` present in ``columns`` (None if absent)."""
+    names = set(columns)
+    return next((c for c in options if c in names), None)
+
+
+def run_from_frame(
+    df: Any, *, name: str | None = None, order: Order = "score",
+    on_duplicate: OnDuplicate = "error",
+) -> Run:
+    """A :class:`Run` from a DataFrame with columns ``qid``/``query_id``, ``docno``/``doc_id``,
+    ``score`` and optionally ``rank`` and ``tag`` (ir_measures and trec_eval spellings)."""
+    source = "<DataFrame>"
+    cols = {role: pick_column(df.columns, opts) for role, opts in RUN_COLUMNS.items()}
+    for role in ("qid", "docno", "score"):
+        if cols[role] is None:
+            raise InputError(
+                source, None,
+                f"no {role} column: expected one of {RUN_COLUMNS[role]}, found {list(df.columns)}",
+            )
+    score = df[cols["score"]].to_numpy(dtype=np.float64)
+    if np.isnan(score).any():
+        raise InputError(source, int(np.flatnonzero(np.isnan(score))[0]), "a score is NaN (row index)")
+    rank = df[cols["rank"]].to_numpy(dtype=np.int64) if cols["rank"] and order == "rank" else None
+    if order == "rank" and rank is None:
+        raise InputError(source, None, "order='rank' needs a rank column")
+    if name is None:
+        name = str(df["tag"].iloc[0]) if "tag" in df.columns and df["tag"].nunique() == 1 else "run"
+    return build_run(
+        _as_bytes(df[cols["qid"]]), _as_bytes(df[cols["docno"]]), score,
+        name=name, source=source, rank=rank, order=order, on_duplicate=on_duplicate,
+    )

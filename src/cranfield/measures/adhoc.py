@@ -1,0 +1,256 @@
+"""Ad hoc measures (SPEC §1): trec_eval's family, ERR, RBP, Sakai's Q-measure and P+.
+
+Each kernel maps a :class:`~cranfield.batch.Batch` to an (S, T) array. Binary measures count
+a document as relevant when its label is at least ``rel`` (default 1, trec_eval's rule);
+unjudged documents and negative labels are not relevant. Topics without relevant documents
+score 0 where the formula would divide by zero, as trec_eval does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..batch import Batch
+from ..registry import MeasureSpec, Param, cutoff_param, register
+from ._common import MAX_REL, REL, cut, first_true, gain, log2_discount, ranks, safe_div, within_length
+
+TREC_EVAL = "trec_eval 9.0.7 (pytrec-eval-terrier)"
+
+
+def _relevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
+    return cut(batch.grades, cutoff) >= rel
+
+
+def precision(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
+    """P@k = C(k) / k: missing ranks count as non-relevant (trec_eval ``P.k``)."""
+    return _relevant(batch, cutoff, rel).sum(axis=-1) / cutoff
+
+
+def recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """R@k = C(k) / R (trec_eval ``recall.k``); 0 when the topic has no relevant document."""
+    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
+
+
+def average_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """AP = Σ_r J(r)·P@r / R (trec_eval ``map``; with @k, ``map_cut.k``: the sum stops at k,
+    the denominator stays R)."""
+    j = _relevant(batch, cutoff, rel)
+    prec = np.cumsum(j, axis=-1) / ranks(j.shape[-1])
+    return safe_div((prec * j).sum(axis=-1), batch.topics.num_rel(rel))
+
+
+def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """RR = 1 / rank of the first relevant document, 0 if none (trec_eval ``recip_rank``)."""
+    first, found = first_true(_relevant(batch, cutoff, rel))
+    return np.where(found, 1.0 / (first + 1.0), 0.0)
+
+
+def r_precision(batch: Batch, *, rel: int = 1) -> np.ndarray:
+    """Rprec = P@R with R the topic's number of relevant documents (trec_eval ``Rprec``)."""
+    j = _relevant(batch, None, rel)
+    r = batch.topics.num_rel(rel)
+    if j.shape[-1] == 0:
+        return np.zeros(j.shape[:-1])
+    found = np.cumsum(j, axis=-1)
+    idx = np.broadcast_to(np.clip(r - 1, 0, j.shape[-1] - 1)[:, None], j.shape[:-1] + (1,))
+    return safe_div(np.take_along_axis(found, idx, axis=-1)[..., 0] * (r > 0), r)
+
+
+def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
+    """nDCG@k = Σ_{r≤k} gain(d_r)/log2(r+1) over the same sum for the ideal ranking of all
+    judged documents (Järvelin & Kekäläinen 2002 with the log2(r+1) discount; trec_eval
+    ``ndcg``/``ndcg_cut.k`` with linear gains, gdeval with ``gains=exp``)."""
+    g = gain(cut(batch.grades, cutoff), gains)
+    dcg = g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
+    ideal = gain(cut(batch.topics.ideal, cutoff), gains)
+    idcg = ideal @ log2_discount(ideal.shape[-1]) if ideal.shape[-1] else np.zeros(ideal.shape[:-1])
+    return safe_div(dcg, idcg)
+
+
+def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) -> np.ndarray:
+    if sat == "ntcir":
+        return gain(grades, gains) / (float(gain(np.array(max_rel), gains)) + 1.0)
+    return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
+
+
+def err(batch: Batch, *, cutoff: int | None, max_rel: int | None = None,
+        sat: str = "chapelle", gains: Any = "exp") -> np.ndarray:
+    """ERR@k = Σ_r (1/r)·R_r·Π_{s<r}(1 − R_s) (Chapelle et al. CIKM 2009, Eq. 3) with
+    R = (2^g − 1)/2^max_rel; ``sat=ntcir`` uses R = gain(g)/(gain(max_rel) + 1)."""
+    top = batch.topics.max_rel if max_rel is None else max_rel
+    stop = _stop_probability(cut(batch.grades, cutoff), max(top, 1), sat, gains)
+    reach = np.cumprod(1.0 - stop, axis=-1)
+    reach = np.concatenate((np.ones(reach.shape[:-1] + (1,)), reach[..., :-1]), axis=-1)
+    return (stop * reach / ranks(stop.shape[-1])).sum(axis=-1)
+
+
+def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None = None,
+        part: str = "base") -> np.ndarray:
+    """Rank-biased precision (Moffat & Zobel, TOIS 2008, Eq. 6): (1 − p)·Σ_r p^{r−1}·g_r/max_rel.
+
+    ``part="residual"`` gives the weight of the unjudged and unretrieved ranks,
+    (1 − p)·Σ_{r≤n, d_r unjudged} p^{r−1} + p^n; ``part="upper"`` gives base + residual.
+    """
+    top = batch.topics.max_rel if max_rel is None else max_rel
+    grades = cut(batch.grades, cutoff)
+    d = grades.shape[-1]
+    weight = (1.0 - p) * p ** np.arange(d, dtype=np.float64)
+    base = (np.maximum(grades, 0) / max(top, 1)) @ weight if d else np.zeros(grades.shape[:-1])
+    if part == "base":
+        return base
+    n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    unjudged = within_length(n, d) & ~cut(batch.judged, cutoff)
+    residual = (unjudged @ weight if d else 0.0) + p ** n.astype(np.float64)
+    return residual if part == "residual" else base + residual
+
+
+def _bounded_recall(batch: Batch, cutoff: int | None, gains: Any) -> tuple[np.ndarray, ...]:
+    """Sakai's blended ratio pieces: J(r), BR(r) (paper 004 Eq. 2–3) and R, for β set later."""
+    grades = cut(batch.grades, cutoff)
+    g = gain(grades, gains)
+    j = grades > 0
+    d = grades.shape[-1]
+    ideal = gain(batch.topics.ideal, gains)
+    ideal_cg = np.zeros((ideal.shape[0], d))
+    width = min(d, ideal.shape[1])
+    ideal_cg[:, :width] = np.cumsum(ideal[:, :width], axis=-1)
+    if d > width and width > 0:
+        ideal_cg[:, width:] = ideal_cg[:, width - 1 : width]
+    return grades, j, np.cumsum(j, axis=-1), np.cumsum(g, axis=-1), ideal_cg
+
+
+def _blended_ratio(batch: Batch, cutoff: int | None, gains: Any, beta: float):
+    grades, j, count, cg, ideal_cg = _bounded_recall(batch, cutoff, gains)
+    br = (count + beta * cg) / (ranks(j.shape[-1]) + beta * ideal_cg)
+    return grades, j, count, br
+
+
+def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
+    """Q-measure (Sakai; paper 004 Eq. 2–3): (1/R)·Σ_r J(r)·BR(r),
+    BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)). Q@l sums r ≤ l and divides by min(l, R)
+    (NTCIREVAL's Q@l)."""
+    _, j, _, br = _blended_ratio(batch, cutoff, gains, beta)
+    r = batch.topics.num_rel(1)
+    denom = r if cutoff is None else np.minimum(r, cutoff)
+    return safe_div((j * br).sum(axis=-1), denom)
+
+
+def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
+    """P+ (Sakai 2006; paper 004 Eq. 4): (1/C(rp))·Σ_{r≤rp} J(r)·BR(r), rp the rank of the
+    highest-ranked document among those of the highest label in the top l; 0 without any
+    relevant document there."""
+    grades, j, count, br = _blended_ratio(batch, cutoff, gains, beta)
+    best = np.where(j, grades, 0).max(axis=-1, initial=0)
+    rp, found = first_true(j & (grades == best[..., None]))
+    upto = np.arange(j.shape[-1]) <= rp[..., None]
+    num = (j * br * upto).sum(axis=-1)
+    denom = np.take_along_axis(count, rp[..., None], axis=-1)[..., 0] if j.shape[-1] else 0
+    return np.where(found, safe_div(num, denom), 0.0)
+
+
+def f_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, rel: int = 1) -> np.ndarray:
+    """F_β = (1 + β²)·P·R / (β²·P + R) over the retrieved set (trec_eval ``set_F``; with @k
+    over the first k documents); 0 when nothing relevant is retrieved."""
+    hits = _relevant(batch, cutoff, rel).sum(axis=-1)
+    retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    p, r = safe_div(hits, retrieved), safe_div(hits, batch.topics.num_rel(rel))
+    return safe_div((1 + beta**2) * p * r, beta**2 * p + r)
+
+
+def num_ret(batch: Batch, *, cutoff: int | None) -> np.ndarray:
+    """Documents retrieved (trec_eval ``num_ret``); with @k at most k."""
+    n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    return n.astype(np.float64)
+
+
+def num_rel(batch: Batch, *, rel: int = 1) -> np.ndarray:
+    """Relevant documents of the topic (trec_eval ``num_rel``)."""
+    return np.broadcast_to(batch.topics.num_rel(rel), batch.length.shape).astype(np.float64)
+
+
+def num_rel_ret(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """Relevant documents retrieved (trec_eval ``num_rel_ret``); with @k within the first k."""
+    return _relevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+
+
+# --------------------------------------------------------------------------- registration
+CUT = cutoff_param()
+LINEAR = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp (2^l - 1) or a map")
+EXP = Param("gains", "gains", "exp", "gain of each label: exp (2^l - 1, NTCIREVAL), linear or a map")
+BETA_Q = Param("beta", "float", 1.0, "weight of graded gain against binary precision", low=0)
+P_RBP = Param("p", "float", 0.8, "persistence: the probability of moving to the next rank", low=0, high=1, open_high=True)
+WHOLE = {"depth": lambda p: p.get("cutoff")}
+
+register(MeasureSpec(
+    "P", precision, (CUT, REL), cite="trec_eval P.k", doc="precision at rank k",
+    aliases=("Precision",), cutoff="required", reference=f"{TREC_EVAL}: P_k",
+))
+register(MeasureSpec(
+    "R", recall, (CUT, REL), cite="trec_eval recall.k", doc="recall at rank k (whole run without @k)",
+    aliases=("Recall",), reference=f"{TREC_EVAL}: recall_k",
+))
+register(MeasureSpec(
+    "AP", average_precision, (CUT, REL), cite="trec_eval map / map_cut.k",
+    doc="average precision (with @k: trec_eval's map_cut, denominator R)", aliases=("MAP",),
+    normalised=True, reference=f"{TREC_EVAL}: map, map_cut_k",
+))
+register(MeasureSpec(
+    "RR", reciprocal_rank, (CUT, REL), cite="trec_eval recip_rank",
+    doc="reciprocal rank of the first relevant document", aliases=("MRR", "RecipRank"),
+    normalised=True, reference=f"{TREC_EVAL}: recip_rank",
+))
+register(MeasureSpec(
+    "nDCG", ndcg, (CUT, LINEAR),
+    cite="Järvelin & Kekäläinen, TOIS 2002; trec_eval ndcg / ndcg_cut.k",
+    doc="normalised discounted cumulative gain, discount 1/log2(r+1), ideal over all judged documents",
+    aliases=("NDCG",), normalised=True, reference=f"{TREC_EVAL}: ndcg, ndcg_cut_k",
+))
+register(MeasureSpec(
+    "ERR", err, (CUT, MAX_REL,
+                 Param("sat", "choice", "chapelle", "stop probability: chapelle (2^g-1)/2^max_rel or ntcir g/(h+1)",
+                       choices=("chapelle", "ntcir")),
+                 Param("gains", "gains", "exp", "gains for sat=ntcir")),
+    cite="Chapelle, Metzler, Zhang, Grinspan, CIKM 2009, Eq. 3",
+    doc="expected reciprocal rank (cascade model)",
+))
+register(MeasureSpec(
+    "RBP", rbp, (CUT, P_RBP, MAX_REL,
+                 Param("part", "choice", "base", "base score, residual (unjudged + unretrieved mass) or upper = base + residual",
+                       choices=("base", "residual", "upper"))),
+    cite="Moffat & Zobel, TOIS 2008, Eq. 6", doc="rank-biased precision with graded gain g/max_rel",
+    **WHOLE,
+))
+register(MeasureSpec(
+    "Q", q_measure, (CUT, BETA_Q, EXP), cite="Sakai; paper 004 Eq. 2–3 (NTCIREVAL Q-measure, Q@l)",
+    doc="Q-measure: graded average precision with blended ratio", aliases=("Q-measure",), normalised=True,
+))
+register(MeasureSpec(
+    "P+", p_plus, (CUT, BETA_Q, EXP), cite="Sakai 2006; paper 004 Eq. 4 (NTCIREVAL P-plus)",
+    doc="P-plus: blended ratio averaged up to the preferred (first best-labelled) document",
+    aliases=("Pplus", "P-plus"), normalised=True,
+))
+register(MeasureSpec(
+    "Rprec", r_precision, (REL,), cite="trec_eval Rprec", doc="precision at rank R", aliases=("R-prec", "Rprecision"),
+    cutoff="none", normalised=True, depth=lambda p: None, reference=f"{TREC_EVAL}: Rprec",
+))
+register(MeasureSpec(
+    "F", f_measure, (CUT, Param("beta", "float", 1.0, "weight of recall against precision", low=0, open_low=True), REL),
+    cite="van Rijsbergen 1979; trec_eval set_F", doc="F-measure over the retrieved set (the first k with @k)",
+    aliases=("SetF", "F1"), normalised=True, reference=f"{TREC_EVAL}: set_F",
+))
+register(MeasureSpec(
+    "NumRet", num_ret, (CUT,), cite="trec_eval num_ret", doc="number of documents retrieved",
+    value_range=(0.0, float("inf")), depth=lambda p: 0, reference=f"{TREC_EVAL}: num_ret", aggregate="sum",
+))
+register(MeasureSpec(
+    "NumRel", num_rel, (REL,), cite="trec_eval num_rel", doc="number of relevant documents of the topic",
+    value_range=(0.0, float("inf")), cutoff="none", depth=lambda p: 0, reference=f"{TREC_EVAL}: num_rel",
+    aggregate="sum",
+))
+register(MeasureSpec(
+    "NumRelRet", num_rel_ret, (CUT, REL), cite="trec_eval num_rel_ret",
+    doc="number of relevant documents retrieved", value_range=(0.0, float("inf")),
+    reference=f"{TREC_EVAL}: num_rel_ret", aggregate="sum",
+))

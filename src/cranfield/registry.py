@@ -1,0 +1,398 @@
+"""Measure names: one small grammar, one registry, one canonical formatter.
+
+Grammar (SPEC §0, ir_measures' syntax)::
+
+    measure := name [ "(" args ")" ] [ "@" value ]
+    args    := [ measure "," ] key "=" value ( "," key "=" value )*
+    name    := [A-Za-z][A-Za-z0-9_+#-]*
+
+``@`` sets the measure's primary parameter (its cutoff); ``α`` may be written for ``alpha``.
+A value may itself contain commas when the next piece is not ``key=`` (``gains=0:0,1:1,2:3``).
+Each registered :class:`MeasureSpec` declares its parameters (:class:`Param`) with default,
+valid range and meaning, the paper and equation it implements, and its kernel; a parsed
+:class:`Measure` is a hashable value whose ``str`` is canonical and parses back to itself.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Iterator, Mapping
+
+import numpy as np
+
+from .batch import Batch
+from .errors import MeasureError
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+#-]*")
+_KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
+
+Kernel = Callable[..., np.ndarray]
+
+
+# --------------------------------------------------------------------------- parameters
+@dataclass(frozen=True)
+class Param:
+    """A declared measure parameter: how to read it, its default and its valid values.
+
+    ``low``/``high`` bound numbers (``open_low``/``open_high`` exclude the bound); ``choices``
+    restricts words. ``convert`` turns the text of a measure name into the value.
+    """
+
+    name: str
+    kind: str  # "int", "float", "choice", "gains", "bool"
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    open_low: bool = False
+    open_high: bool = False
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The valid values in words, e.g. ``a float in the range (0, 1)``."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "gains":
+            return "'linear', 'exp' or a map such as 0:0,1:1,2:3 or a per-level list 1:3:7"
+        if self.kind == "bool":
+            return "true or false"
+        lo = "-inf" if self.low is None else _num(self.low)
+        hi = "inf" if self.high is None else _num(self.high)
+        left = "(" if self.open_low or self.low is None else "["
+        right = ")" if self.open_high or self.high is None else "]"
+        return f"{'an int' if self.kind == 'int' else 'a float'} in the range {left}{lo}, {hi}{right}"
+
+    def convert(self, text: Any, measure: str) -> Any:
+        """Read and validate a value (text from a name, or a Python value)."""
+        bad = MeasureError(
+            f"The {self.name!r} parameter of {measure} must be {self.describe()}. Got {text!r} instead."
+        )
+        if self.kind in ("int", "float"):
+            try:
+                value: Any = float(text)
+            except (TypeError, ValueError):
+                raise bad from None
+            if self.kind == "int":
+                if not value.is_integer():
+                    raise bad
+                value = int(value)
+            if math.isnan(value):
+                raise bad
+            if self.low is not None and (value < self.low or (self.open_low and value == self.low)):
+                raise bad
+            if self.high is not None and (value > self.high or (self.open_high and value == self.high)):
+                raise bad
+            return value
+        if self.kind == "bool":
+            word = str(text).lower()
+            if word in ("true", "1", "yes"):
+                return True
+            if word in ("false", "0", "no"):
+                return False
+            raise bad
+        if self.kind == "choice":
+            word = str(text).strip()
+            if word not in self.choices:
+                close = difflib.get_close_matches(word, self.choices, n=1)
+                hint = f" Did you mean {close[0]!r}?" if close else ""
+                raise MeasureError(str(bad) + hint)
+            return word
+        if self.kind == "gains":
+            return parse_gains(str(text), bad)
+        raise AssertionError(self.kind)  # pragma: no cover
+
+    def format(self, value: Any) -> str:
+        if self.kind == "gains" and isinstance(value, tuple):
+            return ",".join(f"{k}:{_num(v)}" for k, v in value)
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if isinstance(value, float):
+            return _num(value)
+        return str(value)
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
+
+
+def parse_gains(text: str, bad: Exception) -> str | tuple[tuple[int, float], ...]:
+    """``linear``, ``exp``, a map ``0:0,1:1,2:3`` (label:gain) or NTCIREVAL's per-level list
+    ``1:3:7`` (the gains of labels 1, 2, 3)."""
+    text = text.strip()
+    if text in ("linear", "exp"):
+        return text
+    try:
+        if "," in text or text.count(":") == 1:
+            pairs = [p.split(":") for p in text.split(",") if p.strip()]
+            items = tuple(sorted((int(k), float(v)) for k, v in pairs))
+        else:
+            items = tuple((k + 1, float(v)) for k, v in enumerate(text.split(":")))
+    except ValueError:
+        raise bad from None
+    if not items or any(math.isnan(v) for _, v in items) or len({k for k, _ in items}) != len(items):
+        raise bad
+    return items
+
+
+def cutoff_param(doc: str = "rank cutoff: only the first k documents count") -> Param:
+    """The ``@k`` parameter shared by the measures with a cutoff."""
+    return Param("cutoff", "int", None, doc, low=1)
+
+
+# --------------------------------------------------------------------------- specs
+@dataclass(frozen=True)
+class MeasureSpec:
+    """A registered measure: what it computes, from what, with which parameters.
+
+    Attributes
+    ----------
+    name : str
+    kernel : callable
+        ``kernel(batch, **params) -> ndarray (S, T)`` — a pure vectorised function.
+    params : tuple of Param
+        Every parameter, the cutoff included (named ``cutoff``, set by ``@``).
+    cite : str
+        Paper and equation (or the reference tool) it implements.
+    doc : str
+        One line saying what it measures.
+    aliases : tuple of str
+    cutoff : {"optional", "required", "none"}
+    value_range : tuple of float
+        The range of values (``math.inf`` for unbounded).
+    normalised : bool
+        Whether the ideal ranking scores 1.
+    needs_intents : bool
+    truncation_aware : bool
+        Whether it tells a short ranking from one padded with non-relevant documents; such
+        measures score a missing topic as the empty ranking under ``missing="auto"``.
+    depth : callable
+        ``depth(params) -> int | None``: how many ranks the kernel reads (None: all).
+    reference : str
+        The external tool (and its name there) it agrees with, if any.
+    aggregate : {"mean", "sum"}
+        How the ``all`` row combines topics (trec_eval sums its counts).
+    """
+
+    name: str
+    kernel: Kernel
+    params: tuple[Param, ...]
+    cite: str
+    doc: str
+    aliases: tuple[str, ...] = ()
+    cutoff: str = "optional"
+    value_range: tuple[float, float] = (0.0, 1.0)
+    normalised: bool = False
+    needs_intents: bool = False
+    truncation_aware: bool = False
+    depth: Callable[[Mapping[str, Any]], int | None] = field(default=lambda p: p.get("cutoff"))
+    reference: str = ""
+    aggregate: str = "mean"
+
+    def param(self, name: str) -> Param:
+        return next(p for p in self.params if p.name == name)
+
+
+REGISTRY: dict[str, MeasureSpec] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(spec: MeasureSpec) -> MeasureSpec:
+    """Add a measure to the registry under its name and aliases."""
+    for name in (spec.name, *spec.aliases):
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"invalid measure name {name!r}")
+        if name in _ALIASES:
+            raise ValueError(f"measure name {name!r} registered twice")
+        _ALIASES[name] = spec.name
+    REGISTRY[spec.name] = spec
+    return spec
+
+
+def lookup(name: str) -> MeasureSpec:
+    """The spec registered under ``name`` (or an alias; case-insensitive when unambiguous)."""
+    _ensure_loaded()
+    name = name.replace("α", "alpha")
+    if name in _ALIASES:
+        return REGISTRY[_ALIASES[name]]
+    folded = [a for a in _ALIASES if a.lower() == name.lower()]
+    if len({_ALIASES[a] for a in folded}) == 1:
+        return REGISTRY[_ALIASES[folded[0]]]
+    close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
+    close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
+    names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
+    hint = f" Did you mean {', '.join(names)}?" if names else ""
+    raise MeasureError(f"Unknown measure {name!r}.{hint} (`cranfield measures` lists them all.)")
+
+
+def _ensure_loaded() -> None:
+    from . import measures  # noqa: F401  (registers the families)
+
+
+# --------------------------------------------------------------------------- parsed measures
+@dataclass(frozen=True)
+class Measure:
+    """A measure with all its parameters resolved; hashable and canonically printed.
+
+    ``str(measure)`` omits default values and round-trips through :func:`parse_measure`.
+    Calling it on a :class:`~cranfield.batch.Batch` returns the (S, T) score matrix.
+    """
+
+    spec: MeasureSpec
+    values: tuple[tuple[str, Any], ...]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.values)
+
+    @property
+    def cutoff(self) -> int | None:
+        return self.params.get("cutoff")
+
+    @property
+    def depth(self) -> int | None:
+        """Ranks the kernel reads (None: the whole ranking)."""
+        return self.spec.depth(self.params)
+
+    def __call__(self, batch: Batch) -> np.ndarray:
+        return self.spec.kernel(batch, **self.params)
+
+    def with_params(self, **changes: Any) -> "Measure":
+        """A copy with some parameters changed (validated)."""
+        values = self.params
+        for key, value in changes.items():
+            values[key] = _param(self.spec, key).convert(value, self.spec.name)
+        return replace(self, values=tuple((p.name, values[p.name]) for p in self.spec.params))
+
+    def __str__(self) -> str:
+        args = [
+            f"{p.name}={p.format(v)}"
+            for p in self.spec.params
+            if p.name != "cutoff" and (v := self.params[p.name]) != p.default
+        ]
+        text = self.spec.name + (f"({','.join(args)})" if args else "")
+        return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    def __repr__(self) -> str:
+        return f"Measure({str(self)!r})"
+
+
+def _param(spec: MeasureSpec, key: str) -> Param:
+    key = key.replace("α", "alpha")
+    names = [p.name for p in spec.params if p.name != "cutoff"]
+    for p in spec.params:
+        if p.name == key:
+            return p
+    close = difflib.get_close_matches(key, names, n=1)
+    hint = f" Did you mean {close[0]!r}?" if close else ""
+    known = ", ".join(names) if names else "none"
+    raise MeasureError(f"{spec.name} has no parameter {key!r}.{hint} (its parameters: {known})")
+
+
+@dataclass
+class _Call:
+    name: str
+    inner: "_Call | None"
+    kwargs: dict[str, str]
+    at: str | None
+    text: str
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at commas outside parentheses."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+
+
+def _parse_call(text: str) -> _Call:
+    src = text.strip()
+    m = _NAME.match(src)
+    if not m:
+        raise MeasureError(f"Cannot read measure {text!r}: it must start with a name such as P, AP or nDCG.")
+    name, pos = m.group(), m.end()
+    # ``@`` binds to the nearest name: ``nDCG@10``; a name may not swallow ``@``
+    inner, kwargs, at = None, {}, None
+    if pos < len(src) and src[pos] == "(":
+        depth, end = 0, None
+        for k in range(pos, len(src)):
+            depth += src[k] == "("
+            depth -= src[k] == ")"
+            if depth == 0:
+                end = k
+                break
+        if end is None:
+            raise MeasureError(f"Cannot read measure {text!r}: unbalanced parentheses.")
+        body, pos = src[pos + 1 : end], end + 1
+        last_key = None
+        for k, piece in enumerate(_split_top(body)):
+            km = _KEY.match(piece)
+            if km:
+                last_key = km.group(1).replace("α", "alpha")
+                if last_key in kwargs:
+                    raise MeasureError(f"Cannot read measure {text!r}: {last_key!r} is given twice.")
+                kwargs[last_key] = piece[km.end():].strip()
+            elif k == 0 and piece.strip():
+                inner = _parse_call(piece)
+            elif last_key is not None:
+                kwargs[last_key] += "," + piece.strip()
+            else:
+                raise MeasureError(f"Cannot read measure {text!r}: expected key=value, got {piece.strip()!r}.")
+    rest = src[pos:].strip()
+    if rest:
+        if not rest.startswith("@") or not rest[1:].strip():
+            raise MeasureError(f"Cannot read measure {text!r}: unexpected {rest!r} (a cutoff is written @10).")
+        at = rest[1:].strip()
+    return _Call(name, inner, kwargs, at, text.strip())
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """Parse an ir_measures-style name such as ``P@10``, ``nDCG(gains=exp)@20`` or ``RBP(p=0.8)``.
+
+    Raises
+    ------
+    MeasureError
+        For an unknown measure or parameter (with a "did you mean" suggestion), a value out
+        of its valid range (naming the range), or a malformed name.
+    """
+    if isinstance(text, Measure):
+        return text
+    call = _parse_call(str(text).replace("α", "alpha"))
+    spec = lookup(call.name)
+    if call.inner is not None:
+        raise MeasureError(f"{spec.name} does not take a measure as argument ({call.text!r}).")
+    values = {p.name: p.default for p in spec.params}
+    for key, raw in call.kwargs.items():
+        p = _param(spec, key)
+        if p.name == "cutoff":
+            raise MeasureError(f"Write the cutoff of {spec.name} as @k, not cutoff=.")
+        values[p.name] = p.convert(raw, spec.name)
+    if call.at is not None:
+        if spec.cutoff == "none":
+            raise MeasureError(f"{spec.name} takes no cutoff; {call.text!r} is not a measure.")
+        values["cutoff"] = spec.param("cutoff").convert(call.at, spec.name)
+    elif spec.cutoff == "required":
+        raise MeasureError(f"{spec.name} needs a cutoff: write {spec.name}@10, for example.")
+    return Measure(spec, tuple((p.name, values[p.name]) for p in spec.params))
+
+
+def iter_specs() -> Iterator[MeasureSpec]:
+    """Every registered measure, in registration order."""
+    _ensure_loaded()
+    return iter(REGISTRY.values())
