@@ -1,0 +1,185 @@
+"""The ``cranfield`` command line: ``eval``, ``measures`` and ``example``.
+
+Errors in the input print one line ``cranfield: error: path:line: what is wrong`` and exit
+with status 2; warnings print ``cranfield: warning: ...`` on stderr and do not stop the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from typing import Sequence
+
+from . import __version__
+from .errors import CranfieldError, EvaluationWarning
+
+DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
+
+EVAL_EPILOG = """\
+measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.
+  -m P@10 -m AP -m nDCG@10 -m 'nDCG(gains=exp)@20' -m 'RBP(p=0.8)' -m 'Q@10'
+several may share one -m, separated by commas: -m P@5,P@10,AP
+`cranfield measures` lists every measure with its parameters and the paper it implements.
+
+numbers are trec_eval's by default: runs ranked by score (compared as float32) with ties
+broken by docno descending, labels >= 1 relevant, negative labels not relevant.
+differences from trec_eval's defaults: topics of the qrels missing from a run score 0 and
+count in the mean (trec_eval -c); use --missing skip for trec_eval without -c.
+
+examples:
+  cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
+  cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
+  cranfield eval qrels.txt runs/*.gz -m AP,P@10 --format json > scores.json
+"""
+
+
+def _split_measures(values: list[str] | None) -> list[str]:
+    from .registry import _split_top
+
+    out: list[str] = []
+    for value in values or []:
+        out.extend(p.strip() for p in _split_top(value) if p.strip())
+    return out
+
+
+def _add_eval_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
+    p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
+    p.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table",
+                   help="output format (default: table); json is an array of {run, topic, measure, value}")
+    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
+                   help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
+    p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
+                   help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
+                        "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
+    p.add_argument("--norel", choices=("include", "exclude"), default="include",
+                   help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
+    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
+                   help="a document twice in a topic of a run: error (default) or keep the first line")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
+    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
+    p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cranfield",
+        description="Exact, fast evaluation of search and recommendation rankings.",
+        epilog="run `cranfield COMMAND --help` for the options of a command; "
+               "`cranfield example` evaluates the bundled TREC Web 2012 example.",
+    )
+    parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    ev = sub.add_parser(
+        "eval", help="evaluate runs against qrels",
+        description="Evaluate TREC runs against qrels (plain or .gz) and print the scores.",
+        epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
+    ev.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
+    _add_eval_options(ev)
+
+    ms = sub.add_parser("measures", help="list the measures, their parameters and sources",
+                        description="List every registered measure (or the named ones) with its "
+                                    "parameters, defaults, valid ranges and the paper it implements.")
+    ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
+    ms.add_argument("--format", choices=("table", "json"), default="table")
+
+    ex = sub.add_parser("example", help="evaluate the bundled TREC Web 2012 example",
+                        description="Evaluate the two Indri baseline runs of the TREC 2012 Web "
+                                    "track (shipped with cranfield) against the official ad hoc qrels.")
+    _add_eval_options(ex)
+    return parser
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    prefix = "warning" if issubclass(category, EvaluationWarning) else category.__name__
+    print(f"cranfield: {prefix}: {message}", file=sys.stderr)
+
+
+def _run_eval(args: argparse.Namespace, qrels: str, runs: list[str]) -> int:
+    from .evaluate import Evaluator
+    from .report import render, write_provenance
+
+    measures = _split_measures(args.measure) or DEFAULT_MEASURES
+    diversity = True if args.diversity else False if args.adhoc else None
+    evaluator = Evaluator(qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity)
+    results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate)
+    text = render(results, args.format, args.per_topic)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    if args.provenance:
+        write_provenance(results, args.provenance)
+    return 0
+
+
+def _run_measures(args: argparse.Namespace) -> int:
+    from .registry import iter_specs, lookup
+    from .report import to_jsonable
+
+    specs = [lookup(n) for n in args.names] if args.names else list(iter_specs())
+    if args.format == "json":
+        rows = [{
+            "name": s.name, "aliases": list(s.aliases), "doc": s.doc, "cite": s.cite,
+            "cutoff": s.cutoff, "range": [to_jsonable(x) for x in s.value_range],
+            "normalised": s.normalised, "needs_intents": s.needs_intents,
+            "truncation_aware": s.truncation_aware, "reference": s.reference,
+            "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
+                       for p in s.params if p.name != "cutoff"],
+        } for s in specs]
+        print(json.dumps(rows, indent=1))
+        return 0
+    for s in specs:
+        cut = {"required": "@k required", "optional": "@k optional", "none": "no @k"}[s.cutoff]
+        lo, hi = s.value_range
+        print(f"{s.name}" + (f"  (aliases: {', '.join(s.aliases)})" if s.aliases else ""))
+        print(f"    {s.doc}")
+        print(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
+              + ("; needs intents" if s.needs_intents else "")
+              + ("; truncation-aware" if s.truncation_aware else ""))
+        for p in s.params:
+            if p.name != "cutoff":
+                default = "file's highest label" if p.default is None and p.name == "max_rel" else to_jsonable(p.default)
+                print(f"    {p.name}={default}: {p.doc}; {p.describe()}")
+        print(f"    source: {s.cite}" + (f"; agrees with {s.reference}" if s.reference else ""))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cranfield`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    warnings.showwarning = _show_warning
+    try:
+        if args.command == "eval":
+            return _run_eval(args, args.qrels, args.runs)
+        if args.command == "example":
+            from .examples import example_files
+
+            files = example_files()
+            print(f"# cranfield eval {files['qrels']} {' '.join(files['runs'])}", file=sys.stderr)
+            return _run_eval(args, files["qrels"], files["runs"])
+        return _run_measures(args)
+    except CranfieldError as exc:
+        print(f"cranfield: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

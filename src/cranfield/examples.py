@@ -1,0 +1,20 @@
+"""Example data shipped with cranfield: TREC Web 2012 (ClueWeb09) qrels and two baseline runs.
+
+The Indri query-likelihood (``ql``) and relevance-model (``rm``) runs published by the TREC
+Web track organisers, 1,000 documents for each of topics 151–200, with the official ad hoc
+and diversity qrels (NIST; for research use).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+
+def example_files() -> dict[str, object]:
+    """Paths of the bundled files: ``qrels`` (ad hoc), ``diversity_qrels`` and ``runs`` (two)."""
+    root = resources.files("cranfield") / "data"
+    return {
+        "qrels": str(root / "web2012.adhoc.qrels.gz"),
+        "diversity_qrels": str(root / "web2012.diversity.qrels.gz"),
+        "runs": [str(root / "web2012.ql.run.gz"), str(root / "web2012.rm.run.gz")],
+    }

@@ -1,0 +1,121 @@
+"""Formatting results: aligned table, trec_eval-style text, CSV and JSON (SPEC §0, JSON rows).
+
+Every text format except JSON opens with one ``#`` provenance line (version and settings);
+JSON is exactly an array of ``{"run", "topic", "measure", "value"}`` objects, undefined
+values as ``null``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+from .evaluate import Results
+
+FORMATS = ("table", "trec", "csv", "json")
+
+
+def provenance_line(results: Results) -> str:
+    """``# cranfield 0.1.0 order=score missing=auto ...`` — what produced the numbers."""
+    p = results.provenance
+    items = [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in p.items() if k != "cranfield"]
+    return f"# cranfield {p.get('cranfield', '')} " + " ".join(items)
+
+
+def _value(v: float, how: str, digits: int = 4) -> str:
+    if math.isnan(v):
+        return "nan"
+    if how == "sum" or (float(v).is_integer() and abs(v) >= 1e4):
+        return str(int(round(v))) if float(v).is_integer() else f"{v:.{digits}f}"
+    return f"{v:.{digits}f}"
+
+
+def format_trec(results: Results, per_topic: bool = False) -> str:
+    """trec_eval's layout: ``measure<TAB>topic<TAB>value`` with 4 decimals, counts as integers,
+    ``runid`` first; per-topic rows (``-q``) before the ``all`` rows of each run."""
+    lines = [provenance_line(results)]
+    how = dict(zip(results.measures, results.aggregate))
+    current = None
+    for run, topic, measure, value in results.rows(per_topic):
+        if run != current:
+            lines.append(f"{'runid':<22}\tall\t{run}")
+            current = run
+        lines.append(f"{measure:<22}\t{topic}\t{_value(value, how[measure])}")
+    return "\n".join(lines) + "\n"
+
+
+def format_csv(results: Results, per_topic: bool = False) -> str:
+    """Tidy CSV ``run,topic,measure,value`` with full precision (``#`` line first)."""
+    buf = io.StringIO()
+    buf.write(provenance_line(results) + "\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["run", "topic", "measure", "value"])
+    for run, topic, measure, value in results.rows(per_topic):
+        writer.writerow([run, topic, measure, "" if math.isnan(value) else repr(value)])
+    return buf.getvalue()
+
+
+def format_json(results: Results, per_topic: bool = False) -> str:
+    """One JSON array of objects with exactly the keys run, topic, measure, value."""
+    rows = [
+        {"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
+        for run, topic, measure, value in results.rows(per_topic)
+    ]
+    return json.dumps(rows, indent=1) + "\n"
+
+
+def format_table(results: Results, per_topic: bool = False) -> str:
+    """An aligned table: one row per run (per run and topic with ``per_topic``), one column
+    per measure, 4 decimals."""
+    how = dict(zip(results.measures, results.aggregate))
+    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
+    body: list[list[str]] = []
+    means = results.summary()
+    for s, run in enumerate(results.runs):
+        if per_topic:
+            for t, topic in enumerate(results.topics):
+                vals = results.values[s, :, t]
+                if not np.isnan(vals).all():
+                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals))])
+        row = [run, "all"] if per_topic else [run]
+        body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])])
+    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
+    n_text = 2 if per_topic else 1
+
+    def fmt(row: list[str]) -> str:
+        return "  ".join(
+            cell.ljust(w) if c < n_text else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))
+        ).rstrip()
+
+    return "\n".join([provenance_line(results), fmt(head), *map(fmt, body)]) + "\n"
+
+
+FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
+    "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json,
+}
+
+
+def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
+    """Render results in one of :data:`FORMATS`."""
+    return FORMATTERS[fmt](results, per_topic)
+
+
+def write_provenance(results: Results, path: str) -> None:
+    """Write the provenance as JSON (``--provenance FILE``)."""
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(results.provenance, f, indent=1)
+        f.write("\n")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Parameter values for JSON listings (tuples of gains become ``label:gain`` text)."""
+    if isinstance(value, tuple):
+        return ",".join(f"{k}:{v:g}" for k, v in value)
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return value
