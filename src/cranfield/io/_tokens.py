@@ -57,7 +57,8 @@ def open_binary(path: str | Path) -> BinaryIO:
         raise InputError(str(path), None, f"cannot open: {exc.strerror or exc}") from None
     magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
     if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+        raw.close()
+        return gzip.open(path, "rb")  # type: ignore[return-value]
     return raw
 
 

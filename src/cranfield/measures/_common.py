@@ -40,10 +40,10 @@ def gain(grades: np.ndarray, gains: Any) -> np.ndarray:
         return g
     if gains == "exp":
         return np.exp2(g) - 1.0
-    out = g.copy()
+    out = g
     for label, value in gains:
         if label > 0:
-            out[g == label] = value
+            out = np.where(g == label, value, out)
     return out
 
 
