@@ -6,6 +6,7 @@ catch one type, and the command line turns it into a one-line message and exit s
 
 from __future__ import annotations
 
+import sys
 import warnings
 from pathlib import Path
 
@@ -47,8 +48,8 @@ class EvaluationWarning(UserWarning):
 
 
 def warn(message: str) -> None:
-    """Emit an :class:`EvaluationWarning` attributed to the caller outside cranfield."""
-    try:
-        warnings.warn(message, EvaluationWarning, skip_file_prefixes=(_PACKAGE_DIR,))
-    except TypeError:  # Python < 3.12 has no skip_file_prefixes
-        warnings.warn(message, EvaluationWarning, stacklevel=3)
+    """Emit an :class:`EvaluationWarning` attributed to the first caller outside cranfield."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, EvaluationWarning, stacklevel=level)

@@ -163,7 +163,7 @@ class MeasureSpec:
     value_range : tuple of float
         The range of values (``math.inf`` for unbounded).
     normalised : bool
-        Whether the ideal ranking scores 1.
+        Whether the ideal ranking scores 1 (AP@k and F@k keep R as denominator, so only without @k).
     needs_intents : bool
     truncation_aware : bool
         Whether it tells a short ranking from one padded with non-relevant documents; such
@@ -327,6 +327,8 @@ def _parse_call(text: str) -> _Call:
     if not m:
         raise MeasureError(f"Cannot read measure {text!r}: it must start with a name such as P, AP or nDCG.")
     name, pos = m.group(), m.end()
+    while pos < len(src) and src[pos].isspace():
+        pos += 1
     # ``@`` binds to the nearest name: ``nDCG@10``; a name may not swallow ``@``
     inner, kwargs, at = None, {}, None
     if pos < len(src) and src[pos] == "(":
@@ -376,7 +378,11 @@ def parse_measure(text: str | Measure) -> Measure:
     call = _parse_call(str(text).replace("α", "alpha"))
     spec = lookup(call.name)
     if call.inner is not None:
-        raise MeasureError(f"{spec.name} does not take a measure as argument ({call.text!r}).")
+        names = ", ".join(f"{p.name}=..." for p in spec.params if p.name != "cutoff") or "none"
+        raise MeasureError(
+            f"Cannot read measure {call.text!r}: {spec.name} takes key=value parameters "
+            f"({names}), not {call.inner.text!r}."
+        )
     values = {p.name: p.default for p in spec.params}
     for key, raw in call.kwargs.items():
         p = _param(spec, key)
