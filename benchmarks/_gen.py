@@ -4,7 +4,7 @@ Documents look like ClueWeb12 docnos (``clueweb12-0000wb-00-12345``). For every 
 is a candidate pool of documents; the first ~``judged`` of them are judged (graded 0/1/2) and
 every run retrieves its top ``docs`` candidates by a noisy utility that favours relevant and
 judged documents, so the measures take realistic, non-trivial values. Scores are rounded to
-three decimals, which leaves a fair share of tied scores; tied lines are written in random
+four decimals, which leaves some tied scores (~10% of lines); tied lines are written in random
 order, so the tools' own tie-breaking rule matters.
 """
 
@@ -82,7 +82,7 @@ def make_collection(
         quality = rng.uniform(0.3, 1.5)
         utility = quality * grade + 1.0 * is_judged + rng.normal(size=(topics, pool))
         top = np.argpartition(-utility, docs - 1, axis=1)[:, :docs]
-        score = np.round(np.take_along_axis(utility, top, axis=1) + 10.0, 3)
+        score = np.round(np.take_along_axis(utility, top, axis=1) + 10.0, 4)
         # score descending, ties in random order (the file's rank column follows this order)
         order = np.lexsort((rng.random(score.shape), -score), axis=1)
         top = np.take_along_axis(top, order, axis=1)
@@ -92,7 +92,7 @@ def make_collection(
         for t in range(topics):
             q = qids[t]
             lines.extend(
-                f"{q} Q0 {d} {r} {sc:.3f} {tag}"
+                f"{q} Q0 {d} {r} {sc:.4f} {tag}"
                 for r, (d, sc) in enumerate(zip(names[t, top[t]], score[t].tolist()), start=1)
             )
         write_lines(path, lines)
@@ -114,13 +114,13 @@ def make_big_run(path: Path, *, topics: int, docs: int, seed: int = 0) -> Path:
             b = min(a + chunk, topics)
             ids = unique_ids(rng, b - a, docs)
             names = docnos(ids.ravel())
-            score = np.round(np.sort(rng.normal(size=(b - a, docs)), axis=1)[:, ::-1] + 10.0, 3).ravel().tolist()
+            score = np.round(np.sort(rng.normal(size=(b - a, docs)), axis=1)[:, ::-1] + 10.0, 4).ravel().tolist()
             lines = []
             k = 0
             for t in range(a, b):
                 q = str(100_000 + t)
                 for r in range(1, docs + 1):
-                    lines.append(f"{q} Q0 {names[k]} {r} {score[k]:.3f} bigrun")
+                    lines.append(f"{q} Q0 {names[k]} {r} {score[k]:.4f} bigrun")
                     k += 1
             f.write("\n".join(lines))
             f.write("\n")

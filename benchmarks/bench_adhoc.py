@@ -152,6 +152,14 @@ def main(argv: list[str] | None = None) -> int:
           f"ranx {version('ranx')}, numpy {np.__version__}, python {sys.version.split()[0]}")
     print(f"data: {out}  ({len(runs)} runs, {args.topics} topics, {lines:,} run lines, "
           f"{qlines:,} qrels lines; ready in {time.perf_counter() - t0:.1f}s)")
+    r0 = cranfield.read_run(str(runs[0]))
+    topic = np.repeat(np.arange(len(r0.topic_ids)), r0.lengths)
+    sim = r0.score.astype(np.float32)
+    tied = (topic[1:] == topic[:-1]) & (sim[1:] == sim[:-1])
+    in_tie = np.zeros(sim.size, dtype=bool)
+    in_tie[1:] |= tied
+    in_tie[:-1] |= tied
+    print(f"ties: {in_tie.mean():.1%} of {runs[0].name}'s lines share their score with another line of the topic")
     print(f"measures: {', '.join(MEASURES)}; best of up to {args.repeat} passes "
           f"(fewer if a tool's passes exceed {args.budget:.0f}s), parsing included")
 

@@ -9,8 +9,9 @@ comes from files through :meth:`cranfield.collection.Collection.batch`, or is bu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Callable
 
 import numpy as np
 
@@ -32,6 +33,12 @@ class Topics:
         Intent probabilities; a column of ones for ad hoc judgments.
     max_rel : int
         The highest label of the judgments (ERR's and RBP's default normaliser).
+    rel_docs : ndarray of int, shape (T, J, I)
+        Labels of the documents relevant to at least one intent, ordered by docno
+        descending within each topic (zero rows pad): the material of greedy ideal lists,
+        whose ties go to the larger docno (ndeval).
+    nav : ndarray of bool, shape (T, I)
+        Navigational intents (the rest are informational).
     """
 
     ideal: np.ndarray
@@ -39,12 +46,16 @@ class Topics:
     num_judged: np.ndarray
     weights: np.ndarray
     max_rel: int
+    rel_docs: np.ndarray
+    nav: np.ndarray
+    cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_judgments(
-        cls, doc_topic: np.ndarray, grades: np.ndarray, weights: np.ndarray, max_rel: int,
+        cls, doc_topic: np.ndarray, grades: np.ndarray, docno: np.ndarray, weights: np.ndarray,
+        nav: np.ndarray, max_rel: int,
     ) -> "Topics":
-        """Build from the judged-document table: topic of each document and its grades (J, I)."""
+        """Build from the judged-document table: topic, grades (J, I) and docno of each document."""
         n_topics = weights.shape[0]
         adhoc = grades.max(axis=1) if grades.shape[1] > 1 else grades[:, 0]
         ideal = _sorted_positive(doc_topic, adhoc, n_topics)
@@ -54,7 +65,8 @@ class Topics:
         for i, p in enumerate(per_intent):
             ideal_intent[:, i, : p.shape[1]] = p
         num_judged = np.bincount(doc_topic, minlength=n_topics).astype(np.int64)
-        return cls(ideal, ideal_intent, num_judged, weights, int(max_rel))
+        return cls(ideal, ideal_intent, num_judged, weights, int(max_rel),
+                   _relevant_documents(doc_topic, grades, docno, n_topics), nav)
 
     @classmethod
     def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> "Topics":
@@ -62,22 +74,74 @@ class Topics:
         ideal = -np.sort(-np.maximum(np.asarray(ideal), 0), axis=1)
         judged = (ideal > 0).sum(axis=1) if num_judged is None else np.asarray(num_judged)
         top = int(ideal.max()) if ideal.size else 1
-        return cls(ideal, ideal[:, None, :], judged.astype(np.int64),
-                   np.ones((ideal.shape[0], 1)), top if max_rel is None else max_rel)
+        n = ideal.shape[0]
+        return cls(ideal, ideal[:, None, :], judged.astype(np.int64), np.ones((n, 1)),
+                   top if max_rel is None else max_rel, ideal[:, :, None], np.zeros((n, 1), dtype=bool))
+
+    @classmethod
+    def from_intent_labels(
+        cls, rel_docs: np.ndarray, *, weights: np.ndarray | None = None, nav: np.ndarray | None = None,
+        num_judged: np.ndarray | None = None, max_rel: int | None = None,
+    ) -> "Topics":
+        """Topics given the per-intent labels of their relevant documents, shape (T, J, I)
+        (documents in tie-break order: the first of equals wins a greedy ideal); for
+        synthetic experiments such as the axiomatic enumeration."""
+        rel_docs = np.asarray(rel_docs)
+        n, _, n_int = rel_docs.shape
+        w = np.full((n, n_int), 1.0 / n_int) if weights is None else np.asarray(weights, dtype=np.float64)
+        adhoc = rel_docs.max(axis=2)
+        ideal = -np.sort(-np.maximum(adhoc, 0), axis=1)
+        ideal_intent = -np.sort(-np.maximum(rel_docs, 0).transpose(0, 2, 1), axis=2)
+        judged = (adhoc > 0).sum(axis=1) if num_judged is None else np.asarray(num_judged)
+        top = int(rel_docs.max()) if rel_docs.size else 1
+        return cls(ideal, ideal_intent, judged.astype(np.int64), w, top if max_rel is None else max_rel,
+                   rel_docs, np.zeros((n, n_int), dtype=bool) if nav is None else np.asarray(nav, dtype=bool))
 
     def __len__(self) -> int:
         return int(self.num_judged.size)
+
+    @property
+    def n_intents(self) -> np.ndarray:
+        """M': intents with a positive weight, per topic (T,)."""
+        return (self.weights > 0).sum(axis=1)
 
     def num_rel(self, rel: int = 1) -> np.ndarray:
         """Documents with label >= ``rel`` per topic, shape (T,) (trec_eval's num_rel)."""
         return (self.ideal >= rel).sum(axis=1)
 
+    def cached(self, key: tuple, compute: "Callable[[], np.ndarray]") -> np.ndarray:
+        """A per-topic quantity computed once per set of parameters (greedy ideals)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
     def take(self, topics: slice | np.ndarray) -> "Topics":
         """The facts of a subset of the topics."""
         return Topics(
             self.ideal[topics], self.ideal_intent[topics], self.num_judged[topics],
-            self.weights[topics], self.max_rel,
+            self.weights[topics], self.max_rel, self.rel_docs[topics], self.nav[topics],
         )
+
+    def per_intent(self) -> "Topics":
+        """Each (topic, intent) as a topic of its own, T·I of them (for intent-aware measures)."""
+        n, n_int = self.weights.shape
+        ideal = self.ideal_intent.reshape(n * n_int, -1)
+        docs = self.rel_docs.transpose(0, 2, 1).reshape(n * n_int, -1, 1)
+        return Topics(ideal, ideal[:, None, :], np.repeat(self.num_judged, n_int),
+                      np.ones((n * n_int, 1)), self.max_rel, docs, np.zeros((n * n_int, 1), dtype=bool))
+
+
+def _relevant_documents(doc_topic: np.ndarray, grades: np.ndarray, docno: np.ndarray, n_topics: int) -> np.ndarray:
+    """(T, J, I) labels of each topic's documents relevant to some intent, docno descending."""
+    rel = np.flatnonzero((grades > 0).any(axis=1))
+    # ascending by (-topic, docno), reversed: topic ascending, docno descending
+    order = rel[np.lexsort((docno[rel], -doc_topic[rel]))[::-1]]
+    t = doc_topic[order]
+    counts = np.bincount(t, minlength=n_topics)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    out = np.zeros((n_topics, int(counts.max()) if counts.size else 0, grades.shape[1]), dtype=grades.dtype)
+    out[t, np.arange(t.size) - starts[t]] = grades[order]
+    return out
 
 
 def _sorted_positive(doc_topic: np.ndarray, grade: np.ndarray, n_topics: int) -> np.ndarray:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from .batch import Batch, Topics
-from .errors import CranfieldError, warn
-from .io import Qrels, Run
+from .errors import CranfieldError, InputError, listing, warn
+from .io import Intents, Qrels, Run
 from .io._tokens import doc_keys
 
 _TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
@@ -55,6 +55,10 @@ class Collection:
         Sorted (topic, docno) keys; ``grades``, ``doc_topic`` and ``docno`` are in this order.
     weights : ndarray of float64, shape (T, I)
         Intent probabilities (0 in the padding of topics with fewer intents).
+    nav : ndarray of bool, shape (T, I)
+        Navigational intents (the others are informational).
+    typed : bool
+        Whether intent types were given at all.
     max_rel : int
         The highest label in the qrels (the default ``max_rel`` of ERR, RBP, ...).
     diversity : bool
@@ -68,52 +72,47 @@ class Collection:
     docno: np.ndarray
     key: np.ndarray
     weights: np.ndarray
+    nav: np.ndarray
+    typed: bool
     max_rel: int
     diversity: bool
     source: str
 
     @classmethod
-    def from_qrels(cls, qrels: Qrels) -> "Collection":
+    def from_qrels(
+        cls, qrels: Qrels, *, intents: Intents | None = None,
+        intent_types: Mapping[tuple[str, str], str] | None = None, empty_intents: str = "drop",
+    ) -> "Collection":
         """Compile :class:`~cranfield.io.Qrels`; every qrels topic becomes an evaluated topic.
 
-        For diversity qrels the intents of a topic are its intent ids in the qrels; intents
-        without a relevant document are dropped with a warning and the others weighted
-        uniformly (SPEC §2).
+        Intents (SPEC §2): a topic's declared intents are those of the intent file when one
+        is given, otherwise its intent ids in the qrels. Intents without a relevant document
+        are dropped with a warning and the remaining probabilities renormalised
+        (``empty_intents="keep"`` keeps them); without an intent file the weights are uniform,
+        1/M'. Intent types come from the intent file's fourth column or ``intent_types``;
+        untyped intents are informational.
         """
+        if empty_intents not in ("drop", "keep"):
+            raise CranfieldError(f"empty_intents must be 'drop' or 'keep', got {empty_intents!r}")
         order = sorted(range(len(qrels.topic_ids)), key=lambda t: natural_key(qrels.topic_ids[t]))
         remap = np.empty(len(order), dtype=np.int64)
         remap[order] = np.arange(len(order))
         topic_ids = tuple(qrels.topic_ids[t] for t in order)
         topic = remap[qrels.topic]
-        n_topics = len(topic_ids)
 
-        # local intent index of every row: intents of a topic numbered in natural order
-        pairs = np.unique(np.stack([topic, qrels.intent], axis=1), axis=0)
-        relevant = np.zeros(pairs.shape[0], dtype=bool)
-        pair_of_row = np.searchsorted(pairs[:, 0] * (len(qrels.intent_ids) + 1) + pairs[:, 1],
-                                      topic * (len(qrels.intent_ids) + 1) + qrels.intent)
-        np.logical_or.at(relevant, pair_of_row, qrels.rel > 0)
-        intents: list[list[str]] = [[] for _ in range(n_topics)]
-        dropped: list[str] = []
-        for (t, i), rel in zip(pairs.tolist(), relevant.tolist()):
-            name = qrels.intent_ids[i]
-            if rel or not qrels.diversity:
-                intents[t].append(name)
-            else:
-                dropped.append(f"{topic_ids[t]}/{name}")
-        if dropped:
-            warn(f"{qrels.source}: intents without relevant documents are dropped: {', '.join(dropped)}")
-        for t in range(n_topics):
-            intents[t].sort(key=natural_key)
-        n_int = max((len(x) for x in intents), default=1) or 1
-        local = {(t, name): k for t in range(n_topics) for k, name in enumerate(intents[t])}
+        declared = _declared_intents(qrels, topic_ids, topic, intents, intent_types, empty_intents)
+        names = [d.names for d in declared]
+        n_int = max((len(x) for x in names), default=1) or 1
+        local = {(t, name): k for t, x in enumerate(names) for k, name in enumerate(x)}
         row_intent = np.array(
-            [local.get((t, qrels.intent_ids[i]), -1) for t, i in pairs.tolist()], dtype=np.int64
-        )[pair_of_row]
-        weights = np.zeros((n_topics, n_int))
-        for t, names in enumerate(intents):
-            if names:
-                weights[t, : len(names)] = 1.0 / len(names)
+            [local.get((t, qrels.intent_ids[i]), -1) for t, i in zip(topic.tolist(), qrels.intent.tolist())],
+            dtype=np.int64,
+        )
+        weights = np.zeros((len(topic_ids), n_int))
+        nav = np.zeros((len(topic_ids), n_int), dtype=bool)
+        for t, d in enumerate(declared):
+            weights[t, : len(d.names)] = d.weights
+            nav[t, : len(d.names)] = d.nav
 
         keys = _combine(topic, doc_keys(qrels.docno))
         ukey, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
@@ -124,14 +123,17 @@ class Collection:
         keep = row_intent >= 0
         grades[inverse[keep], row_intent[keep]] = qrels.rel[keep]
         max_rel = int(qrels.rel.max()) if qrels.rel.size else 0
+        typed = bool(intent_types) or (intents is not None and any(k is not None for k in intents.kind))
         return cls(
             topic_ids=topic_ids,
-            intent_ids=tuple(tuple(x) for x in intents),
+            intent_ids=tuple(tuple(x) for x in names),
             grades=grades,
             doc_topic=topic[first],
             docno=qrels.docno[first],
             key=ukey,
             weights=weights,
+            nav=nav,
+            typed=typed,
             max_rel=max_rel,
             diversity=qrels.diversity,
             source=qrels.source,
@@ -144,7 +146,9 @@ class Collection:
     @cached_property
     def topics(self) -> Topics:
         """Per-topic arrays for all topics (ideal grade vectors, judged counts, weights)."""
-        return Topics.from_judgments(self.doc_topic, self.grades, self.weights, self.max_rel)
+        return Topics.from_judgments(
+            self.doc_topic, self.grades, self.docno, self.weights, self.nav, self.max_rel
+        )
 
     @cached_property
     def _topic_index(self) -> dict[str, int]:
@@ -217,3 +221,72 @@ def _label_dtype(rel: np.ndarray) -> np.dtype:
     low, high = int(min(rel.min(), 0)), int(rel.max())
     return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)
                 if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+
+
+@dataclass(frozen=True)
+class _Declared:
+    names: list[str]
+    weights: np.ndarray
+    nav: np.ndarray
+
+
+def _declared_intents(
+    qrels: Qrels, topic_ids: tuple[str, ...], topic: np.ndarray, intents: Intents | None,
+    intent_types: Mapping[tuple[str, str], str] | None, empty_intents: str,
+) -> list[_Declared]:
+    """Each topic's intents, probabilities and types after the SPEC §2 rules."""
+    n_topics = len(topic_ids)
+    in_qrels: list[dict[str, bool]] = [{} for _ in range(n_topics)]  # intent -> has a relevant doc
+    for t, i, rel in zip(topic.tolist(), qrels.intent.tolist(), (qrels.rel > 0).tolist()):
+        name = qrels.intent_ids[i]
+        in_qrels[t][name] = in_qrels[t].get(name, False) or rel
+    if not qrels.diversity:
+        return [_Declared(list(x), np.ones(len(x)), np.zeros(len(x), dtype=bool)) for x in in_qrels]
+
+    from_file: dict[str, dict[str, tuple[float, str | None]]] = {}
+    if intents is not None:
+        for q, i, p, k in zip(intents.topic, intents.intent, intents.probability.tolist(), intents.kind):
+            from_file.setdefault(q, {})[i] = (p, k)
+    types = dict(intent_types or {})
+    out, dropped, untyped, unlisted = [], [], [], []
+    for t, qid in enumerate(topic_ids):
+        listed = from_file.get(qid)
+        if listed is not None:
+            total = sum(p for p, _ in listed.values())
+            if abs(total - 1) > 1e-3:
+                raise InputError(intents.source, None,  # type: ignore[union-attr]
+                                 f"the intent probabilities of topic {qid!r} sum to {total:.6g}, not 1")
+            if abs(total - 1) > 1e-6:
+                warn(f"{intents.source}: the intent probabilities of topic {qid!r} sum to "  # type: ignore[union-attr]
+                     f"{total:.6g}; renormalised")
+            missing = [i for i, rel in in_qrels[t].items() if rel and i not in listed]
+            if missing:
+                raise InputError(intents.source, None,  # type: ignore[union-attr]
+                                 f"topic {qid!r}: intents {', '.join(sorted(missing, key=natural_key))} have "
+                                 "relevant documents but are not in the intent file")
+            candidates = {i: p for i, (p, _) in listed.items()}
+            for i, (_, k) in listed.items():
+                if k is not None:
+                    types.setdefault((qid, i), k)
+        else:
+            if intents is not None:
+                unlisted.append(qid)
+            candidates = {i: 1.0 for i in in_qrels[t]}
+        names = sorted(candidates, key=natural_key)
+        if empty_intents == "drop":
+            gone = [i for i in names if not in_qrels[t].get(i, False)]
+            dropped.extend(f"{qid}/{i}" for i in gone)
+            names = [i for i in names if in_qrels[t].get(i, False)]
+        w = np.array([candidates[i] for i in names], dtype=np.float64)
+        w = w / w.sum() if w.sum() > 0 else w
+        if types or intents is not None:
+            untyped.extend(f"{qid}/{i}" for i in names if (qid, i) not in types)
+        nav = np.array([types.get((qid, i)) == "nav" for i in names], dtype=bool)
+        out.append(_Declared(names, w, nav))
+    if dropped:
+        warn(f"{qrels.source}: intents without relevant documents are dropped: {listing(dropped)}")
+    if unlisted:
+        warn(f"topics not in the intent file use their qrels intents with uniform weights: {listing(unlisted)}")
+    if untyped and (types or any(k for k in (intents.kind if intents else ()))):
+        warn(f"intents without a type are taken as informational: {listing(untyped)}")
+    return out

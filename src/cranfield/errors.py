@@ -16,6 +16,7 @@ __all__ = [
     "MeasureError",
     "EvaluationWarning",
     "warn",
+    "listing",
 ]
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
@@ -53,3 +54,9 @@ def warn(message: str) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, EvaluationWarning, stacklevel=level)
+
+
+def listing(items: "list[str] | tuple[str, ...]", limit: int = 10) -> str:
+    """``a, b, c and 7 more``: a short list of names for a message."""
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")

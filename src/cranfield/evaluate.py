@@ -17,8 +17,8 @@ import numpy as np
 from . import __version__
 from ._progress import progress
 from .collection import Collection
-from .errors import CranfieldError, warn
-from .io import Qrels, Run, as_qrels, as_run
+from .errors import CranfieldError, listing, warn
+from .io import Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
 from .registry import Measure, parse_measure
 
 MISSING = ("auto", "zero", "empty", "skip")
@@ -30,11 +30,6 @@ def _choice(value: str, options: tuple[str, ...], what: str) -> str:
     if value not in options:
         raise CranfieldError(f"{what} must be one of {', '.join(options)}; got {value!r}")
     return value
-
-
-def _listing(items: Sequence[str], limit: int = 10) -> str:
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 @dataclass(frozen=True)
@@ -112,11 +107,18 @@ class Evaluator:
         or dropped (gdeval). Either way they are listed in a warning.
     diversity : bool, optional
         Force reading a qrels file as diversity (True) or ad hoc (False) qrels.
+    intents : path or Intents, optional
+        An intent file ``qid intent probability [inf|nav]`` (implies diversity qrels).
+    intent_types : path or dict, optional
+        Intent types: ``qid intent inf|nav`` lines or a TREC Web topics XML file.
+    empty_intents : {"drop", "keep"}
+        Intents without relevant documents: dropped (ndeval, default) or kept (SPEC §2).
     """
 
     def __init__(
         self, qrels: Any, measures: Sequence[str | Measure], *, missing: str = "auto",
-        norel: str = "include", diversity: bool | None = None,
+        norel: str = "include", diversity: bool | None = None, intents: Any = None,
+        intent_types: Any = None, empty_intents: str = "drop",
     ) -> None:
         self.missing = _choice(missing, MISSING, "missing")
         self.norel = _choice(norel, NOREL, "norel")
@@ -124,8 +126,19 @@ class Evaluator:
             raise CranfieldError("no measures given")
         self.names = [str(m) for m in measures]
         self.measures = [parse_measure(m) for m in measures]
+        if intents is not None and diversity is None:
+            diversity = True
         self.qrels: Qrels = as_qrels(qrels, diversity=diversity)
-        self.collection = Collection.from_qrels(self.qrels)
+        if isinstance(intents, (str, Path)):
+            intents = read_intents(intents)
+        if isinstance(intent_types, (str, Path)):
+            intent_types = read_intent_types(intent_types)
+        self.collection = Collection.from_qrels(
+            self.qrels, intents=intents, intent_types=intent_types, empty_intents=empty_intents
+        )
+        needs = [str(m) for m in self.measures if m.spec.needs_intents]
+        if needs and not self.collection.diversity:
+            warn(f"{', '.join(needs)} need intents but the qrels are ad hoc: each topic has one intent")
         depths = [m.depth for m in self.measures]
         self.depth = None if any(d is None for d in depths) else max(depths)
         norel_topics = np.flatnonzero(self.collection.topics.num_rel(1) == 0)
@@ -134,11 +147,11 @@ class Evaluator:
             names = [self.collection.topic_ids[t] for t in norel_topics]
             if self.norel == "exclude":
                 self.topic_mask[norel_topics] = False
-                warn(f"{len(names)} topics without relevant documents are excluded: {_listing(names)}")
+                warn(f"{len(names)} topics without relevant documents are excluded: {listing(names)}")
             else:
                 warn(
                     f"{len(names)} topics have no relevant documents and are scored by each "
-                    f"measure's definition (mostly 0): {_listing(names)}"
+                    f"measure's definition (mostly 0): {listing(names)}"
                 )
 
     def _topic_blocks(self, run: Run) -> list[slice]:
@@ -166,13 +179,13 @@ class Evaluator:
         absent = np.flatnonzero(~present & self.topic_mask)
         unknown = [t for t in run.topic_ids if t not in set(self.collection.topic_ids)]
         if unknown:
-            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {_listing(unknown)}")
+            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {listing(unknown)}")
         if not absent.size:
             return
         names = [self.collection.topic_ids[t] for t in absent]
         rule = {"auto": "0 (the empty ranking for truncation-aware measures)", "zero": "0",
                 "empty": "the empty ranking", "skip": "left out of the mean"}[self.missing]
-        warn(f"{run.name}: {len(names)} qrels topics are missing from the run, scored {rule}: {_listing(names)}")
+        warn(f"{run.name}: {len(names)} qrels topics are missing from the run, scored {rule}: {listing(names)}")
         for m, measure in enumerate(self.measures):
             if self.missing == "skip":
                 out[m, absent] = np.nan
@@ -224,7 +237,8 @@ def unique_names(runs: Sequence[Run]) -> list[str]:
 def evaluate(
     qrels: Any, runs: Any, measures: Sequence[str | Measure] | str, *, missing: str = "auto",
     norel: str = "include", order: str = "score", on_duplicate: str = "error",
-    per_topic: bool = True, diversity: bool | None = None,
+    per_topic: bool = True, diversity: bool | None = None, intents: Any = None,
+    intent_types: Any = None, empty_intents: str = "drop",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -238,6 +252,7 @@ def evaluate(
     order : {"score", "rank", "file"}
         How run lines are ranked (SPEC §0); ``"score"`` is trec_eval's rule.
     on_duplicate : {"error", "first"}
+    diversity, intents, intent_types, empty_intents : see :class:`Evaluator`
     per_topic : bool
         Include per-topic rows; the ``all`` rows (mean over topics; sums for counts) are
         always there.
@@ -255,5 +270,6 @@ def evaluate(
         measures = [measures]
     if isinstance(runs, (str, Path, Run)) or isinstance(runs, dict) or hasattr(runs, "columns"):
         runs = [runs]
-    evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity)
+    evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
+                          intents=intents, intent_types=intent_types, empty_intents=empty_intents)
     return evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate).to_frame(per_topic)

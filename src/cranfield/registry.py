@@ -42,7 +42,7 @@ class Param:
     """
 
     name: str
-    kind: str  # "int", "float", "choice", "gains", "bool"
+    kind: str  # "int", "float", "choice", "gains", "bool", "measure"
     default: Any
     doc: str
     low: float | None = None
@@ -102,9 +102,13 @@ class Param:
             return word
         if self.kind == "gains":
             return parse_gains(str(text), bad)
+        if self.kind == "measure":
+            return parse_measure(text)
         raise AssertionError(self.kind)  # pragma: no cover
 
     def format(self, value: Any) -> str:
+        if self.kind == "measure":
+            return str(value)
         if self.kind == "gains" and isinstance(value, tuple):
             return ",".join(f"{k}:{_num(v)}" for k, v in value)
         if self.kind == "bool":
@@ -258,7 +262,8 @@ class Measure:
     @property
     def depth(self) -> int | None:
         """Ranks the kernel reads (None: the whole ranking)."""
-        return self.spec.depth(self.params)
+        inner = [v for v in self.params.values() if isinstance(v, Measure)]
+        return inner[0].depth if inner else self.spec.depth(self.params)
 
     def __call__(self, batch: Batch) -> np.ndarray:
         return self.spec.kernel(batch, **self.params)
@@ -272,7 +277,7 @@ class Measure:
 
     def __str__(self) -> str:
         args = [
-            f"{p.name}={p.format(v)}"
+            p.format(v) if p.kind == "measure" else f"{p.name}={p.format(v)}"
             for p in self.spec.params
             if p.name != "cutoff" and (v := self.params[p.name]) != p.default
         ]
@@ -377,19 +382,29 @@ def parse_measure(text: str | Measure) -> Measure:
         return text
     call = _parse_call(str(text).replace("α", "alpha"))
     spec = lookup(call.name)
-    if call.inner is not None:
-        names = ", ".join(f"{p.name}=..." for p in spec.params if p.name != "cutoff") or "none"
-        raise MeasureError(
-            f"Cannot read measure {call.text!r}: {spec.name} takes key=value parameters "
-            f"({names}), not {call.inner.text!r}."
-        )
     values = {p.name: p.default for p in spec.params}
+    wrapped = next((p for p in spec.params if p.kind == "measure"), None)
+    if call.inner is not None:
+        if wrapped is None:
+            names = ", ".join(f"{p.name}=..." for p in spec.params if p.name != "cutoff") or "none"
+            raise MeasureError(
+                f"Cannot read measure {call.text!r}: {spec.name} takes key=value parameters "
+                f"({names}), not {call.inner.text!r}."
+            )
+        inner = parse_measure(call.inner.text)
+        if call.at is not None:  # IA(X)@k is IA(X@k); both is an error
+            if inner.cutoff is not None:
+                raise MeasureError(f"Cannot read measure {call.text!r}: give the cutoff once, inside or outside.")
+            inner = inner.with_params(cutoff=call.at)
+        values[wrapped.name] = inner
+    elif wrapped is not None:
+        raise MeasureError(f"{spec.name} wraps a measure: write {spec.name}(nDCG@10), for example.")
     for key, raw in call.kwargs.items():
         p = _param(spec, key)
         if p.name == "cutoff":
             raise MeasureError(f"Write the cutoff of {spec.name} as @k, not cutoff=.")
         values[p.name] = p.convert(raw, spec.name)
-    if call.at is not None:
+    if call.at is not None and wrapped is None:
         if spec.cutoff == "none":
             raise MeasureError(f"{spec.name} takes no cutoff; {call.text!r} is not a measure.")
         values["cutoff"] = spec.param("cutoff").convert(call.at, spec.name)

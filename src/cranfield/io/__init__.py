@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Mapping
 
-from .qrels import Intents, Qrels, qrels_from_dict, qrels_from_frame, read_intents, read_qrels
+from .qrels import (
+    Intents, Qrels, qrels_from_dict, qrels_from_frame, read_intent_types, read_intents, read_qrels,
+)
 from .run import Order, Run, read_run, run_from_dict, run_from_frame
 
 __all__ = [
     "Intents", "Qrels", "Run", "Order",
-    "read_qrels", "read_run", "read_intents",
+    "read_qrels", "read_run", "read_intents", "read_intent_types",
     "qrels_from_dict", "qrels_from_frame", "run_from_dict", "run_from_frame",
     "as_qrels", "as_run",
 ]

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..errors import InputError, warn
-from ._tokens import doc_keys, parse_floats, parse_ints, read_columns, require_columns
+from ._tokens import doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns
 from .run import _as_bytes, group_codes, pick_column
 
 ADHOC_INTENT = "0"
@@ -280,3 +280,43 @@ def read_intents(path: str | Path) -> Intents:
             )
         seen[key] = int(cols.line[k])
     return Intents(source, tuple(topics), tuple(intents), prob, tuple(kinds))
+
+
+def read_intent_types(path: str | Path) -> dict[tuple[str, str], str]:
+    """Intent types ``{(qid, intent): "inf" | "nav"}`` from ``qid intent inf|nav`` lines or a
+    TREC Web topics XML file (``<topic number=..><subtopic number=".." type="inf|nav">``)."""
+    source = str(path)
+    with open_binary(path) as f:
+        head = f.read(512)
+    if head.lstrip().startswith(b"<"):
+        return _types_from_xml(path, source)
+    cols = read_columns(path, 3)
+    require_columns(cols, (3,), "qid intent inf|nav")
+    out: dict[tuple[str, str], str] = {}
+    for k, (q, i, t) in enumerate(zip(*(c.tolist() for c in cols.fields))):
+        word = t.decode().lower()
+        if word not in ("inf", "nav"):
+            raise InputError(source, int(cols.line[k]), f"intent type {t.decode()!r} is not inf or nav")
+        out[(q.decode(), normalise_intent(i.decode()))] = word
+    return out
+
+
+def _types_from_xml(path: str | Path, source: str) -> dict[tuple[str, str], str]:
+    import xml.etree.ElementTree as ET
+
+    try:
+        with open_binary(path) as f:
+            root = ET.parse(f).getroot()
+    except ET.ParseError as exc:
+        raise InputError(source, exc.position[0], f"not well-formed XML: {exc}") from None
+    out: dict[tuple[str, str], str] = {}
+    for topic in root.iter("topic"):
+        qid = topic.get("number", "").strip()
+        for sub in topic.iter("subtopic"):
+            kind = (sub.get("type") or "inf").strip().lower()
+            if kind not in ("inf", "nav"):
+                raise InputError(source, None, f"topic {qid}: subtopic type {kind!r} is not inf or nav")
+            out[(qid, normalise_intent(sub.get("number", "").strip()))] = kind
+    if not out:
+        raise InputError(source, None, "no <topic><subtopic type=...> elements found")
+    return out

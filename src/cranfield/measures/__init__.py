@@ -1,6 +1,7 @@
 """Measure families, one module each; importing this package registers them all.
 
 - :mod:`.adhoc` — trec_eval's family, ERR, RBP, Q-measure, P+ (SPEC §1).
+- :mod:`.diversity` — ndeval's family, subtopic recall, the intent-aware wrapper (SPEC §2).
 """
 
-from . import adhoc  # noqa: F401
+from . import adhoc, diversity  # noqa: F401

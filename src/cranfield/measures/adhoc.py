@@ -58,15 +58,16 @@ def r_precision(batch: Batch, *, rel: int = 1) -> np.ndarray:
     return safe_div(np.take_along_axis(found, idx, axis=-1)[..., 0] * (r > 0), r)
 
 
+def dcg(g: np.ndarray) -> np.ndarray:
+    """Σ_r g_r / log2(r + 1) over the last axis."""
+    return g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
+
+
 def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
     """nDCG@k = Σ_{r≤k} gain(d_r)/log2(r+1) over the same sum for the ideal ranking of all
     judged documents (Järvelin & Kekäläinen 2002 with the log2(r+1) discount; trec_eval
     ``ndcg``/``ndcg_cut.k`` with linear gains, gdeval with ``gains=exp``)."""
-    g = gain(cut(batch.grades, cutoff), gains)
-    dcg = g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
-    ideal = gain(cut(batch.topics.ideal, cutoff), gains)
-    idcg = ideal @ log2_discount(ideal.shape[-1]) if ideal.shape[-1] else np.zeros(ideal.shape[:-1])
-    return safe_div(dcg, idcg)
+    return safe_div(dcg(gain(cut(batch.grades, cutoff), gains)), dcg(gain(cut(batch.topics.ideal, cutoff), gains)))
 
 
 def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) -> np.ndarray:
@@ -75,15 +76,24 @@ def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) ->
     return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
 
 
+def cascade(stop: np.ndarray) -> np.ndarray:
+    """Σ_r (1/r)·R_r·Π_{s<r}(1 − R_s) over the last axis (the ERR cascade, Chapelle Eq. 3)."""
+    reach = np.cumprod(1.0 - stop, axis=-1)
+    reach = np.concatenate((np.ones(reach.shape[:-1] + (1,)), reach[..., :-1]), axis=-1)
+    return (stop * reach / ranks(stop.shape[-1])).sum(axis=-1)
+
+
 def err(batch: Batch, *, cutoff: int | None, max_rel: int | None = None,
         sat: str = "chapelle", gains: Any = "exp") -> np.ndarray:
     """ERR@k = Σ_r (1/r)·R_r·Π_{s<r}(1 − R_s) (Chapelle et al. CIKM 2009, Eq. 3) with
     R = (2^g − 1)/2^max_rel; ``sat=ntcir`` uses R = gain(g)/(gain(max_rel) + 1)."""
     top = batch.topics.max_rel if max_rel is None else max_rel
-    stop = _stop_probability(cut(batch.grades, cutoff), max(top, 1), sat, gains)
-    reach = np.cumprod(1.0 - stop, axis=-1)
-    reach = np.concatenate((np.ones(reach.shape[:-1] + (1,)), reach[..., :-1]), axis=-1)
-    return (stop * reach / ranks(stop.shape[-1])).sum(axis=-1)
+    return cascade(_stop_probability(cut(batch.grades, cutoff), max(top, 1), sat, gains))
+
+
+def rbp_weights(p: float, d: int) -> np.ndarray:
+    """(1 − p)·p^{r−1} for r = 1..d: RBP's user model (Moffat & Zobel 2008)."""
+    return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
 
 
 def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None = None,
@@ -96,7 +106,7 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     top = batch.topics.max_rel if max_rel is None else max_rel
     grades = cut(batch.grades, cutoff)
     d = grades.shape[-1]
-    weight = (1.0 - p) * p ** np.arange(d, dtype=np.float64)
+    weight = rbp_weights(p, d)
     base = (np.maximum(grades, 0) / max(top, 1)) @ weight if d else np.zeros(grades.shape[:-1])
     if part == "base":
         return base
@@ -106,46 +116,49 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     return residual if part == "residual" else base + residual
 
 
-def _bounded_recall(batch: Batch, cutoff: int | None, gains: Any) -> tuple[np.ndarray, ...]:
-    """Sakai's blended ratio pieces: J(r), BR(r) (paper 004 Eq. 2–3) and R, for β set later."""
-    grades = cut(batch.grades, cutoff)
-    g = gain(grades, gains)
-    j = grades > 0
-    d = grades.shape[-1]
-    ideal = gain(batch.topics.ideal, gains)
-    ideal_cg = np.zeros((ideal.shape[0], d))
-    width = min(d, ideal.shape[1])
-    ideal_cg[:, :width] = np.cumsum(ideal[:, :width], axis=-1)
-    if d > width and width > 0:
+def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: float) -> np.ndarray:
+    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (paper 004 Eq. 3).
+
+    ``j`` (S, T, D) marks relevant ranks, ``g`` (S, T, D) their gains, ``ideal_gain`` (T, K)
+    the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
+    """
+    d = j.shape[-1]
+    ideal_cg = np.zeros((ideal_gain.shape[0], d))
+    width = min(d, ideal_gain.shape[1])
+    if width:
+        ideal_cg[:, :width] = np.cumsum(ideal_gain[:, :width], axis=-1)
         ideal_cg[:, width:] = ideal_cg[:, width - 1 : width]
-    return grades, j, np.cumsum(j, axis=-1), np.cumsum(g, axis=-1), ideal_cg
+    return (np.cumsum(j, axis=-1) + beta * np.cumsum(g, axis=-1)) / (ranks(d) + beta * ideal_cg)
 
 
-def _blended_ratio(batch: Batch, cutoff: int | None, gains: Any, beta: float):
-    grades, j, count, cg, ideal_cg = _bounded_recall(batch, cutoff, gains)
-    br = (count + beta * cg) / (ranks(j.shape[-1]) + beta * ideal_cg)
-    return grades, j, count, br
+def q_value(j: np.ndarray, br: np.ndarray, num_relevant: np.ndarray, cutoff: int | None) -> np.ndarray:
+    """(1/R)·Σ_r J(r)·BR(r), with R replaced by min(l, R) for Q@l (NTCIREVAL)."""
+    denom = num_relevant if cutoff is None else np.minimum(num_relevant, cutoff)
+    return safe_div((j * br).sum(axis=-1), denom)
 
 
 def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
     """Q-measure (Sakai; paper 004 Eq. 2–3): (1/R)·Σ_r J(r)·BR(r),
     BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)). Q@l sums r ≤ l and divides by min(l, R)
     (NTCIREVAL's Q@l)."""
-    _, j, _, br = _blended_ratio(batch, cutoff, gains, beta)
-    r = batch.topics.num_rel(1)
-    denom = r if cutoff is None else np.minimum(r, cutoff)
-    return safe_div((j * br).sum(axis=-1), denom)
+    grades = cut(batch.grades, cutoff)
+    j = grades > 0
+    br = blended_ratio(j, gain(grades, gains), gain(batch.topics.ideal, gains), beta)
+    return q_value(j, br, batch.topics.num_rel(1), cutoff)
 
 
 def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
     """P+ (Sakai 2006; paper 004 Eq. 4): (1/C(rp))·Σ_{r≤rp} J(r)·BR(r), rp the rank of the
     highest-ranked document among those of the highest label in the top l; 0 without any
     relevant document there."""
-    grades, j, count, br = _blended_ratio(batch, cutoff, gains, beta)
+    grades = cut(batch.grades, cutoff)
+    j = grades > 0
+    br = blended_ratio(j, gain(grades, gains), gain(batch.topics.ideal, gains), beta)
     best = np.where(j, grades, 0).max(axis=-1, initial=0)
     rp, found = first_true(j & (grades == best[..., None]))
     upto = np.arange(j.shape[-1]) <= rp[..., None]
     num = (j * br * upto).sum(axis=-1)
+    count = np.cumsum(j, axis=-1)
     denom = np.take_along_axis(count, rp[..., None], axis=-1)[..., 0] if j.shape[-1] else 0
     return np.where(found, safe_div(num, denom), 0.0)
 
