@@ -4,7 +4,9 @@ Generates (seeded) one large TREC run file into ``benchmarks/_work/`` (default 1
 1,000 documents = 10 million lines), then parses it with each tool in a fresh subprocess,
 ``--repeat`` times, reporting the best wall time of the parse call and the subprocess's peak
 resident memory (``getrusage(RUSAGE_SELF).ru_maxrss``, which includes the interpreter and the
-imported modules; the RSS after imports, before parsing, is shown as the baseline).
+imported modules; the RSS after imports, before parsing, is shown as the baseline). ru_maxrss
+is inherited through fork/exec, so this parent process never imports numpy: the data are
+written by another subprocess.
 
     python benchmarks/bench_parse.py                  # 10,000,000 lines
     python benchmarks/bench_parse.py --lines 1000000  # quick
@@ -20,7 +22,6 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
 
 CHILD = r"""
 import json, resource, sys, time
@@ -40,6 +41,14 @@ seconds = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 n = int(obj.docno.size) if tool == "cranfield" else sum(len(v) for v in obj.values())
 print(json.dumps({"seconds": seconds, "peak_kb": peak, "base_kb": base, "rows": n}))
+"""
+
+GEN = r"""
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from _gen import make_big_run
+make_big_run(Path(sys.argv[2]), topics=int(sys.argv[3]), docs=int(sys.argv[4]), seed=int(sys.argv[5]))
 """
 
 TOOLS = {
@@ -63,12 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--work", type=Path, default=HERE / "_work")
     args = ap.parse_args(argv)
 
-    from _gen import make_big_run
-
     topics = max(1, args.lines // args.docs)
     path = args.work / f"big_t{topics}_d{args.docs}_s{args.seed}.run"
     t0 = time.perf_counter()
-    make_big_run(path, topics=topics, docs=args.docs, seed=args.seed)
+    # in a subprocess: ru_maxrss is inherited through fork/exec, so this process must stay small
+    subprocess.run([sys.executable, "-c", GEN, str(HERE), str(path), str(topics), str(args.docs),
+                    str(args.seed)], check=True)
     size = path.stat().st_size
     print(f"data: {path}  ({topics:,} topics × {args.docs:,} docs = {topics * args.docs:,} lines, "
           f"{size / 2**20:,.0f} MiB; ready in {time.perf_counter() - t0:.1f}s)")
