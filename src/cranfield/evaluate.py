@@ -139,6 +139,10 @@ class Evaluator:
         needs = [str(m) for m in self.measures if m.spec.needs_intents]
         if needs and not self.collection.diversity:
             warn(f"{', '.join(needs)} need intents but the qrels are ad hoc: each topic has one intent")
+        typed = [str(m) for m in self.measures if m.spec.needs_types]
+        if typed and not self.collection.typed:
+            warn(f"{', '.join(typed)} tell navigational from informational intents, but no intent "
+                 "types were given (--intents with a type column, or --intent-types): all are informational")
         depths = [m.depth for m in self.measures]
         self.depth = None if any(d is None for d in depths) else max(depths)
         norel_topics = np.flatnonzero(self.collection.topics.num_rel(1) == 0)

@@ -169,6 +169,8 @@ class MeasureSpec:
     normalised : bool
         Whether the ideal ranking scores 1 (AP@k and F@k keep R as denominator, so only without @k).
     needs_intents : bool
+    needs_types : bool
+        Whether it tells navigational from informational intents.
     truncation_aware : bool
         Whether it tells a short ranking from one padded with non-relevant documents; such
         measures score a missing topic as the empty ranking under ``missing="auto"``.
@@ -190,6 +192,7 @@ class MeasureSpec:
     value_range: tuple[float, float] = (0.0, 1.0)
     normalised: bool = False
     needs_intents: bool = False
+    needs_types: bool = False
     truncation_aware: bool = False
     depth: Callable[[Mapping[str, Any]], int | None] = field(default=lambda p: p.get("cutoff"))
     reference: str = ""
