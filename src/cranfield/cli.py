@@ -28,6 +28,11 @@ broken by docno descending, labels >= 1 relevant, negative labels not relevant.
 differences from trec_eval's defaults: topics of the qrels missing from a run score 0 and
 count in the mean (trec_eval -c); use --missing skip for trec_eval without -c.
 
+diversity: diversity qrels (qid intent docno rel, ndeval's format) are detected when the
+second column varies within a topic, or forced with --diversity; --intents gives intent
+probabilities (NTCIR Iprob files), --intent-types navigational/informational types.
+  -m alpha-nDCG@20 -m ERR-IA@20 -m I-rec@10 -m 'IA(nDCG@10)' -m 'D#-nDCG@10' -m 'P+Q#@10'
+
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
   cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
@@ -62,6 +67,15 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
     kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
+    p.add_argument("--intents", metavar="FILE",
+                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
+    p.add_argument("--intent-types", metavar="FILE",
+                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
+    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
+                   help="intents without relevant documents: drop (ndeval; default) or keep")
+    p.add_argument("--per-intent", action="store_true",
+                   help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
+                        "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
     p.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
 
@@ -109,9 +123,10 @@ def _run_eval(args: argparse.Namespace, qrels: str, runs: list[str]) -> int:
 
     measures = _split_measures(args.measure) or DEFAULT_MEASURES
     diversity = True if args.diversity else False if args.adhoc else None
-    evaluator = Evaluator(qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity)
-    results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate)
-    text = render(results, args.format, args.per_topic)
+    evaluator = Evaluator(qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity,
+                          intents=args.intents, intent_types=args.intent_types, empty_intents=args.empty_intents)
+    results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent)
+    text = render(results, args.format, args.per_topic or args.per_intent)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

@@ -50,6 +50,10 @@ class Results:
         ``"mean"`` or ``"sum"`` per measure (trec_eval sums its counts).
     provenance : dict
         Version and settings, written as a ``#`` header or with ``--provenance``.
+    intent_values : ndarray of float64, shape (S, M, T, I), optional
+        Each intent's score of the intent-aware measures (NaN elsewhere), with ``per_intent``.
+    intent_ids, intent_weights
+        The intents of each topic and their probabilities (T, I).
     """
 
     runs: list[str]
@@ -58,6 +62,9 @@ class Results:
     values: np.ndarray
     aggregate: list[str]
     provenance: dict[str, Any]
+    intent_values: np.ndarray | None = None
+    intent_ids: list[tuple[str, ...]] | None = None
+    intent_weights: np.ndarray | None = None
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): mean (or sum) over scored topics."""
@@ -71,7 +78,11 @@ class Results:
         return out
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
-        """(run, topic, measure, value) rows: per topic when asked, then ``all`` per run."""
+        """(run, topic, measure, value) rows: per topic when asked, then ``all`` per run.
+
+        With per-intent values, each topic row of an intent-aware measure is followed by
+        ``measure[intent=i]`` (X_i) and ``measure[intent=i].w`` (w_i) rows (SPEC §0).
+        """
         means = self.summary()
         for s, run in enumerate(self.runs):
             if per_topic:
@@ -80,8 +91,19 @@ class Results:
                         v = self.values[s, m, t]
                         if not np.isnan(v):
                             yield run, topic, measure, float(v)
+                            yield from self._intent_rows(s, m, t, run, topic, measure)
             for m, measure in enumerate(self.measures):
                 yield run, "all", measure, float(means[s, m])
+
+    def _intent_rows(self, s: int, m: int, t: int, run: str, topic: str, measure: str
+                     ) -> Iterator[tuple[str, str, str, float]]:
+        if self.intent_values is None or self.intent_ids is None or self.intent_weights is None:
+            return
+        for i, name in enumerate(self.intent_ids[t]):
+            v = self.intent_values[s, m, t, i]
+            if not np.isnan(v):
+                yield run, topic, f"{measure}[intent={name}]", float(v)
+                yield run, topic, f"{measure}[intent={name}].w", float(self.intent_weights[t, i])
 
     def to_frame(self, per_topic: bool = True) -> Any:
         """A tidy pandas DataFrame with columns ``run``, ``topic``, ``measure``, ``value``."""
@@ -166,18 +188,25 @@ class Evaluator:
         n = self.collection.n_topics
         return [slice(a, min(a + size, n)) for a in range(0, n, size)]
 
-    def score_run(self, run: Run) -> np.ndarray:
-        """Scores of one run, shape (M, T) over the collection's topics (NaN = skipped)."""
+    def score_run(self, run: Run, per_intent: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+        """Scores of one run over the collection's topics, shape (M, T) (NaN = skipped), and
+        with ``per_intent`` each intent's score of the intent-aware measures, (M, T, I)."""
         coll = self.collection
         out = np.empty((len(self.measures), coll.n_topics))
+        detail = np.full(out.shape + (coll.weights.shape[1],), np.nan) if per_intent else None
         present = np.zeros(coll.n_topics, dtype=bool)
         for block in self._topic_blocks(run):
             batch = coll.batch([run], depth=self.depth, topics=block)
             present[block] = batch.present[0]
             for m, measure in enumerate(self.measures):
                 out[m, block] = measure(batch)[0]
+                if detail is not None and (x := measure.per_intent(batch)) is not None:
+                    detail[m, block] = np.where(coll.weights[block] > 0, x[0], np.nan)
         self._apply_missing(out, present, run)
-        return out
+        if detail is not None:
+            gone = np.isnan(out)[..., None] | ((out == 0) & ~present)[..., None]
+            detail[np.broadcast_to(gone, detail.shape)] = np.nan
+        return out, detail
 
     def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
         absent = np.flatnonzero(~present & self.topic_mask)
@@ -197,21 +226,28 @@ class Evaluator:
                 out[m, absent] = 0.0
 
     def evaluate(self, runs: Sequence[Any], *, order: str = "score", on_duplicate: str = "error",
-                 progress_bar: bool | None = None) -> Results:
-        """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`)."""
+                 per_intent: bool = False, progress_bar: bool | None = None) -> Results:
+        """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`); with
+        ``per_intent`` keep each intent's score of the intent-aware measures."""
         loaded: list[Run] = []
-        values = []
+        values, details = [], []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):
             run = as_run(obj, order=order, on_duplicate=on_duplicate)  # type: ignore[arg-type]
             loaded.append(run)
-            values.append(self.score_run(run))
+            scores, detail = self.score_run(run, per_intent)
+            values.append(scores)
+            details.append(detail)
         keep = np.flatnonzero(self.topic_mask)
+        coll = self.collection
         return Results(
             runs=unique_names(loaded),
             measures=self.names,
             topics=[self.collection.topic_ids[t] for t in keep],
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
             aggregate=[m.spec.aggregate for m in self.measures],
+            intent_values=np.stack(details)[:, :, keep] if per_intent and details else None,
+            intent_ids=[coll.intent_ids[t] for t in keep],
+            intent_weights=coll.weights[keep],
             provenance={
                 "cranfield": __version__,
                 "qrels": self.qrels.source,
@@ -241,7 +277,7 @@ def unique_names(runs: Sequence[Run]) -> list[str]:
 def evaluate(
     qrels: Any, runs: Any, measures: Sequence[str | Measure] | str, *, missing: str = "auto",
     norel: str = "include", order: str = "score", on_duplicate: str = "error",
-    per_topic: bool = True, diversity: bool | None = None, intents: Any = None,
+    per_topic: bool = True, per_intent: bool = False, diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
@@ -260,6 +296,9 @@ def evaluate(
     per_topic : bool
         Include per-topic rows; the ``all`` rows (mean over topics; sums for counts) are
         always there.
+    per_intent : bool
+        Also each intent's score and probability for intent-aware measures (``IA(X)``,
+        ``nDCG_IA``, ...), as rows ``measure[intent=i]`` and ``measure[intent=i].w``.
 
     Examples
     --------
@@ -276,4 +315,5 @@ def evaluate(
         runs = [runs]
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents)
-    return evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate).to_frame(per_topic)
+    results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent)
+    return results.to_frame(per_topic or per_intent)

@@ -180,6 +180,8 @@ class MeasureSpec:
         The external tool (and its name there) it agrees with, if any.
     aggregate : {"mean", "sum"}
         How the ``all`` row combines topics (trec_eval sums its counts).
+    per_intent : callable, optional
+        For intent-aware sums Σ_i w_i X_i: ``per_intent(batch, **params) -> (S, T, I)``, the X_i.
     """
 
     name: str
@@ -197,6 +199,7 @@ class MeasureSpec:
     depth: Callable[[Mapping[str, Any]], int | None] = field(default=lambda p: p.get("cutoff"))
     reference: str = ""
     aggregate: str = "mean"
+    per_intent: Kernel | None = None
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -270,6 +273,10 @@ class Measure:
 
     def __call__(self, batch: Batch) -> np.ndarray:
         return self.spec.kernel(batch, **self.params)
+
+    def per_intent(self, batch: Batch) -> np.ndarray | None:
+        """Each intent's score X_i, shape (S, T, I), for intent-aware measures (else None)."""
+        return None if self.spec.per_intent is None else self.spec.per_intent(batch, **self.params)
 
     def with_params(self, **changes: Any) -> "Measure":
         """A copy with some parameters changed (validated)."""

@@ -45,7 +45,7 @@ def format_trec(results: Results, per_topic: bool = False) -> str:
         if run != current:
             lines.append(f"{'runid':<22}\tall\t{run}")
             current = run
-        lines.append(f"{measure:<22}\t{topic}\t{_value(value, how[measure])}")
+        lines.append(f"{measure:<22}\t{topic}\t{_value(value, how.get(measure, 'mean'))}")
     return "\n".join(lines) + "\n"
 
 
@@ -71,10 +71,15 @@ def format_json(results: Results, per_topic: bool = False) -> str:
 
 def format_table(results: Results, per_topic: bool = False) -> str:
     """An aligned table: one row per run (per run and topic with ``per_topic``), one column
-    per measure, 4 decimals."""
+    per measure, 4 decimals; with per-intent values, one row per (run, topic, measure)."""
     how = dict(zip(results.measures, results.aggregate))
-    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
     body: list[list[str]] = []
+    if results.intent_values is not None:
+        head, n_text = ["run", "topic", "measure", "value"], 3
+        for run, topic, measure, value in results.rows(True):
+            body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
+        return _aligned(results, head, body, n_text)
+    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
     means = results.summary()
     for s, run in enumerate(results.runs):
         if per_topic:
@@ -84,8 +89,11 @@ def format_table(results: Results, per_topic: bool = False) -> str:
                     body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals))])
         row = [run, "all"] if per_topic else [run]
         body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])])
+    return _aligned(results, head, body, 2 if per_topic else 1)
+
+
+def _aligned(results: Results, head: list[str], body: list[list[str]], n_text: int) -> str:
     widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
-    n_text = 2 if per_topic else 1
 
     def fmt(row: list[str]) -> str:
         return "  ".join(

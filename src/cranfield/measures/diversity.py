@@ -164,6 +164,10 @@ def ia(batch: Batch, *, measure: Measure, cutoff: None = None) -> np.ndarray:
     return intent_aware(batch, measure.spec.kernel, **measure.params)
 
 
+def _ia_per_intent(batch: Batch, *, measure: Measure, cutoff: None = None) -> np.ndarray:
+    return per_intent_scores(batch, measure.spec.kernel, **measure.params)
+
+
 CUT = cutoff_param()
 
 register(MeasureSpec(
@@ -205,7 +209,7 @@ register(MeasureSpec(
 register(MeasureSpec(
     "IA", ia, (CUT, Param("measure", "measure", None, "the ad hoc measure made intent-aware")),
     cite="Agrawal et al. WSDM 2009; paper 001 Eq. 8; paper 004 Eq. 5",
-    doc="intent-aware version of any ad hoc measure: Σ_i w_i X_i", needs_intents=True,
+    doc="intent-aware version of any ad hoc measure: Σ_i w_i X_i", needs_intents=True, per_intent=_ia_per_intent,
 ))
 
 # X_IA spellings of IA(X); ndeval's MAP-IA and P-IA are IA(AP) and IA(P@k) with uniform weights
@@ -222,11 +226,14 @@ for base, names, ref in [
     def _kernel(batch: Batch, _k: Callable[..., np.ndarray] = spec.kernel, **params: Any) -> np.ndarray:
         return intent_aware(batch, _k, **params)
 
+    def _per_intent(batch: Batch, _k: Callable[..., np.ndarray] = spec.kernel, **params: Any) -> np.ndarray:
+        return per_intent_scores(batch, _k, **params)
+
     _kernel.__doc__ = f"IA({base}) = Σ_i w_i·{base}_i (see :func:`intent_aware`)."
     register(MeasureSpec(
         names[0], _kernel, spec.params, cite=f"IA({base}); {spec.cite}", doc=f"intent-aware {spec.doc}",
         aliases=names[1:], cutoff=spec.cutoff, value_range=spec.value_range, normalised=spec.normalised,
-        needs_intents=True, depth=spec.depth, reference=ref,
+        needs_intents=True, depth=spec.depth, reference=ref, per_intent=_per_intent,
     ))
 
 __all__ = [
