@@ -59,6 +59,8 @@ class Param:
             return "'linear', 'exp' or a map such as 0:0,1:1,2:3 or a per-level list 1:3:7"
         if self.kind == "bool":
             return "true or false"
+        if self.kind == "measure":
+            return "a measure name such as nDCG@10"
         lo = "-inf" if self.low is None else _num(self.low)
         hi = "inf" if self.high is None else _num(self.high)
         left = "(" if self.open_low or self.low is None else "["
