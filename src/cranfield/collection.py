@@ -19,8 +19,7 @@ from .batch import Batch, Topics
 from .errors import CranfieldError, InputError, listing, warn
 from .io import Intents, Qrels, Run
 from .io._tokens import doc_keys
-
-_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
+from .io.run import topic_doc_keys
 
 
 def natural_key(topic: str) -> tuple[int, int, str]:
@@ -29,11 +28,6 @@ def natural_key(topic: str) -> tuple[int, int, str]:
         return (0, int(topic), topic)
     except ValueError:
         return (1, 0, topic)
-
-
-def _combine(topic: np.ndarray, key: np.ndarray) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return key ^ ((topic.astype(np.uint64) + np.uint64(1)) * _TOPIC_MIX)
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +108,7 @@ class Collection:
             weights[t, : len(d.names)] = d.weights
             nav[t, : len(d.names)] = d.nav
 
-        keys = _combine(topic, doc_keys(qrels.docno))
+        keys = topic_doc_keys(topic, doc_keys(qrels.docno))
         ukey, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
         inverse = inverse.ravel()
         if (qrels.docno[first][inverse] != qrels.docno).any() or (topic[first][inverse] != topic).any():
@@ -158,7 +152,7 @@ class Collection:
         """Row of each (topic index, docno) in the judged table, or -1 when unjudged."""
         if self.key.size == 0:
             return np.full(topic.size, -1, dtype=np.int64)
-        k = _combine(topic, doc_key)
+        k = topic_doc_keys(topic, doc_key)
         pos = np.minimum(np.searchsorted(self.key, k), self.key.size - 1)
         hit = self.key[pos] == k
         # equal keys of different documents are collisions, not matches

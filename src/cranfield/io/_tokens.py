@@ -1,18 +1,20 @@
 """Vectorised tokenising of whitespace-separated text files (plain or gzip).
 
 The file is read in blocks of a few megabytes that end at a line break. Within a block the
-token boundaries, the tokens per line and the fields of each line are found with numpy on
-the raw bytes, so no Python object is created per line or per token; the fields come out as
-fixed-width byte-string arrays (dtype ``S``). Memory is the compact result plus one block.
+token boundaries, the tokens per line and the wanted fields of each line are found with numpy
+on the raw bytes, so no Python object is created per line or per token. A field comes out as
+a fixed-width byte-string array (dtype ``S``), as float64 numbers (parsed exactly, see
+:func:`parse_decimals`), or as 64-bit keys (:func:`doc_keys`). Memory is the compact result
+plus one block.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Iterator, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -24,32 +26,38 @@ BLOCK_BYTES = 1 << 22
 
 @dataclass(frozen=True)
 class Columns:
-    """The fields of a table-like text file, one array per column.
+    """The fields of a table-like text file.
 
     Attributes
     ----------
     source : str
         The file name used in error messages.
-    fields : list of ndarray
-        ``fields[j][i]`` is column ``j`` of row ``i`` as a byte string (dtype ``S``); rows
-        shorter than ``j + 1`` columns hold ``b""`` there.
+    text : dict of int to ndarray
+        ``text[j][i]`` is column ``j`` of row ``i`` as a byte string (dtype ``S``); ``b""``
+        where row ``i`` has fewer than ``j + 1`` columns.
+    number : dict of int to ndarray
+        Columns read as float64.
+    key : dict of int to ndarray
+        Columns read as 64-bit keys (:func:`doc_keys`).
     ncols : ndarray of int, shape (n,)
         The number of columns of each row.
-    line : ndarray of int, shape (n,)
+    line : ndarray of int32, shape (n,)
         The 1-based line number of each row (blank lines are skipped).
     """
 
     source: str
-    fields: list[np.ndarray]
     ncols: np.ndarray
     line: np.ndarray
+    text: dict[int, np.ndarray] = field(default_factory=dict)
+    number: dict[int, np.ndarray] = field(default_factory=dict)
+    key: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.line.size)
 
 
 def open_binary(path: str | Path) -> BinaryIO:
-    """Open ``path`` for binary reading, decompressing ``.gz`` files (by name or magic bytes)."""
+    """Open ``path`` for binary reading, decompressing gzip files (recognised by content)."""
     path = Path(path)
     try:
         raw = open(path, "rb")
@@ -84,17 +92,16 @@ def _blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
 
 
 def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
-    """Copy the byte ranges ``buf[start[i]:stop[i]]`` into a fixed-width ``S`` array."""
-    if start.size == 0:
-        return np.zeros(0, dtype="S1")
+    """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
+    W a multiple of 8 (so rows can be read as 64-bit words)."""
     length = stop - start
-    width = max(int(length.max()), 1)
+    width = max(-(-int(length.max(initial=0)) // 8) * 8, 8)
     # Row i of the strided view starts at byte i, so fancy-indexing rows by ``start`` copies
     # ``width`` bytes per field in one C loop; bytes past the field's end are then zeroed.
     view = as_strided(buf, shape=(buf.size - width + 1, width), strides=(1, 1))
     out = view[start]
-    out[np.arange(width) >= length[:, None]] = 0
-    return out.view(f"S{width}").ravel()
+    out *= np.arange(width, dtype=np.int32) < length[:, None]
+    return out
 
 
 def _check_utf8(block: bytes, source: str, first_line: int) -> None:
@@ -105,72 +112,189 @@ def _check_utf8(block: bytes, source: str, first_line: int) -> None:
         raise InputError(source, line, "bytes that are not UTF-8 text") from None
 
 
+_MIX = np.array([(0x9E3779B97F4A7C15 + 0xBF58476D1CE4E5B9 * j) % 2**64 | 1 for j in range(64)], dtype=np.uint64)
+
+
+def _hash_words(words: np.ndarray) -> np.ndarray:
+    """Hash rows of big-endian 64-bit words; all-zero words (padding) contribute nothing."""
+    h = np.zeros(words.shape[0], dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(words.shape[1]):
+            x = words[:, j] * _MIX[j % 64]
+            x ^= x >> np.uint64(31)
+            x *= np.uint64(0x94D049BB133111EB)
+            x ^= x >> np.uint64(29)
+            h += x
+    return h
+
+
+def doc_keys(docnos: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each byte string, independent of the array's itemsize.
+
+    Equal strings always get equal keys; callers verify the strings behind equal keys, so
+    a collision can never change a result.
+    """
+    if docnos.size == 0:
+        return np.zeros(0, dtype=np.uint64)
+    width = docnos.dtype.itemsize
+    padded = np.zeros((docnos.size, -(-width // 8) * 8), dtype=np.uint8)
+    padded[:, :width] = docnos.view(np.uint8).reshape(docnos.size, width)
+    return _hash_words(padded.view(">u8"))
+
+
+_POW10 = 10.0 ** np.arange(23)
+
+
+def parse_decimals(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Parse an (n, W) matrix of zero-padded ASCII numbers ``[+-]digits[.digits]``.
+
+    Returns (values, ok). Where ``ok``, the value is the mantissa (at most 2^53) divided by a
+    power of ten up to 10^22: both exact doubles, so the one IEEE division gives the correctly
+    rounded result, exactly what ``float()`` gives (Clinger's fast path). Other rows (an
+    exponent, ``inf``, too many digits, garbage) are left to the caller.
+    """
+    n, width = m.shape
+    neg = m[:, 0] == 45
+    signed = neg | (m[:, 0] == 43)
+    mantissa = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    frac = np.zeros(n, dtype=np.int64)
+    dots = np.zeros(n, dtype=np.int64)
+    ok = np.ones(n, dtype=bool)
+    for j in range(width):
+        c = m[:, j]
+        if j == 0:
+            body = ~signed
+        else:
+            body = c != 0
+        d = c.astype(np.int64) - 48
+        is_digit = body & (d >= 0) & (d <= 9)
+        is_dot = body & (c == 46)
+        ok &= ~body | is_digit | is_dot
+        mantissa = np.where(is_digit, mantissa * 10 + np.where(is_digit, d, 0), mantissa)
+        digits += is_digit
+        frac += is_digit & (dots > 0)
+        dots += is_dot
+        if not ok.any():
+            break
+    ok &= (digits > 0) & (digits <= 18) & (mantissa <= 2**53) & (dots <= 1) & (frac <= 22)
+    values = mantissa.astype(np.float64) / _POW10[np.minimum(frac, 22)]
+    return np.where(neg, -values, values), ok
+
+
+def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what: str) -> np.ndarray:
+    """Numbers of the rows that have the column (0 elsewhere: their column count is checked later)."""
+    values, ok = parse_decimals(m)
+    ok |= ~has
+    values[~has] = 0.0
+    if not ok.all():
+        rest = np.flatnonzero(~ok)
+        values[rest] = parse_floats(m[rest].view(f"S{m.shape[1]}").ravel(), source, line[rest], what)
+    return values
+
+
 def _tokenise_block(
-    block: bytes, max_cols: int, first_line: int, source: str
-) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """Split one block into fields; returns (fields, columns per line, line numbers)."""
+    block: bytes, max_cols: int, first_line: int, source: str, text: Sequence[int],
+    numbers: dict[int, str], keys: Sequence[int], min_cols: int,
+) -> tuple[dict, dict, dict, np.ndarray, np.ndarray]:
+    """Split one block into the wanted fields; (text, numbers, keys, columns per line, lines)."""
     raw = np.frombuffer(block, dtype=np.uint8)
     if raw.size and raw.max() >= 0x80:
         _check_utf8(block, source, first_line)
     n = raw.size
     # Padding: one whitespace byte on each side for the edge detection, and room at the end
     # for the strided gather of the widest field.
-    buf = np.zeros(n + 256, dtype=np.uint8)
-    buf[:n] = raw
+    longest = 0
     blank = np.empty(n + 2, dtype=bool)
     blank[0] = blank[-1] = True
     np.less_equal(raw, 32, out=blank[1:-1])  # space, tab, CR, LF and other controls
     edges = np.flatnonzero(blank[1:] != blank[:-1])
     start, stop = edges[0::2], edges[1::2]
+    if start.size:
+        longest = int((stop - start).max())
+    buf = np.zeros(n + longest + 16, dtype=np.uint8)
+    buf[:n] = raw
     newlines = np.flatnonzero(raw == 10)
     # first token of each line; the block always ends with a line break
     first = np.searchsorted(start, np.concatenate(([-1], newlines[:-1])))
     count = np.diff(np.concatenate((first, [start.size])))
-    line = first_line + np.arange(count.size)
-    keep = count > 0
-    first, count, line = first[keep], count[keep], line[keep]
-    fields = []
-    for j in range(max_cols):
-        has = count > j
-        tok = np.where(has, first + j, 0)
-        s = np.where(has, start[tok] if start.size else 0, 0)
-        e = np.where(has, stop[tok] if stop.size else 0, 0)
-        fields.append(_gather(buf, s, e))
-    return fields, count, line
+    line = (first_line + np.arange(count.size)).astype(np.int32)
+    used = count > 0
+    first, count, line = first[used], count[used], line[used]
+    if (count > max_cols).any():
+        i = int(np.flatnonzero(count > max_cols)[0])
+        raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
+    out_text, out_num, out_key = {}, {}, {}
+    regular = bool((count == max_cols).all())  # the usual file: every line complete
+    for j in sorted(set(text) | set(numbers) | set(keys)):
+        if regular:
+            has = np.ones(count.size, dtype=bool)
+            s, e = start[j::max_cols], stop[j::max_cols]
+        else:
+            has = count > j
+            tok = np.where(has, first + j, 0)
+            s = np.where(has, start[tok] if start.size else 0, 0)
+            e = np.where(has, stop[tok] if stop.size else 0, 0)
+        m = _gather(buf, s, e)
+        if j in text:
+            out_text[j] = m.view(f"S{m.shape[1]}").ravel()
+        if j in keys:
+            out_key[j] = _hash_words(m.view(">u8"))
+        if j in numbers:
+            complete = count >= min_cols  # short rows fail the column count check instead
+            out_num[j] = _numbers(m, has & complete, source, line, numbers[j]) if m.shape[0] else np.zeros(0)
+    return out_text, out_num, out_key, count, line
 
 
-def read_columns(path: str | Path, max_cols: int, *, source: str | None = None) -> Columns:
-    """Tokenise a whitespace-separated text file into at most ``max_cols`` columns per row.
+def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    if parts and parts[0].dtype.kind == "S":
+        width = max(p.dtype.itemsize for p in parts)
+        parts = [p if p.dtype.itemsize == width else p.astype(f"S{width}") for p in parts]
+    return np.concatenate(parts)
 
-    Rows with more than ``max_cols`` columns raise :class:`InputError` naming the line; the
-    caller checks the lower bound with :func:`require_columns`. An empty file is an error.
+
+def read_columns(
+    path: str | Path, max_cols: int, *, text: Sequence[int] | None = None,
+    numbers: dict[int, str] | None = None, keys: Sequence[int] = (), min_cols: int | None = None,
+    source: str | None = None,
+) -> Columns:
+    """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
+
+    Parameters
+    ----------
+    text : columns to return as byte strings (default: all)
+    numbers : columns to return as float64, with the word for error messages (``{4: "score"}``)
+    keys : columns to return as 64-bit keys
+    min_cols : numbers are parsed on rows with at least this many columns (default max_cols)
+
+    Rows with more than ``max_cols`` columns, numbers that are not numbers (or NaN) and
+    undecodable bytes raise :class:`InputError` naming the line; the caller checks the lower
+    bound of columns with :func:`require_columns`. An empty file is an error.
     """
     source = source or str(path)
-    fields: list[list[np.ndarray]] = [[] for _ in range(max_cols)]
+    text = list(range(max_cols)) if text is None else list(text)
+    numbers = numbers or {}
+    parts: dict[str, dict[int, list[np.ndarray]]] = {"text": {}, "number": {}, "key": {}}
     counts, lines = [], []
     next_line = 1
     with open_binary(path) as stream:
         for block in _blocks(stream, source):
-            f, count, line = _tokenise_block(block, max_cols, next_line, source)
-            too_many = np.flatnonzero(count > max_cols)
-            if too_many.size:
-                i = too_many[0]
-                raise InputError(
-                    source, int(line[i]),
-                    f"expected at most {max_cols} columns, got {int(count[i])}",
-                )
-            for j in range(max_cols):
-                fields[j].append(f[j])
+            t, num, k, count, line = _tokenise_block(
+                block, max_cols, next_line, source, text, numbers, keys, min_cols or max_cols
+            )
+            for name, got in (("text", t), ("number", num), ("key", k)):
+                for j, arr in got.items():
+                    parts[name].setdefault(j, []).append(arr)
             counts.append(count)
             lines.append(line)
             next_line += block.count(b"\n")
     if not lines or sum(x.size for x in lines) == 0:
         raise InputError(source, None, "the file is empty")
     return Columns(
-        source=source,
-        fields=[np.concatenate(parts) for parts in fields],
-        ncols=np.concatenate(counts),
-        line=np.concatenate(lines),
+        source=source, ncols=np.concatenate(counts), line=np.concatenate(lines),
+        text={j: _concat(p) for j, p in parts["text"].items()},
+        number={j: _concat(p) for j, p in parts["number"].items()},
+        key={j: _concat(p) for j, p in parts["key"].items()},
     )
 
 
@@ -200,7 +324,8 @@ def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str) -
     else:
         i = next(k for k, v in enumerate(values.tolist()) if not _is_float(v))
     text = values[i].decode("utf-8", "replace")
-    raise InputError(source, int(line[i]), f"{what} {text!r} is not a number")
+    shown = f"{what} {text!r} is not a number" if text else f"no {what}"
+    raise InputError(source, int(line[i]), shown)
 
 
 def _is_float(v: bytes) -> bool:
@@ -223,28 +348,3 @@ def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str) -> 
             text = v.decode("utf-8", "replace")
             raise InputError(source, int(line[k]), f"{what} {text!r} is not an integer") from None
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def doc_keys(docnos: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each byte string, independent of the array's itemsize.
-
-    Equal strings always get equal keys; callers verify the strings behind equal keys, so
-    a collision can never change a result.
-    """
-    if docnos.size == 0:
-        return np.zeros(0, dtype=np.uint64)
-    width = docnos.dtype.itemsize
-    words = -(-width // 8)
-    padded = np.zeros((docnos.size, words * 8), dtype=np.uint8)
-    padded[:, :width] = docnos.view(np.uint8).reshape(docnos.size, width)
-    w = padded.view(">u8").astype(np.uint64)
-    h = np.zeros(docnos.size, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(words):
-            # zero words (padding) contribute nothing, so the itemsize does not matter
-            x = w[:, j] * np.uint64((0x9E3779B97F4A7C15 + 0xBF58476D1CE4E5B9 * j) % 2**64 | 1)
-            x ^= x >> np.uint64(31)
-            x *= np.uint64(0x94D049BB133111EB)
-            x ^= x >> np.uint64(29)
-            h += x
-    return h

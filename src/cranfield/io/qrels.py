@@ -170,7 +170,7 @@ def read_qrels(
     source = str(path)
     cols = read_columns(path, 4)
     require_columns(cols, (4,), "qid iter docno rel")
-    qid, second, docno, label = cols.fields
+    qid, second, docno, label = (cols.text[j] for j in range(4))
     rel = parse_labels(label, source, cols.line)
     return build_qrels(
         qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
@@ -255,7 +255,7 @@ def read_intents(path: str | Path) -> Intents:
     source = str(path)
     cols = read_columns(path, 4)
     require_columns(cols, (3, 4), "qid intent probability [inf|nav]")
-    qid, intent, prob_text, kind_text = cols.fields
+    qid, intent, prob_text, kind_text = (cols.text[j] for j in range(4))
     prob = parse_floats(prob_text, source, cols.line, "probability")
     bad = np.flatnonzero((prob < 0) | (prob > 1))
     if bad.size:
@@ -293,7 +293,7 @@ def read_intent_types(path: str | Path) -> dict[tuple[str, str], str]:
     cols = read_columns(path, 3)
     require_columns(cols, (3,), "qid intent inf|nav")
     out: dict[tuple[str, str], str] = {}
-    for k, (q, i, t) in enumerate(zip(*(c.tolist() for c in cols.fields))):
+    for k, (q, i, t) in enumerate(zip(*(cols.text[j].tolist() for j in range(3)))):
         word = t.decode().lower()
         if word not in ("inf", "nav"):
             raise InputError(source, int(cols.line[k]), f"intent type {t.decode()!r} is not inf or nav")

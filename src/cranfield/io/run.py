@@ -9,14 +9,13 @@ rank column; ``order="file"`` keeps the file's order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping
 
 import numpy as np
 
 from ..errors import InputError
-from ._tokens import doc_keys, parse_floats, parse_ints, read_columns, require_columns
+from ._tokens import doc_keys, parse_ints, read_columns, require_columns
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
@@ -39,8 +38,10 @@ class Run:
         Rows ``offsets[t]:offsets[t + 1]`` are the ranked list of ``topic_ids[t]``.
     docno : ndarray of bytes (dtype ``S``), shape (n,)
     score : ndarray of float64, shape (n,)
-    line : ndarray of int64, shape (n,), or None
+    line : ndarray of int, shape (n,), or None
         Line numbers in ``source`` (None for in-memory input).
+    doc_key : ndarray of uint64, shape (n,)
+        64-bit keys of the docnos, for joining with the qrels (computed when not given).
     """
 
     name: str
@@ -50,11 +51,11 @@ class Run:
     docno: np.ndarray
     score: np.ndarray
     line: np.ndarray | None = field(default=None)
+    doc_key: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
 
-    @cached_property
-    def doc_key(self) -> np.ndarray:
-        """64-bit keys of the docnos (see :func:`cranfield.io._tokens.doc_keys`)."""
-        return doc_keys(self.docno)
+    def __post_init__(self) -> None:
+        if self.doc_key is None:  # 64-bit keys of the docnos (:func:`cranfield.io._tokens.doc_keys`)
+            object.__setattr__(self, "doc_key", doc_keys(self.docno))
 
     @property
     def lengths(self) -> np.ndarray:
@@ -101,12 +102,23 @@ def _describe(line: np.ndarray | None, i: int) -> str:
     return f"line {int(line[i])}" if line is not None else "an entry"
 
 
+_TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
+
+
+def topic_doc_keys(topic: np.ndarray, doc_key: np.ndarray) -> np.ndarray:
+    """One 64-bit key per (topic code, docno key)."""
+    with np.errstate(over="ignore"):
+        return doc_key ^ ((topic.astype(np.uint64) + np.uint64(1)) * _TOPIC_MIX)
+
+
 def _check_duplicates(
-    topic: np.ndarray, docno: np.ndarray, line: np.ndarray | None, source: str,
+    topic: np.ndarray, docno: np.ndarray, keys: np.ndarray, line: np.ndarray | None, source: str,
     topic_ids: list[str], on_duplicate: OnDuplicate,
 ) -> np.ndarray | None:
     """Find repeated (topic, docno) rows; raise, or return the rows to keep (the first seen)."""
-    keys = doc_keys(docno)
+    combined = np.sort(topic_doc_keys(topic, keys))
+    if not (combined[1:] == combined[:-1]).any():
+        return None  # no equal keys, so certainly no duplicate (the common case: one sort)
     by_key = np.lexsort((keys, topic))
     same = (topic[by_key[1:]] == topic[by_key[:-1]]) & (keys[by_key[1:]] == keys[by_key[:-1]])
     pairs = np.flatnonzero(same)
@@ -135,8 +147,9 @@ def _check_duplicates(
 def _ranked_order(
     topic: np.ndarray, score: np.ndarray, docno: np.ndarray, rank: np.ndarray | None,
     order: Order, line: np.ndarray | None, source: str, topic_ids: list[str],
-) -> np.ndarray:
-    """The permutation that groups rows by topic (first-appearance order) and ranks them."""
+) -> np.ndarray | None:
+    """The permutation that groups rows by topic (first-appearance order) and ranks them
+    (None when the rows already are in that order)."""
     if order == "file":
         return np.argsort(topic, kind="stable")
     if order == "rank":
@@ -153,15 +166,18 @@ def _ranked_order(
             )
         return perm
     sim = score.astype(np.float32)
-    grouped_desc = (topic[1:] > topic[:-1]) | ((topic[1:] == topic[:-1]) & (sim[1:] <= sim[:-1]))
-    if bool(np.all(grouped_desc)):
-        perm = np.arange(topic.size)
+    same_topic = topic[1:] == topic[:-1]
+    if bool(np.all((topic[1:] > topic[:-1]) | (same_topic & (sim[1:] <= sim[:-1])))):
+        perm, t, s = None, topic, sim
     else:
         perm = np.lexsort((-sim.astype(np.float64), topic))
+        t, s = topic[perm], sim[perm]
+        same_topic = t[1:] == t[:-1]
     # Ties on (topic, float32 score) are broken by docno descending, trec_eval's rule.
-    t, s = topic[perm], sim[perm]
-    tied = (t[1:] == t[:-1]) & (s[1:] == s[:-1])
+    tied = same_topic & (s[1:] == s[:-1])
     if tied.any():
+        if perm is None:
+            perm = np.arange(topic.size)
         in_group = np.zeros(perm.size, dtype=bool)
         in_group[1:] |= tied
         in_group[:-1] |= tied
@@ -176,7 +192,7 @@ def _ranked_order(
 def build_run(
     topic_values: np.ndarray, docno: np.ndarray, score: np.ndarray, *,
     name: str, source: str, line: np.ndarray | None = None, rank: np.ndarray | None = None,
-    order: Order = "score", on_duplicate: OnDuplicate = "error",
+    order: Order = "score", on_duplicate: OnDuplicate = "error", doc_key: np.ndarray | None = None,
 ) -> Run:
     """Assemble a :class:`Run` from parallel row arrays, applying the duplicate and order rules."""
     if order not in ORDERS:
@@ -185,19 +201,20 @@ def build_run(
         raise InputError(source, None, f"on_duplicate must be 'error' or 'first', got {on_duplicate!r}")
     topic_ids, topic = group_codes(topic_values)
     topic_ids = [t.decode() if isinstance(t, bytes) else str(t) for t in topic_ids]
-    keep = _check_duplicates(topic, docno, line, source, topic_ids, on_duplicate)
+    keys = doc_keys(docno) if doc_key is None else doc_key
+    keep = _check_duplicates(topic, docno, keys, line, source, topic_ids, on_duplicate)
     if keep is not None:
-        topic, docno, score = topic[keep], docno[keep], score[keep]
+        topic, docno, score, keys = topic[keep], docno[keep], score[keep], keys[keep]
         line = line[keep] if line is not None else None
         rank = rank[keep] if rank is not None else None
     perm = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids)
-    if not np.array_equal(perm, np.arange(perm.size)):
-        topic, docno, score = topic[perm], docno[perm], score[perm]
+    if perm is not None:
+        topic, docno, score, keys = topic[perm], docno[perm], score[perm], keys[perm]
         line = line[perm] if line is not None else None
     counts = np.bincount(topic, minlength=len(topic_ids))
     # groups are laid out by topic code, which is first-appearance order
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    return Run(name, source, tuple(topic_ids), offsets, docno, score, line)
+    return Run(name, source, tuple(topic_ids), offsets, docno, score, line, keys)
 
 
 def read_run(
@@ -226,17 +243,16 @@ def read_run(
         bytes, or a duplicate document; the message names file and line.
     """
     source = str(path)
-    cols = read_columns(path, 6)
+    text = [0, 2, 5] + ([3] if order == "rank" else [])
+    cols = read_columns(path, 6, text=text, numbers={4: "score"}, keys=[2])
     require_columns(cols, (6,), "qid Q0 docno rank score tag")
-    qid, _, docno, rank_text, score_text, tag = cols.fields
-    score = parse_floats(score_text, source, cols.line, "score")
-    rank = parse_ints(rank_text, source, cols.line, "rank") if order == "rank" else None
+    qid, docno, tag = cols.text[0], cols.text[2], cols.text[5]
+    rank = parse_ints(cols.text[3], source, cols.line, "rank") if order == "rank" else None
     if name is None:
-        tags = np.unique(tag)
-        name = tags[0].decode() if tags.size == 1 else Path(path).name
+        name = tag[0].decode() if bool((tag == tag[0]).all()) else Path(path).name
     return build_run(
-        qid, docno, score, name=name, source=source, line=cols.line, rank=rank,
-        order=order, on_duplicate=on_duplicate,
+        qid, docno, cols.number[4], name=name, source=source, line=cols.line, rank=rank,
+        order=order, on_duplicate=on_duplicate, doc_key=cols.key[2],
     )
 
 
