@@ -104,3 +104,16 @@ def test_depth_is_limited_to_what_the_measures_read():
     ev = Evaluator(QRELS, ["P@1", "nDCG@3"])
     assert ev.depth == 3
     assert Evaluator(QRELS, ["P@1", "AP"]).depth is None
+
+
+def test_progress_bar_draws_on_stderr_only_when_asked(capsys):
+    from cranfield._progress import progress
+
+    assert list(progress(range(3), 3, "evaluating", enabled=False)) == [0, 1, 2]
+    assert capsys.readouterr().err == ""
+    import time
+
+    for _ in progress(range(3), 3, "evaluating", enabled=True):
+        time.sleep(0.12)
+    err = capsys.readouterr().err
+    assert "evaluating [" in err and "/3" in err

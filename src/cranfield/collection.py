@@ -148,13 +148,28 @@ class Collection:
     def _topic_index(self) -> dict[str, int]:
         return {t: k for k, t in enumerate(self.topic_ids)}
 
+    @cached_property
+    def _slots(self) -> tuple[np.uint64, np.ndarray]:
+        """A direct-address index over the sorted keys: the keys whose top ``bits`` bits are s
+        are ``key[bounds[s]:bounds[s + 1]]`` (about one key per eight slots)."""
+        bits = int(min(max(np.ceil(np.log2(max(self.key.size, 1))) + 3, 1), 24))
+        shift = np.uint64(64 - bits)
+        bounds = np.searchsorted(self.key >> shift, np.arange(2**bits + 1, dtype=np.uint64)).astype(np.int32)
+        return shift, bounds
+
     def lookup(self, topic: np.ndarray, doc_key: np.ndarray, docno: np.ndarray) -> np.ndarray:
         """Row of each (topic index, docno) in the judged table, or -1 when unjudged."""
         if self.key.size == 0:
             return np.full(topic.size, -1, dtype=np.int64)
         k = topic_doc_keys(topic, doc_key)
-        pos = np.minimum(np.searchsorted(self.key, k), self.key.size - 1)
+        shift, bounds = self._slots
+        slot = (k >> shift).astype(np.int64)
+        pos = np.minimum(bounds[slot], self.key.size - 1).astype(np.int64)
         hit = self.key[pos] == k
+        crowded = np.flatnonzero(~hit & (bounds[slot + 1] - bounds[slot] > 1))
+        if crowded.size:  # slots holding several keys: binary search among them
+            pos[crowded] = np.minimum(np.searchsorted(self.key, k[crowded]), self.key.size - 1)
+            hit[crowded] = self.key[pos[crowded]] == k[crowded]
         # equal keys of different documents are collisions, not matches
         hit[hit] &= (self.docno[pos[hit]] == docno[hit]) & (self.doc_topic[pos[hit]] == topic[hit])
         return np.where(hit, pos, -1)
@@ -205,7 +220,19 @@ class Collection:
             t_idx, r_idx = row_topic[rows][found] - t0, rank[rows][found]
             labels[s, t_idx, r_idx] = self.grades[j[found]]
             judged[s, t_idx, r_idx] = True
-        return Batch(labels, judged, length, present, self.topics.take(slice(t0, t1)))
+        return Batch(labels, judged, length, present, self.topic_block(t0, t1))
+
+    def topic_block(self, start: int, stop: int) -> Topics:
+        """The facts of topics ``start:stop``, kept so that what a measure caches on them
+        (greedy ideal lists) is computed once for all runs."""
+        key = (start, stop)
+        if key not in self._blocks:
+            self._blocks[key] = self.topics if key == (0, self.n_topics) else self.topics.take(slice(start, stop))
+        return self._blocks[key]
+
+    @cached_property
+    def _blocks(self) -> dict[tuple[int, int], Topics]:
+        return {}
 
 
 def _label_dtype(rel: np.ndarray) -> np.dtype:

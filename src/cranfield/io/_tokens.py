@@ -39,6 +39,11 @@ class Columns:
         Columns read as float64.
     key : dict of int to ndarray
         Columns read as 64-bit keys (:func:`doc_keys`).
+    code : dict of int to ndarray
+        Columns read as int32 codes, with ``names[j]`` the values in code order.
+    first, same : dict of int to bytes / bool
+        For columns only checked for uniformity (a run's tag): the first value, and whether
+        every row has it.
     ncols : ndarray of int, shape (n,)
         The number of columns of each row.
     line : ndarray of int32, shape (n,)
@@ -51,6 +56,10 @@ class Columns:
     text: dict[int, np.ndarray] = field(default_factory=dict)
     number: dict[int, np.ndarray] = field(default_factory=dict)
     key: dict[int, np.ndarray] = field(default_factory=dict)
+    code: dict[int, np.ndarray] = field(default_factory=dict)
+    names: dict[int, list[str]] = field(default_factory=dict)
+    first: dict[int, bytes] = field(default_factory=dict)
+    same: dict[int, bool] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.line.size)
@@ -110,6 +119,40 @@ def _check_utf8(block: bytes, source: str, first_line: int) -> None:
     except UnicodeDecodeError as exc:
         line = first_line + block.count(b"\n", 0, exc.start)
         raise InputError(source, line, "bytes that are not UTF-8 text") from None
+
+
+class CodeBook:
+    """Integer codes for byte strings in order of first appearance, shared across blocks.
+
+    Consecutive equal values are collapsed first, so the usual file with each topic's lines
+    together costs one comparison per line and one dictionary look-up per topic.
+    """
+
+    def __init__(self) -> None:
+        self.table: dict[bytes, int] = {}
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        n = values.size
+        if n == 0:
+            return np.zeros(0, dtype=np.int32)
+        heads = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
+        if heads.size > 10_000:  # shuffled lines: one dictionary look-up per distinct value
+            uniq, inverse = np.unique(values, return_inverse=True)
+            first = np.zeros(uniq.size, dtype=np.int64)
+            first[inverse[::-1]] = np.arange(n)[::-1]  # first occurrence of each value
+            order = np.argsort(first, kind="stable")
+            mapped = np.empty(uniq.size, dtype=np.int32)
+            mapped[order] = [self.table.setdefault(v, len(self.table)) for v in uniq[order].tolist()]
+            return mapped[inverse.ravel()]
+        head_codes = np.fromiter(
+            (self.table.setdefault(v, len(self.table)) for v in values[heads].tolist()),
+            dtype=np.int32, count=heads.size,
+        )
+        return np.repeat(head_codes, np.diff(np.concatenate((heads, [n]))))
+
+    @property
+    def names(self) -> list[str]:
+        return [v.decode() for v in self.table]
 
 
 _MIX = np.array([(0x9E3779B97F4A7C15 + 0xBF58476D1CE4E5B9 * j) % 2**64 | 1 for j in range(64)], dtype=np.uint64)
@@ -193,11 +236,34 @@ def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what
     return values
 
 
+@dataclass
+class _Wanted:
+    """What to make of each column, and the state carried from block to block."""
+
+    text: Sequence[int]
+    numbers: dict[int, str]
+    keys: Sequence[int]
+    codes: dict[int, CodeBook]
+    uniform: Sequence[int]
+    min_cols: int
+    first: dict[int, bytes] = field(default_factory=dict)
+    same: dict[int, bool] = field(default_factory=dict)
+
+    @property
+    def columns(self) -> list[int]:
+        return sorted(set(self.text) | set(self.numbers) | set(self.keys) | set(self.codes) | set(self.uniform))
+
+
+def _trim(m: np.ndarray) -> np.ndarray:
+    """The gathered matrix as byte strings no wider than its longest value."""
+    width = max(int((m != 0).sum(axis=1).max(initial=0)), 1)
+    return np.ascontiguousarray(m[:, :width]).view(f"S{width}").ravel()
+
+
 def _tokenise_block(
-    block: bytes, max_cols: int, first_line: int, source: str, text: Sequence[int],
-    numbers: dict[int, str], keys: Sequence[int], min_cols: int,
-) -> tuple[dict, dict, dict, np.ndarray, np.ndarray]:
-    """Split one block into the wanted fields; (text, numbers, keys, columns per line, lines)."""
+    block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
+) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Split one block into the wanted fields; ({kind: {column: array}}, columns per line, lines)."""
     raw = np.frombuffer(block, dtype=np.uint8)
     if raw.size and raw.max() >= 0x80:
         _check_utf8(block, source, first_line)
@@ -224,9 +290,9 @@ def _tokenise_block(
     if (count > max_cols).any():
         i = int(np.flatnonzero(count > max_cols)[0])
         raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
-    out_text, out_num, out_key = {}, {}, {}
+    out: dict[str, dict[int, np.ndarray]] = {"text": {}, "number": {}, "key": {}, "code": {}}
     regular = bool((count == max_cols).all())  # the usual file: every line complete
-    for j in sorted(set(text) | set(numbers) | set(keys)):
+    for j in want.columns:
         if regular:
             has = np.ones(count.size, dtype=bool)
             s, e = start[j::max_cols], stop[j::max_cols]
@@ -236,27 +302,37 @@ def _tokenise_block(
             s = np.where(has, start[tok] if start.size else 0, 0)
             e = np.where(has, stop[tok] if stop.size else 0, 0)
         m = _gather(buf, s, e)
-        if j in text:
-            out_text[j] = m.view(f"S{m.shape[1]}").ravel()
-        if j in keys:
-            out_key[j] = _hash_words(m.view(">u8"))
-        if j in numbers:
-            complete = count >= min_cols  # short rows fail the column count check instead
-            out_num[j] = _numbers(m, has & complete, source, line, numbers[j]) if m.shape[0] else np.zeros(0)
-    return out_text, out_num, out_key, count, line
+        if j in want.text:
+            out["text"][j] = _trim(m)
+        if j in want.keys:
+            out["key"][j] = _hash_words(m.view(">u8"))
+        if j in want.codes:
+            out["code"][j] = want.codes[j].encode(m.view(f"S{m.shape[1]}").ravel())
+        if j in want.numbers:
+            complete = count >= want.min_cols  # short rows fail the column count check instead
+            out["number"][j] = (_numbers(m, has & complete, source, line, want.numbers[j])
+                                if m.shape[0] else np.zeros(0))
+        if j in want.uniform and m.shape[0]:
+            values = m.view(f"S{m.shape[1]}").ravel()
+            first = want.first.setdefault(j, values[0])
+            want.same[j] = want.same.get(j, True) and bool((values == first).all())
+    return out, count, line
 
 
 def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    """Concatenate and empty ``parts`` (so each column's blocks are freed as soon as joined)."""
     if parts and parts[0].dtype.kind == "S":
         width = max(p.dtype.itemsize for p in parts)
-        parts = [p if p.dtype.itemsize == width else p.astype(f"S{width}") for p in parts]
-    return np.concatenate(parts)
+        parts[:] = [p if p.dtype.itemsize == width else p.astype(f"S{width}") for p in parts]
+    out = np.concatenate(parts)
+    parts.clear()
+    return out
 
 
 def read_columns(
     path: str | Path, max_cols: int, *, text: Sequence[int] | None = None,
-    numbers: dict[int, str] | None = None, keys: Sequence[int] = (), min_cols: int | None = None,
-    source: str | None = None,
+    numbers: dict[int, str] | None = None, keys: Sequence[int] = (), codes: Sequence[int] = (),
+    uniform: Sequence[int] = (), min_cols: int | None = None, source: str | None = None,
 ) -> Columns:
     """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
 
@@ -265,6 +341,8 @@ def read_columns(
     text : columns to return as byte strings (default: all)
     numbers : columns to return as float64, with the word for error messages (``{4: "score"}``)
     keys : columns to return as 64-bit keys
+    codes : columns to return as int32 codes in order of first appearance
+    uniform : columns only checked for having one value throughout
     min_cols : numbers are parsed on rows with at least this many columns (default max_cols)
 
     Rows with more than ``max_cols`` columns, numbers that are not numbers (or NaN) and
@@ -272,29 +350,29 @@ def read_columns(
     bound of columns with :func:`require_columns`. An empty file is an error.
     """
     source = source or str(path)
-    text = list(range(max_cols)) if text is None else list(text)
-    numbers = numbers or {}
-    parts: dict[str, dict[int, list[np.ndarray]]] = {"text": {}, "number": {}, "key": {}}
+    want = _Wanted(
+        text=list(range(max_cols)) if text is None else list(text), numbers=numbers or {},
+        keys=list(keys), codes={j: CodeBook() for j in codes}, uniform=list(uniform),
+        min_cols=min_cols or max_cols,
+    )
+    parts: dict[str, dict[int, list[np.ndarray]]] = {"text": {}, "number": {}, "key": {}, "code": {}}
     counts, lines = [], []
     next_line = 1
     with open_binary(path) as stream:
         for block in _blocks(stream, source):
-            t, num, k, count, line = _tokenise_block(
-                block, max_cols, next_line, source, text, numbers, keys, min_cols or max_cols
-            )
-            for name, got in (("text", t), ("number", num), ("key", k)):
-                for j, arr in got.items():
-                    parts[name].setdefault(j, []).append(arr)
+            got, count, line = _tokenise_block(block, max_cols, next_line, source, want)
+            for kind, columns in got.items():
+                for j, arr in columns.items():
+                    parts[kind].setdefault(j, []).append(arr)
             counts.append(count)
             lines.append(line)
             next_line += block.count(b"\n")
     if not lines or sum(x.size for x in lines) == 0:
         raise InputError(source, None, "the file is empty")
+    joined = {kind: {j: _concat(p) for j, p in columns.items()} for kind, columns in parts.items()}
     return Columns(
-        source=source, ncols=np.concatenate(counts), line=np.concatenate(lines),
-        text={j: _concat(p) for j, p in parts["text"].items()},
-        number={j: _concat(p) for j, p in parts["number"].items()},
-        key={j: _concat(p) for j, p in parts["key"].items()},
+        source=source, ncols=_concat(counts), line=_concat(lines), **joined,
+        names={j: book.names for j, book in want.codes.items()}, first=want.first, same=want.same,
     )
 
 

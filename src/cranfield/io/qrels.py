@@ -101,11 +101,10 @@ def build_qrels(
     if on_duplicate not in ("error", "max"):
         raise InputError(source, None, f"on_duplicate must be 'error' or 'max', got {on_duplicate!r}")
     topic_ids, topic = group_codes(topic_values)
-    topic_ids = [t.decode() if isinstance(t, bytes) else str(t) for t in topic_ids]
     if intent_values is None:
         intent_values = np.full(topic.size, ADHOC_INTENT.encode(), dtype="S1")
     raw_ids, raw_intent = group_codes(intent_values)
-    names = [normalise_intent(v.decode() if isinstance(v, bytes) else str(v)) for v in raw_ids]
+    names = [normalise_intent(v) for v in raw_ids]
     intent_ids = list(dict.fromkeys(names))
     intent = np.array([intent_ids.index(n) for n in names], dtype=np.int64)[raw_intent]
     if diversity is None:

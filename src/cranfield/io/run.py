@@ -15,7 +15,7 @@ from typing import Any, Iterable, Literal, Mapping
 import numpy as np
 
 from ..errors import InputError
-from ._tokens import doc_keys, parse_ints, read_columns, require_columns
+from ._tokens import CodeBook, doc_keys, parse_ints, read_columns, require_columns
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
@@ -74,28 +74,11 @@ class Run:
         )
 
 
-def group_codes(values: np.ndarray) -> tuple[list[Any], np.ndarray]:
-    """Integer codes for ``values`` in order of first appearance.
-
-    Consecutive equal values are collapsed first, so the usual file with each topic's lines
-    together costs one comparison per line.
-    """
-    n = values.size
-    if n == 0:
-        return [], np.zeros(0, dtype=np.int64)
-    heads = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
-    if heads.size <= 100_000:
-        table: dict[Any, int] = {}
-        head_codes = np.fromiter(
-            (table.setdefault(v, len(table)) for v in values[heads].tolist()),
-            dtype=np.int64, count=heads.size,
-        )
-        codes = np.repeat(head_codes, np.diff(np.concatenate((heads, [n]))))
-        return list(table), codes
-    uniq, first, inverse = np.unique(values, return_index=True, return_inverse=True)
-    rank = np.empty(uniq.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(uniq.size)
-    return uniq[np.argsort(first, kind="stable")].tolist(), rank[inverse]
+def group_codes(values: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Integer codes for byte strings in order of first appearance, and the decoded values."""
+    book = CodeBook()
+    codes = book.encode(values)
+    return book.names, codes
 
 
 def _describe(line: np.ndarray | None, i: int) -> str:
@@ -190,17 +173,16 @@ def _ranked_order(
 
 
 def build_run(
-    topic_values: np.ndarray, docno: np.ndarray, score: np.ndarray, *,
+    topic: np.ndarray, topic_ids: list[str], docno: np.ndarray, score: np.ndarray, *,
     name: str, source: str, line: np.ndarray | None = None, rank: np.ndarray | None = None,
     order: Order = "score", on_duplicate: OnDuplicate = "error", doc_key: np.ndarray | None = None,
 ) -> Run:
-    """Assemble a :class:`Run` from parallel row arrays, applying the duplicate and order rules."""
+    """Assemble a :class:`Run` from parallel row arrays (``topic`` codes into ``topic_ids``),
+    applying the duplicate and order rules."""
     if order not in ORDERS:
         raise InputError(source, None, f"order must be one of {ORDERS}, got {order!r}")
     if on_duplicate not in ("error", "first"):
         raise InputError(source, None, f"on_duplicate must be 'error' or 'first', got {on_duplicate!r}")
-    topic_ids, topic = group_codes(topic_values)
-    topic_ids = [t.decode() if isinstance(t, bytes) else str(t) for t in topic_ids]
     keys = doc_keys(docno) if doc_key is None else doc_key
     keep = _check_duplicates(topic, docno, keys, line, source, topic_ids, on_duplicate)
     if keep is not None:
@@ -243,21 +225,27 @@ def read_run(
         bytes, or a duplicate document; the message names file and line.
     """
     source = str(path)
-    text = [0, 2, 5] + ([3] if order == "rank" else [])
-    cols = read_columns(path, 6, text=text, numbers={4: "score"}, keys=[2])
+    cols = read_columns(
+        path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0], uniform=[5],
+    )
     require_columns(cols, (6,), "qid Q0 docno rank score tag")
-    qid, docno, tag = cols.text[0], cols.text[2], cols.text[5]
     rank = parse_ints(cols.text[3], source, cols.line, "rank") if order == "rank" else None
     if name is None:
-        name = tag[0].decode() if bool((tag == tag[0]).all()) else Path(path).name
+        name = cols.first[5].decode() if cols.same[5] else Path(path).name
     return build_run(
-        qid, docno, cols.number[4], name=name, source=source, line=cols.line, rank=rank,
-        order=order, on_duplicate=on_duplicate, doc_key=cols.key[2],
+        cols.code[0], cols.names[0], cols.text[2], cols.number[4], name=name, source=source, line=cols.line,
+        rank=rank, order=order, on_duplicate=on_duplicate, doc_key=cols.key[2],
     )
 
 
 def _as_bytes(values: Iterable[Any]) -> np.ndarray:
-    return np.array([str(v).encode() for v in values], dtype="S")
+    out = np.array([str(v).encode() for v in values], dtype="S")
+    return out if out.size else np.zeros(0, dtype="S1")
+
+
+def _codes(values: Iterable[Any]) -> tuple[np.ndarray, list[str]]:
+    names, codes = group_codes(_as_bytes(values))
+    return codes, names
 
 
 def run_from_dict(
@@ -279,7 +267,7 @@ def run_from_dict(
     score = np.array(scores, dtype=np.float64) if scores else np.zeros(0)
     if np.isnan(score).any():
         raise InputError("<dict>", None, "a score is NaN")
-    return build_run(_as_bytes(qids), _as_bytes(docs), score, name=name, source="<dict>", order=order)
+    return build_run(*_codes(qids), _as_bytes(docs), score, name=name, source="<dict>", order=order)
 
 
 RUN_COLUMNS = {
@@ -319,6 +307,6 @@ def run_from_frame(
     if name is None:
         name = str(df["tag"].iloc[0]) if "tag" in df.columns and df["tag"].nunique() == 1 else "run"
     return build_run(
-        _as_bytes(df[cols["qid"]]), _as_bytes(df[cols["docno"]]), score,
+        *_codes(df[cols["qid"]]), _as_bytes(df[cols["docno"]]), score,
         name=name, source=source, rank=rank, order=order, on_duplicate=on_duplicate,
     )
