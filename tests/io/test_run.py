@@ -159,3 +159,19 @@ def test_frame_errors():
         run_from_frame(pd.DataFrame({"qid": ["1"], "docno": ["a"], "score": [np.nan]}))
     with pytest.raises(TypeError, match="a run must be"):
         as_run(42)
+
+
+def test_tag_that_changes_in_a_later_block(tmp_path, monkeypatch):
+    from cranfield.io import _tokens
+
+    monkeypatch.setattr(_tokens, "BLOCK_BYTES", 64)
+    lines = [f"1 Q0 d{k} {k} {100 - k} same" for k in range(30)]
+    path = tmp_path / "tags.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert read_run(path).name == "same"
+    lines[25] = "1 Q0 d25 25 75 other"
+    path.write_text("\n".join(lines) + "\n")
+    assert read_run(path).name == "tags.txt"
+    lines[25] = "1 Q0 d25 25 75 samf"  # same length, different bytes
+    path.write_text("\n".join(lines) + "\n")
+    assert read_run(path).name == "tags.txt"

@@ -254,6 +254,23 @@ class _Wanted:
         return sorted(set(self.text) | set(self.numbers) | set(self.keys) | set(self.codes) | set(self.uniform))
 
 
+def _all_equal(buf: np.ndarray, start: np.ndarray, stop: np.ndarray, want: _Wanted, j: int) -> bool:
+    """Whether every field equals the column's first value so far (then record it)."""
+    if start.size == 0:
+        return True
+    length = int(stop[0] - start[0])
+    if not bool((stop - start == length).all()):
+        return False
+    first = want.first.setdefault(j, buf[start[0]:stop[0]].tobytes())
+    if len(first) != length:
+        return False
+    view = as_strided(buf, shape=(buf.size - length + 1, length), strides=(1, 1))
+    same = bool((view[start] == np.frombuffer(first, dtype=np.uint8)).all())
+    if same:
+        want.same[j] = want.same.get(j, True)
+    return same
+
+
 def _trim(m: np.ndarray) -> np.ndarray:
     """The gathered matrix as byte strings no wider than its longest value."""
     width = max(int((m != 0).sum(axis=1).max(initial=0)), 1)
@@ -262,8 +279,9 @@ def _trim(m: np.ndarray) -> np.ndarray:
 
 def _tokenise_block(
     block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
-) -> tuple[dict, np.ndarray, np.ndarray]:
-    """Split one block into the wanted fields; ({kind: {column: array}}, columns per line, lines)."""
+) -> tuple[dict, np.ndarray, np.ndarray, int]:
+    """Split one block into the wanted fields; ({kind: {column: array}}, columns per line,
+    line numbers, line breaks)."""
     raw = np.frombuffer(block, dtype=np.uint8)
     if raw.size and raw.max() >= 0x80:
         _check_utf8(block, source, first_line)
@@ -283,7 +301,7 @@ def _tokenise_block(
     newlines = np.flatnonzero(raw == 10)
     # first token of each line; the block always ends with a line break
     first = np.searchsorted(start, np.concatenate(([-1], newlines[:-1])))
-    count = np.diff(np.concatenate((first, [start.size])))
+    count = np.diff(np.concatenate((first, [start.size]))).astype(np.int32)
     line = (first_line + np.arange(count.size)).astype(np.int32)
     used = count > 0
     first, count, line = first[used], count[used], line[used]
@@ -301,6 +319,8 @@ def _tokenise_block(
             tok = np.where(has, first + j, 0)
             s = np.where(has, start[tok] if start.size else 0, 0)
             e = np.where(has, stop[tok] if stop.size else 0, 0)
+        if want.uniform == [j] and j not in want.text and _all_equal(buf, s, e, want, j):
+            continue  # the usual tag column: one value, checked without copying it out
         m = _gather(buf, s, e)
         if j in want.text:
             out["text"][j] = _trim(m)
@@ -316,17 +336,35 @@ def _tokenise_block(
             values = m.view(f"S{m.shape[1]}").ravel()
             first = want.first.setdefault(j, values[0])
             want.same[j] = want.same.get(j, True) and bool((values == first).all())
-    return out, count, line
+    return out, count, line, newlines.size
 
 
-def _concat(parts: list[np.ndarray]) -> np.ndarray:
-    """Concatenate and empty ``parts`` (so each column's blocks are freed as soon as joined)."""
-    if parts and parts[0].dtype.kind == "S":
-        width = max(p.dtype.itemsize for p in parts)
-        parts[:] = [p if p.dtype.itemsize == width else p.astype(f"S{width}") for p in parts]
-    out = np.concatenate(parts)
-    parts.clear()
-    return out
+class _Sink:
+    """A column filled block by block into one array sized from an estimate of the row count
+    (grown by half when short), so the blocks are never held twice."""
+
+    def __init__(self, estimate: int) -> None:
+        self.estimate = estimate
+        self.data: np.ndarray | None = None
+        self.size = 0
+
+    def add(self, part: np.ndarray) -> None:
+        if self.data is None:
+            self.data = np.empty(max(self.estimate, part.size), dtype=part.dtype)
+        if part.dtype.kind == "S" and part.dtype.itemsize > self.data.dtype.itemsize:
+            self.data = self.data.astype(part.dtype)  # a wider string than seen so far (rare)
+        end = self.size + part.size
+        if end > self.data.size:
+            grown = np.empty(max(end, self.data.size * 3 // 2), dtype=self.data.dtype)
+            grown[: self.size] = self.data[: self.size]
+            self.data = grown
+        self.data[self.size:end] = part
+        self.size = end
+
+    def result(self) -> np.ndarray:
+        assert self.data is not None
+        out = self.data[: self.size]
+        return out.copy() if self.size < 0.9 * self.data.size else out
 
 
 def read_columns(
@@ -355,30 +393,43 @@ def read_columns(
         keys=list(keys), codes={j: CodeBook() for j in codes}, uniform=list(uniform),
         min_cols=min_cols or max_cols,
     )
-    parts: dict[str, dict[int, list[np.ndarray]]] = {"text": {}, "number": {}, "key": {}, "code": {}}
-    counts, lines = [], []
+    sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
+    estimate, seen = 0, 0
     next_line = 1
     with open_binary(path) as stream:
+        total = _size_hint(path, stream)
         for block in _blocks(stream, source):
-            got, count, line = _tokenise_block(block, max_cols, next_line, source, want)
+            got, count, line, breaks = _tokenise_block(block, max_cols, next_line, source, want)
+            if not estimate and count.size:  # rows per byte of the first block × the file's size
+                estimate = int(count.size * max(total, len(block)) / len(block) * 1.02) + 16
+            got["meta"] = {0: count, 1: line}
             for kind, columns in got.items():
                 for j, arr in columns.items():
-                    parts[kind].setdefault(j, []).append(arr)
-            counts.append(count)
-            lines.append(line)
-            next_line += block.count(b"\n")
-    if not lines or sum(x.size for x in lines) == 0:
+                    sinks[kind].setdefault(j, _Sink(estimate)).add(arr)
+            seen += count.size
+            next_line += breaks
+    if seen == 0:
         raise InputError(source, None, "the file is empty")
-    joined = {kind: {j: _concat(p) for j, p in columns.items()} for kind, columns in parts.items()}
+    joined = {kind: {j: sink.result() for j, sink in columns.items()} for kind, columns in sinks.items()}
+    meta = joined.pop("meta")
     return Columns(
-        source=source, ncols=_concat(counts), line=_concat(lines), **joined,
+        source=source, ncols=meta[0], line=meta[1], **joined,
         names={j: book.names for j, book in want.codes.items()}, first=want.first, same=want.same,
     )
 
 
+def _size_hint(path: str | Path, stream: BinaryIO) -> int:
+    """Bytes of text to expect: the file size, or four times it when compressed."""
+    size = Path(path).stat().st_size
+    return size * 4 if isinstance(stream, gzip.GzipFile) else size
+
+
 def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> None:
     """Raise :class:`InputError` at the first row whose column count is not in ``allowed``."""
-    bad = np.flatnonzero(~np.isin(cols.ncols, allowed))
+    ok = np.zeros(cols.ncols.size, dtype=bool)
+    for a in allowed:
+        ok |= cols.ncols == a
+    bad = np.flatnonzero(~ok)
     if bad.size:
         i = bad[0]
         want = " or ".join(str(a) for a in allowed)

@@ -94,24 +94,47 @@ def topic_doc_keys(topic: np.ndarray, doc_key: np.ndarray) -> np.ndarray:
         return doc_key ^ ((topic.astype(np.uint64) + np.uint64(1)) * _TOPIC_MIX)
 
 
+def _has_equal_keys(topic: np.ndarray, keys: np.ndarray) -> bool:
+    """Whether two rows of one topic share a key (a possible duplicate document).
+
+    Files list each topic's lines together, so the keys are sorted topic by topic (rows of a
+    padded matrix, n·log(topic size) work) rather than all at once.
+    """
+    n = topic.size
+    if n < 2:
+        return False
+    starts = np.concatenate(([0], np.flatnonzero(topic[1:] != topic[:-1]) + 1))
+    counts = np.diff(np.concatenate((starts, [n])))
+    if np.unique(topic[starts]).size == starts.size and bool((counts == counts[0]).all()):
+        rows = np.sort(keys.reshape(starts.size, int(counts[0])), axis=1)  # topics of equal length
+        return bool((rows[:, 1:] == rows[:, :-1]).any())
+    if np.unique(topic[starts]).size == starts.size and counts.max() * starts.size <= 2 * n:
+        width = int(counts.max())
+        # padding with distinct values larger than any row's keys never creates an equality
+        padded = np.full((starts.size, width), np.iinfo(np.uint64).max, dtype=np.uint64)
+        padded -= np.arange(width, dtype=np.uint64)
+        row = np.repeat(np.arange(starts.size), counts)
+        padded[row, np.arange(n) - np.repeat(starts, counts)] = keys
+        padded.sort(axis=1)
+        return bool((padded[:, 1:] == padded[:, :-1]).any())
+    combined = np.sort(topic_doc_keys(topic, keys))
+    return bool((combined[1:] == combined[:-1]).any())
+
+
 def _check_duplicates(
     topic: np.ndarray, docno: np.ndarray, keys: np.ndarray, line: np.ndarray | None, source: str,
     topic_ids: list[str], on_duplicate: OnDuplicate,
 ) -> np.ndarray | None:
     """Find repeated (topic, docno) rows; raise, or return the rows to keep (the first seen)."""
-    combined = np.sort(topic_doc_keys(topic, keys))
-    if not (combined[1:] == combined[:-1]).any():
-        return None  # no equal keys, so certainly no duplicate (the common case: one sort)
+    if not _has_equal_keys(topic, keys):
+        return None  # no equal keys, so certainly no duplicate (the common case)
     by_key = np.lexsort((keys, topic))
     same = (topic[by_key[1:]] == topic[by_key[:-1]]) & (keys[by_key[1:]] == keys[by_key[:-1]])
     pairs = np.flatnonzero(same)
-    if pairs.size:
-        # verify the strings: equal keys of different docnos are a hash collision, not a duplicate
-        a, b = by_key[pairs], by_key[pairs + 1]
-        real = docno[a] == docno[b]
-        a, b = a[real], b[real]
-    else:
-        a = b = pairs
+    # verify the strings: equal keys of different docnos are a hash collision, not a duplicate
+    a, b = by_key[pairs], by_key[pairs + 1]
+    real = docno[a] == docno[b]
+    a, b = a[real], b[real]
     if a.size == 0:
         return None
     if on_duplicate == "error":
@@ -130,11 +153,12 @@ def _check_duplicates(
 def _ranked_order(
     topic: np.ndarray, score: np.ndarray, docno: np.ndarray, rank: np.ndarray | None,
     order: Order, line: np.ndarray | None, source: str, topic_ids: list[str],
-) -> np.ndarray | None:
-    """The permutation that groups rows by topic (first-appearance order) and ranks them
-    (None when the rows already are in that order)."""
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The permutation that groups rows by topic (first-appearance order) and ranks them, and
+    the rows it moves (None: possibly all). (None, None) when the rows already are in order;
+    a file ranked by score but for its ties moves only the tied rows."""
     if order == "file":
-        return np.argsort(topic, kind="stable")
+        return np.argsort(topic, kind="stable"), None
     if order == "rank":
         assert rank is not None
         perm = np.lexsort((rank, topic))
@@ -147,9 +171,10 @@ def _ranked_order(
                 f"rank {int(rank[i])} appears {where} for topic {topic_ids[topic[i]]!r} "
                 "(order='rank' needs distinct ranks)",
             )
-        return perm
+        return perm, None
     sim = score.astype(np.float32)
     same_topic = topic[1:] == topic[:-1]
+    touched: np.ndarray | None = None
     if bool(np.all((topic[1:] > topic[:-1]) | (same_topic & (sim[1:] <= sim[:-1])))):
         perm, t, s = None, topic, sim
     else:
@@ -159,17 +184,17 @@ def _ranked_order(
     # Ties on (topic, float32 score) are broken by docno descending, trec_eval's rule.
     tied = same_topic & (s[1:] == s[:-1])
     if tied.any():
-        if perm is None:
-            perm = np.arange(topic.size)
-        in_group = np.zeros(perm.size, dtype=bool)
+        in_group = np.zeros(t.size, dtype=bool)
         in_group[1:] |= tied
         in_group[:-1] |= tied
         idx = np.flatnonzero(in_group)
         group = np.cumsum(~np.concatenate(([False], tied)))[idx]
+        if perm is None:
+            perm, touched = np.arange(t.size), idx
         sub = perm[idx]
         # ascending by (-group, docno), reversed: group ascending, docno descending
         perm[idx] = sub[np.lexsort((docno[sub], -group))[::-1]]
-    return perm
+    return perm, touched
 
 
 def build_run(
@@ -189,10 +214,14 @@ def build_run(
         topic, docno, score, keys = topic[keep], docno[keep], score[keep], keys[keep]
         line = line[keep] if line is not None else None
         rank = rank[keep] if rank is not None else None
-    perm = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids)
-    if perm is not None:
+    perm, touched = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids)
+    if perm is not None and touched is None:
         topic, docno, score, keys = topic[perm], docno[perm], score[perm], keys[perm]
         line = line[perm] if line is not None else None
+    elif perm is not None:  # only tied rows move: permute them in place
+        source_rows = perm[touched]
+        for arr in (topic, docno, score, keys) + ((line,) if line is not None else ()):
+            arr[touched] = arr[source_rows]
     counts = np.bincount(topic, minlength=len(topic_ids))
     # groups are laid out by topic code, which is first-appearance order
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
@@ -298,7 +327,7 @@ def run_from_frame(
                 source, None,
                 f"no {role} column: expected one of {RUN_COLUMNS[role]}, found {list(df.columns)}",
             )
-    score = df[cols["score"]].to_numpy(dtype=np.float64)
+    score = df[cols["score"]].to_numpy(dtype=np.float64, copy=True)
     if np.isnan(score).any():
         raise InputError(source, int(np.flatnonzero(np.isnan(score))[0]), "a score is NaN (row index)")
     rank = df[cols["rank"]].to_numpy(dtype=np.int64) if cols["rank"] and order == "rank" else None
