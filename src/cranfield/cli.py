@@ -7,6 +7,7 @@ with status 2; warnings print ``cranfield: warning: ...`` on stderr and do not s
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 import warnings
@@ -16,6 +17,10 @@ from . import __version__
 from .errors import CranfieldError, EvaluationWarning
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
+
+# Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
+# which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
+COMMAND_MODULES: tuple[str, ...] = ()
 
 EVAL_EPILOG = """\
 measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.
@@ -98,18 +103,31 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
     ev.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
     _add_eval_options(ev)
+    ev.set_defaults(handler=lambda args: _run_eval(args, args.qrels, args.runs))
 
     ms = sub.add_parser("measures", help="list the measures, their parameters and sources",
                         description="List every registered measure (or the named ones) with its "
                                     "parameters, defaults, valid ranges and the paper it implements.")
     ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
     ms.add_argument("--format", choices=("table", "json"), default="table")
+    ms.set_defaults(handler=_run_measures)
 
     ex = sub.add_parser("example", help="evaluate the bundled TREC Web 2012 example",
                         description="Evaluate the two Indri baseline runs of the TREC 2012 Web "
                                     "track (shipped with cranfield) against the official ad hoc qrels.")
     _add_eval_options(ex)
+    ex.set_defaults(handler=_run_example)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_parser(sub)
     return parser
+
+
+def _run_example(args: argparse.Namespace) -> int:
+    from .examples import example_files
+
+    files = example_files()
+    print(f"# cranfield eval {files['qrels']} {' '.join(files['runs'])}", file=sys.stderr)
+    return _run_eval(args, files["qrels"], files["runs"])
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
@@ -178,15 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     warnings.showwarning = _show_warning
     try:
-        if args.command == "eval":
-            return _run_eval(args, args.qrels, args.runs)
-        if args.command == "example":
-            from .examples import example_files
-
-            files = example_files()
-            print(f"# cranfield eval {files['qrels']} {' '.join(files['runs'])}", file=sys.stderr)
-            return _run_eval(args, files["qrels"], files["runs"])
-        return _run_measures(args)
+        return int(args.handler(args))
     except CranfieldError as exc:
         print(f"cranfield: error: {exc}", file=sys.stderr)
         return 2
