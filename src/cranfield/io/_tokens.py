@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Iterator, Sequence
+from typing import Any, BinaryIO, Iterator, Sequence
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -22,6 +25,7 @@ from numpy.lib.stride_tricks import as_strided
 from ..errors import InputError
 
 BLOCK_BYTES = 1 << 22
+WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 
 @dataclass(frozen=True)
@@ -250,25 +254,24 @@ class _Wanted:
     same: dict[int, bool] = field(default_factory=dict)
 
     @property
+    def copied(self) -> set[int]:
+        """Columns whose values are copied out of the text."""
+        return set(self.text) | set(self.numbers) | set(self.keys) | set(self.codes)
+
+    @property
     def columns(self) -> list[int]:
-        return sorted(set(self.text) | set(self.numbers) | set(self.keys) | set(self.codes) | set(self.uniform))
+        return sorted(self.copied | set(self.uniform))
 
 
-def _all_equal(buf: np.ndarray, start: np.ndarray, stop: np.ndarray, want: _Wanted, j: int) -> bool:
-    """Whether every field equals the column's first value so far (then record it)."""
-    if start.size == 0:
-        return True
+def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[bytes, bool] | None:
+    """(first field, whether every field equals it) compared in place; None when the fields
+    differ in length (the caller then copies them out)."""
     length = int(stop[0] - start[0])
     if not bool((stop - start == length).all()):
-        return False
-    first = want.first.setdefault(j, buf[start[0]:stop[0]].tobytes())
-    if len(first) != length:
-        return False
+        return None
+    first = buf[start[0]:stop[0]].tobytes()
     view = as_strided(buf, shape=(buf.size - length + 1, length), strides=(1, 1))
-    same = bool((view[start] == np.frombuffer(first, dtype=np.uint8)).all())
-    if same:
-        want.same[j] = want.same.get(j, True)
-    return same
+    return first, bool((view[start] == np.frombuffer(first, dtype=np.uint8)).all())
 
 
 def _trim(m: np.ndarray) -> np.ndarray:
@@ -279,9 +282,10 @@ def _trim(m: np.ndarray) -> np.ndarray:
 
 def _tokenise_block(
     block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
-) -> tuple[dict, np.ndarray, np.ndarray, int]:
-    """Split one block into the wanted fields; ({kind: {column: array}}, columns per line,
-    line numbers, line breaks)."""
+) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Split one block into the wanted fields: ({kind: {column: array}}, columns per line,
+    line numbers). Pure, so blocks can be tokenised in parallel; code columns come back as
+    byte strings and uniform columns as (first value, all equal), for :func:`_merge`."""
     raw = np.frombuffer(block, dtype=np.uint8)
     if raw.size and raw.max() >= 0x80:
         _check_utf8(block, source, first_line)
@@ -308,7 +312,7 @@ def _tokenise_block(
     if (count > max_cols).any():
         i = int(np.flatnonzero(count > max_cols)[0])
         raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
-    out: dict[str, dict[int, np.ndarray]] = {"text": {}, "number": {}, "key": {}, "code": {}}
+    out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
     regular = bool((count == max_cols).all())  # the usual file: every line complete
     for j in want.columns:
         if regular:
@@ -319,24 +323,36 @@ def _tokenise_block(
             tok = np.where(has, first + j, 0)
             s = np.where(has, start[tok] if start.size else 0, 0)
             e = np.where(has, stop[tok] if stop.size else 0, 0)
-        if want.uniform == [j] and j not in want.text and _all_equal(buf, s, e, want, j):
-            continue  # the usual tag column: one value, checked without copying it out
+        if j in want.uniform and s.size and (same := _uniform(buf, s, e)) is not None:
+            out["uniform"][j] = same  # the usual tag column: checked without copying it out
+            if j not in want.copied:
+                continue
         m = _gather(buf, s, e)
         if j in want.text:
             out["text"][j] = _trim(m)
         if j in want.keys:
             out["key"][j] = _hash_words(m.view(">u8"))
         if j in want.codes:
-            out["code"][j] = want.codes[j].encode(m.view(f"S{m.shape[1]}").ravel())
+            out["code"][j] = m.view(f"S{m.shape[1]}").ravel()
         if j in want.numbers:
             complete = count >= want.min_cols  # short rows fail the column count check instead
             out["number"][j] = (_numbers(m, has & complete, source, line, want.numbers[j])
                                 if m.shape[0] else np.zeros(0))
-        if j in want.uniform and m.shape[0]:
+        if j in want.uniform and m.shape[0] and j not in out["uniform"]:
             values = m.view(f"S{m.shape[1]}").ravel()
-            first = want.first.setdefault(j, values[0])
-            want.same[j] = want.same.get(j, True) and bool((values == first).all())
-    return out, count, line, newlines.size
+            out["uniform"][j] = (bytes(values[0]), bool((values == values[0]).all()))
+    return out, count, line
+
+
+def _merge(got: dict, want: _Wanted) -> dict:
+    """The order-dependent part of a tokenised block: codes and the uniform-column check."""
+    for j, values in got.pop("code").items():
+        got.setdefault("code", {})[j] = want.codes[j].encode(values)
+    got.setdefault("code", {})
+    for j, (first, same) in got.pop("uniform").items():
+        known = want.first.setdefault(j, first)
+        want.same[j] = want.same.get(j, True) and same and known == first
+    return got
 
 
 class _Sink:
@@ -395,19 +411,31 @@ def read_columns(
     )
     sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
     estimate, seen = 0, 0
+
+    def collect(job: Future, size: int) -> None:
+        nonlocal estimate, seen
+        got, count, line = job.result()
+        got = _merge(got, want)
+        if not estimate and count.size:  # rows per byte of the first block × the file's size
+            estimate = int(count.size * max(total, size) / size * 1.02) + 16
+        got["meta"] = {0: count, 1: line}
+        for kind, columns in got.items():
+            for j, arr in columns.items():
+                sinks[kind].setdefault(j, _Sink(estimate)).add(arr)
+        seen += count.size
+
     next_line = 1
-    with open_binary(path) as stream:
+    # numpy releases the GIL, so blocks are tokenised on all cores; results are merged in order
+    with open_binary(path) as stream, ThreadPoolExecutor(WORKERS) as pool:
         total = _size_hint(path, stream)
+        pending: deque[tuple[Future, int]] = deque()
         for block in _blocks(stream, source):
-            got, count, line, breaks = _tokenise_block(block, max_cols, next_line, source, want)
-            if not estimate and count.size:  # rows per byte of the first block × the file's size
-                estimate = int(count.size * max(total, len(block)) / len(block) * 1.02) + 16
-            got["meta"] = {0: count, 1: line}
-            for kind, columns in got.items():
-                for j, arr in columns.items():
-                    sinks[kind].setdefault(j, _Sink(estimate)).add(arr)
-            seen += count.size
-            next_line += breaks
+            pending.append((pool.submit(_tokenise_block, block, max_cols, next_line, source, want), len(block)))
+            next_line += block.count(10)
+            if len(pending) > 2 * WORKERS:
+                collect(*pending.popleft())
+        while pending:
+            collect(*pending.popleft())
     if seen == 0:
         raise InputError(source, None, "the file is empty")
     joined = {kind: {j: sink.result() for j, sink in columns.items()} for kind, columns in sinks.items()}
