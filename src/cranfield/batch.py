@@ -191,16 +191,18 @@ class Batch:
         """A batch of synthetic rankings given their labels, shape (S, T, D) or (S, T, D, I).
 
         ``length`` defaults to D for every ranking (no truncation) and ``judged`` to True
-        within the length.
+        within the length; labels past a ranking's length are set to 0.
         """
         labels = np.asarray(labels)
         if labels.ndim == 3:
             labels = labels[..., None]
         s, t, d, _ = labels.shape
         length = np.full((s, t), d, dtype=np.int64) if length is None else np.asarray(length, dtype=np.int64)
-        if judged is None:
-            judged = np.arange(d) < np.minimum(length, d)[..., None]
-        return cls(labels, np.asarray(judged, dtype=bool), length, np.ones((s, t), dtype=bool), topics)
+        inside = np.arange(d) < np.minimum(length, d)[..., None]  # (S, T, D)
+        if not inside.all():  # nothing lies past the end of a ranking
+            labels = np.where(inside[..., None], labels, 0)
+        judged = inside if judged is None else np.asarray(judged, dtype=bool) & inside
+        return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics)
 
     @property
     def shape(self) -> tuple[int, int, int, int]:

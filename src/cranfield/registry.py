@@ -42,7 +42,7 @@ class Param:
     """
 
     name: str
-    kind: str  # "int", "float", "choice", "gains", "bool", "measure"
+    kind: str  # "int", "float", "choice", "gains", "bool", "measure", "maxrel"
     default: Any
     doc: str
     low: float | None = None
@@ -61,6 +61,8 @@ class Param:
             return "true or false"
         if self.kind == "measure":
             return "a measure name such as nDCG@10"
+        if self.kind == "maxrel":
+            return "'file', 'topic' or a label (an int >= 1)"
         lo = "-inf" if self.low is None else _num(self.low)
         hi = "inf" if self.high is None else _num(self.high)
         left = "(" if self.open_low or self.low is None else "["
@@ -106,6 +108,13 @@ class Param:
             return parse_gains(str(text), bad)
         if self.kind == "measure":
             return parse_measure(text)
+        if self.kind == "maxrel":
+            word = str(text).strip()
+            if word in ("file", "topic"):
+                return word
+            if word.isdigit() and int(word) >= 1:
+                return int(word)
+            raise bad
         raise AssertionError(self.kind)  # pragma: no cover
 
     def format(self, value: Any) -> str:

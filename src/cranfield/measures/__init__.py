@@ -3,6 +3,7 @@
 - :mod:`.adhoc` — trec_eval's family, ERR, RBP, Q-measure, P+ (SPEC §1).
 - :mod:`.diversity` — ndeval's family, subtopic recall, the intent-aware wrapper (SPEC §2).
 - :mod:`.sakai` — D-, D#-, DIN-, DIN#-measures, P+Q, P+Q#, effective precision (SPEC §2).
+- :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (SPEC §3).
 """
 
-from . import adhoc, diversity, sakai  # noqa: F401
+from . import adhoc, diversity, sakai, truncated  # noqa: F401
