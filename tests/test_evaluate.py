@@ -95,7 +95,7 @@ def test_topic_chunks_give_identical_results(monkeypatch):
         whole = Evaluator(DATA / "robust03" / "qrels.txt.gz", measures).evaluate(runs).values
         monkeypatch.setattr(module, "CELL_BUDGET", 5000)  # about five topics per block
         ev = Evaluator(DATA / "robust03" / "qrels.txt.gz", measures)
-        assert len(ev._topic_blocks(cranfield.read_run(runs[0]))) == 20
+        assert len(ev.topic_blocks(cranfield.read_run(runs[0]))) == 20
         chunked = ev.evaluate(runs).values
     assert np.array_equal(whole, chunked)
 

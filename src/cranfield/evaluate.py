@@ -180,7 +180,8 @@ class Evaluator:
                     f"measure's definition (mostly 0): {listing(names)}"
                 )
 
-    def _topic_blocks(self, run: Run) -> list[slice]:
+    def topic_blocks(self, run: Run) -> list[slice]:
+        """Blocks of topics whose batch for ``run`` stays within the memory budget."""
         longest = int(run.lengths.max()) if run.lengths.size else 0
         depth = longest if self.depth is None else min(self.depth, longest)
         per_topic = max(depth, 1) * self.collection.grades.shape[1]
@@ -195,7 +196,7 @@ class Evaluator:
         out = np.empty((len(self.measures), coll.n_topics))
         detail = np.full(out.shape + (coll.weights.shape[1],), np.nan) if per_intent else None
         present = np.zeros(coll.n_topics, dtype=bool)
-        for block in self._topic_blocks(run):
+        for block in self.topic_blocks(run):
             batch = coll.batch([run], depth=self.depth, topics=block)
             present[block] = batch.present[0]
             for m, measure in enumerate(self.measures):
