@@ -1,0 +1,189 @@
+"""The seven formal properties of paper 002 §2 (SPEC §7), checked on constructed rankings.
+
+Rankings are single-intent and binary: ``r`` a relevant document, ``x`` a non-relevant one,
+every document distinct; the collection holds ``R`` relevant documents (at least those the
+ranking retrieves). Universal properties are checked on every ranking of length up to
+``depth`` for each collection size in ``collections``; the two thresholds search n, m ≤ 1000
+with a collection of 1,000 relevant documents. "a > b" means a − b > 1e-12·max(1, |a|, |b|)
+(SPEC §0), so rounding is never a violation.
+
+- Priority: if d_{i+k} is relevant and d_i is not, swapping them strictly increases M.
+- Top-weightedness: with x·r at ranks i, i+1 and again at j, j+1 (i < j), fixing the pair at i
+  gains strictly more than fixing the pair at j.
+- Deepness threshold: "n large enough" — M(r) > M(x^n·r^n) for every n from some N up to
+  1000 (the literal "∃ n" of SPEC §7 is met at n = 1 by AP, which the paper marks ✗).
+- Shallowness threshold: ∃ m ≤ 1000 with M(r) < M(x^m·r^m).
+  Both thresholds use a collection of 2,000 relevant documents, so that x^n·r^n never runs out
+  of relevant documents (with R close to n, R-precision would "satisfy" Deepness).
+- Confidence: M(S) > M(S·x) for every ranking S that retrieves a relevant document (as for
+  Recall: a measure that is 0 until something relevant is found cannot decrease).
+- Recall: M(S) over R relevant documents > M(S) over R + 1, for S retrieving a relevant one.
+- Redundancy: M(x^n·r) − M(x^{n+1}) > M(x^{n−1}·r·r) − M(x^{n−1}·r·x).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..batch import Batch, Topics
+from ..registry import Measure, parse_measure
+
+PROPERTIES = ("priority", "top-weightedness", "deepness", "shallowness", "confidence", "recall", "redundancy")
+THRESHOLD_SEARCH = 1000
+THRESHOLD_COLLECTION = 2 * THRESHOLD_SEARCH  # x^n·r^n stays within the relevant documents for every n
+
+
+@dataclass(frozen=True)
+class PropertyCheck:
+    """Outcome of checking one property for one measure.
+
+    ``holds`` is the ✓/✗; ``cases`` how many instances were checked (for the thresholds: the
+    candidate n or m tried), ``violations`` how many failed, ``example`` one failing (or, for the
+    thresholds, satisfying) instance written as rankings such as ``x.x.r``.
+    """
+
+    measure: str
+    property: str
+    holds: bool
+    cases: int
+    violations: int
+    example: str | None
+
+
+def _greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a - b > 1e-12 * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+
+
+def _word(ranking: Sequence[int]) -> str:
+    return ".".join("r" if g else "x" for g in ranking) or "∅"
+
+
+def score(measure: Measure, rankings: Sequence[Sequence[int]], relevant: int) -> np.ndarray:
+    """Scores of binary rankings against a collection of ``relevant`` relevant documents."""
+    depth = max((len(r) for r in rankings), default=0)
+    labels = np.zeros((len(rankings), 1, max(depth, 1)), dtype=np.int8)
+    for s, r in enumerate(rankings):
+        labels[s, 0, : len(r)] = r
+    topics = Topics.from_ideal(np.ones((1, max(relevant, 1)), dtype=np.int8) * (relevant > 0), max_rel=1)
+    length = np.array([[len(r)] for r in rankings])
+    return measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+
+
+def _all_rankings(depth: int, low: int = 0) -> list[tuple[int, ...]]:
+    return [r for n in range(low, depth + 1) for r in itertools.product((0, 1), repeat=n)]
+
+
+def _universal(measure: Measure, name: str, pairs: Callable[[int], list[tuple[tuple, tuple, int]]],
+               collections: Sequence[int]) -> PropertyCheck:
+    """Check ``better > worse`` for every (better, worse, R) instance."""
+    cases = violations = 0
+    example = None
+    for relevant in collections:
+        instances = pairs(relevant)
+        if not instances:
+            continue
+        better = score(measure, [b for b, _, _ in instances], relevant)
+        worse = score(measure, [w for _, w, _ in instances], relevant)
+        if name == "recall":  # the same ranking, one more relevant document in the collection
+            worse = score(measure, [w for _, w, _ in instances], relevant + 1)
+        ok = _greater(better, worse)
+        cases += len(instances)
+        violations += int((~ok).sum())
+        if example is None and not ok.all():
+            k = int(np.flatnonzero(~ok)[0])
+            b, w, _ = instances[k]
+            example = f"R={relevant}: M({_word(b)})={better[k]:.6g} vs M({_word(w)})={worse[k]:.6g}"
+    return PropertyCheck(str(measure), name, violations == 0 and cases > 0, cases, violations, example)
+
+
+def _swap(r: tuple, i: int, j: int) -> tuple:
+    s = list(r)
+    s[i], s[j] = s[j], s[i]
+    return tuple(s)
+
+
+def _priority(depth: int) -> Callable[[int], list]:
+    def pairs(relevant: int) -> list:
+        return [(_swap(r, i, j), r, relevant) for r in _all_rankings(depth) if sum(r) <= relevant
+                for i in range(len(r)) for j in range(i + 1, len(r)) if r[i] == 0 and r[j] == 1]
+    return pairs
+
+
+def _top_weighted(depth: int) -> Callable[[int], list]:
+    def pairs(relevant: int) -> list:
+        return [(_swap(r, i, i + 1), _swap(r, j, j + 1), relevant)
+                for r in _all_rankings(depth) if sum(r) <= relevant
+                for i in range(len(r) - 1) for j in range(i + 2, len(r) - 1)
+                if r[i] == r[j] == 0 and r[i + 1] == r[j + 1] == 1]
+    return pairs
+
+
+def _confidence(depth: int) -> Callable[[int], list]:
+    def pairs(relevant: int) -> list:
+        return [(r, r + (0,), relevant) for r in _all_rankings(depth - 1) if 0 < sum(r) <= relevant]
+    return pairs
+
+
+def _recall(depth: int) -> Callable[[int], list]:
+    def pairs(relevant: int) -> list:
+        return [(r, r, relevant) for r in _all_rankings(depth, 1) if 0 < sum(r) <= relevant]
+    return pairs
+
+
+def _redundancy(measure: Measure, depth: int, collections: Sequence[int]) -> PropertyCheck:
+    cases = violations = 0
+    example = None
+    for relevant in collections:
+        if relevant < 2:
+            continue
+        for n in range(1, depth):
+            a = score(measure, [(0,) * n + (1,), (0,) * (n + 1), (0,) * (n - 1) + (1, 1), (0,) * (n - 1) + (1, 0)],
+                      relevant)
+            ok = bool(_greater(np.array([a[0] - a[1]]), np.array([a[2] - a[3]]))[0])
+            cases += 1
+            if not ok:
+                violations += 1
+                example = example or (f"R={relevant}, n={n}: first relevant gains {a[0] - a[1]:.6g}, "
+                                      f"second gains {a[2] - a[3]:.6g}")
+    return PropertyCheck(str(measure), "redundancy", violations == 0 and cases > 0, cases, violations, example)
+
+
+def _threshold(measure: Measure, name: str) -> PropertyCheck:
+    top = score(measure, [(1,)], THRESHOLD_COLLECTION)[0]
+    deep = score(measure, [(0,) * n + (1,) * n for n in range(1, THRESHOLD_SEARCH + 1)], THRESHOLD_COLLECTION)
+    if name == "deepness":  # from some N on, for every n up to the end of the search
+        ok = _greater(np.full_like(deep, top), deep)
+        tail = np.flatnonzero(~ok)
+        first = 0 if not tail.size else int(tail[-1]) + 1
+        holds = first < deep.size
+    else:
+        ok = _greater(deep, np.full_like(deep, top))
+        hits = np.flatnonzero(ok)
+        first, holds = (int(hits[0]) if hits.size else deep.size), bool(hits.size)
+    example = (f"n={first + 1}: M(r)={top:.6g}, M(x^n.r^n)={deep[first]:.6g}" if holds
+               else f"n=1..{deep.size}: M(r)={top:.6g}, M(x^n.r^n) from {deep[0]:.6g} to {deep[-1]:.6g}")
+    return PropertyCheck(str(measure), name, holds, deep.size, int((~ok).sum()), example)
+
+
+def check_property(measure: str | Measure, prop: str, *, depth: int = 7,
+                   collections: Sequence[int] = (1, 3, 10)) -> PropertyCheck:
+    """Check one paper 002 §2 property for a measure (see the module docstring)."""
+    m = parse_measure(measure)
+    if prop in ("deepness", "shallowness"):
+        return _threshold(m, prop)
+    if prop == "redundancy":
+        return _redundancy(m, depth, collections)
+    builders = {"priority": _priority, "top-weightedness": _top_weighted, "confidence": _confidence,
+                "recall": _recall}
+    if prop not in builders:
+        raise ValueError(f"unknown property {prop!r}; one of {', '.join(PROPERTIES)}")
+    return _universal(m, prop, builders[prop](depth), collections)
+
+
+def property_table(measures: Sequence[str], properties: Sequence[str] = PROPERTIES, **options) -> list[PropertyCheck]:
+    """Every (measure, property) check: the ✓/✗ matrix of paper 002 Table 1."""
+    return [check_property(m, p, **options) for m in measures for p in properties]
