@@ -148,7 +148,7 @@ def _sorted_positive(doc_topic: np.ndarray, grade: np.ndarray, n_topics: int) ->
     """Positive grades of each topic, sorted descending, as a (T, K) zero-padded matrix."""
     pos = grade > 0
     t, g = doc_topic[pos], grade[pos]
-    order = np.lexsort((-g.astype(np.int64), t))
+    order = np.lexsort((-g, t))
     t, g = t[order], g[order]
     counts = np.bincount(t, minlength=n_topics)
     out = np.zeros((n_topics, int(counts.max()) if counts.size else 0), dtype=grade.dtype)
@@ -175,6 +175,9 @@ class Batch:
         Whether the run has the topic at all (SPEC §0, missing topics).
     topics : Topics
         The facts of the T topics.
+    iteration : ndarray of int, shape (S, T, D), or None
+        The search iteration of each ranked document (TREC Dynamic Domain runs; -1 past the
+        end); None for plain rankings.
     """
 
     labels: np.ndarray
@@ -182,11 +185,12 @@ class Batch:
     length: np.ndarray
     present: np.ndarray
     topics: Topics
+    iteration: np.ndarray | None = None
 
     @classmethod
     def from_labels(
         cls, labels: np.ndarray, topics: Topics, *, length: np.ndarray | None = None,
-        judged: np.ndarray | None = None,
+        judged: np.ndarray | None = None, iteration: np.ndarray | None = None,
     ) -> "Batch":
         """A batch of synthetic rankings given their labels, shape (S, T, D) or (S, T, D, I).
 
@@ -202,7 +206,8 @@ class Batch:
         if not inside.all():  # nothing lies past the end of a ranking
             labels = np.where(inside[..., None], labels, 0)
         judged = inside if judged is None else np.asarray(judged, dtype=bool) & inside
-        return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics)
+        return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics,
+                   None if iteration is None else np.where(inside, iteration, -1))
 
     @property
     def shape(self) -> tuple[int, int, int, int]:

@@ -11,7 +11,7 @@ import importlib
 import json
 import sys
 import warnings
-from typing import Sequence
+from typing import Any, Sequence
 
 from . import __version__
 from .errors import CranfieldError, EvaluationWarning
@@ -37,6 +37,9 @@ diversity: diversity qrels (qid intent docno rel, ndeval's format) are detected 
 second column varies within a topic, or forced with --diversity; --intents gives intent
 probabilities (NTCIR Iprob files), --intent-types navigational/informational types.
   -m alpha-nDCG@20 -m ERR-IA@20 -m I-rec@10 -m 'IA(nDCG@10)' -m 'D#-nDCG@10' -m 'P+Q#@10'
+
+TREC Dynamic Domain: cranfield eval --dd-truth truth.txt run.txt -m CT@10 -m nCT@10 -m ACT@10
+(--per-iteration adds the value after each iteration; @c counts iterations).
 
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
@@ -78,6 +81,15 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
     p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
                    help="intents without relevant documents: drop (ndeval; default) or keep")
+    p.add_argument("--dd-truth", metavar="FILE",
+                   help="TREC Dynamic Domain ground truth (topic subtopic docno passage rating); then every "
+                        "positional file is a run. DD runs (topic iteration docno score on_topic ...) are detected")
+    p.add_argument("--dd-combine", choices=("sum", "dcg"), default="sum",
+                   help="combine a document's passage ratings: sum (2017 scorer; default) or dcg (2016 scorer)")
+    p.add_argument("--docs-per-iteration", type=int, metavar="N",
+                   help="Cube Test measures: split plain rankings into iterations of N documents")
+    p.add_argument("--per-iteration", action="store_true",
+                   help="Cube Test measures: also the value after each iteration, as rows CT@5[iteration=k]")
     p.add_argument("--per-intent", action="store_true",
                    help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
                         "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
@@ -101,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
-    ev.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
+    ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag")
     _add_eval_options(ev)
     ev.set_defaults(handler=lambda args: _run_eval(args, args.qrels, args.runs))
 
@@ -135,16 +147,27 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"cranfield: {prefix}: {message}", file=sys.stderr)
 
 
-def _run_eval(args: argparse.Namespace, qrels: str, runs: list[str]) -> int:
+def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     from .evaluate import Evaluator
     from .report import render, write_provenance
 
     measures = _split_measures(args.measure) or DEFAULT_MEASURES
     diversity = True if args.diversity else False if args.adhoc else None
+    if args.dd_truth:  # every positional file is a run
+        from .io.dd import read_dd_truth
+
+        qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
+    if not runs:
+        raise CranfieldError("give at least one run file after the qrels")
+    if args.docs_per_iteration:
+        from .registry import parse_measure
+
+        measures = [_with_iterations(parse_measure(m), args.docs_per_iteration) for m in measures]
     evaluator = Evaluator(qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity,
                           intents=args.intents, intent_types=args.intent_types, empty_intents=args.empty_intents)
-    results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent)
-    text = render(results, args.format, args.per_topic or args.per_intent)
+    results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
+                                 per_iteration=args.per_iteration)
+    text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
@@ -153,6 +176,14 @@ def _run_eval(args: argparse.Namespace, qrels: str, runs: list[str]) -> int:
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
+    """A Cube Test measure with ``docs_per_iteration`` set (others unchanged)."""
+    names = {p.name for p in measure.spec.params}
+    if "docs_per_iteration" in names and measure.params.get("docs_per_iteration") is None:
+        return measure.with_params(docs_per_iteration=size)
+    return measure
 
 
 def _run_measures(args: argparse.Namespace) -> int:

@@ -116,7 +116,7 @@ class Collection:
         grades = np.zeros((ukey.size, n_int), dtype=_label_dtype(qrels.rel))
         keep = row_intent >= 0
         grades[inverse[keep], row_intent[keep]] = qrels.rel[keep]
-        max_rel = int(qrels.rel.max()) if qrels.rel.size else 0
+        max_rel = int(np.ceil(qrels.rel.max())) if qrels.rel.size else 0
         typed = bool(intent_types) or (intents is not None and any(k is not None for k in intents.kind))
         return cls(
             topic_ids=topic_ids,
@@ -212,6 +212,7 @@ class Collection:
         n_int = self.grades.shape[1]
         labels = np.zeros((len(runs), n_t, d, n_int), dtype=self.grades.dtype)
         judged = np.zeros((len(runs), n_t, d), dtype=bool)
+        iteration = np.full((len(runs), n_t, d), -1) if any(r.iteration is not None for r in runs) else None
         for s, row_topic, rank, run in parts:
             use = (row_topic >= t0) & (row_topic < t1) & (rank < d)
             rows = np.flatnonzero(use)
@@ -220,7 +221,11 @@ class Collection:
             t_idx, r_idx = row_topic[rows][found] - t0, rank[rows][found]
             labels[s, t_idx, r_idx] = self.grades[j[found]]
             judged[s, t_idx, r_idx] = True
-        return Batch(labels, judged, length, present, self.topic_block(t0, t1))
+            if iteration is not None:
+                iteration[s, row_topic[rows] - t0, rank[rows]] = (
+                    run.iteration[rows] if run.iteration is not None else rank[rows] * 0
+                )
+        return Batch(labels, judged, length, present, self.topic_block(t0, t1), iteration)
 
     def topic_block(self, start: int, stop: int) -> Topics:
         """The facts of topics ``start:stop``, kept so that what a measure caches on them
@@ -239,6 +244,8 @@ def _label_dtype(rel: np.ndarray) -> np.dtype:
     """The narrowest signed integer type holding every label (keeps big batches small)."""
     if rel.size == 0:
         return np.dtype(np.int8)
+    if rel.dtype.kind == "f":  # combined passage ratings (TREC DD)
+        return np.dtype(np.float64)
     low, high = int(min(rel.min(), 0)), int(rel.max())
     return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)
                 if np.iinfo(t).min <= low and high <= np.iinfo(t).max)

@@ -54,6 +54,9 @@ class Results:
         Each intent's score of the intent-aware measures (NaN elsewhere), with ``per_intent``.
     intent_ids, intent_weights
         The intents of each topic and their probabilities (T, I).
+    iteration_values : ndarray of float64, shape (S, M, T, C), optional
+        For iteration measures (the Cube Test family), the value after each iteration 1..C,
+        with ``per_iteration``.
     """
 
     runs: list[str]
@@ -65,6 +68,7 @@ class Results:
     intent_values: np.ndarray | None = None
     intent_ids: list[tuple[str, ...]] | None = None
     intent_weights: np.ndarray | None = None
+    iteration_values: np.ndarray | None = None
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): mean (or sum) over scored topics."""
@@ -97,6 +101,10 @@ class Results:
 
     def _intent_rows(self, s: int, m: int, t: int, run: str, topic: str, measure: str
                      ) -> Iterator[tuple[str, str, str, float]]:
+        if self.iteration_values is not None:
+            for c, v in enumerate(self.iteration_values[s, m, t].tolist(), start=1):
+                if not np.isnan(v):
+                    yield run, topic, f"{measure}[iteration={c}]", float(v)
         if self.intent_values is None or self.intent_ids is None or self.intent_weights is None:
             return
         for i, name in enumerate(self.intent_ids[t]):
@@ -189,12 +197,15 @@ class Evaluator:
         n = self.collection.n_topics
         return [slice(a, min(a + size, n)) for a in range(0, n, size)]
 
-    def score_run(self, run: Run, per_intent: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
-        """Scores of one run over the collection's topics, shape (M, T) (NaN = skipped), and
-        with ``per_intent`` each intent's score of the intent-aware measures, (M, T, I)."""
+    def score_run(self, run: Run, per_intent: bool = False, per_iteration: bool = False
+                  ) -> tuple[np.ndarray, np.ndarray | None, list[np.ndarray] | None]:
+        """Scores of one run over the collection's topics, shape (M, T) (NaN = skipped); with
+        ``per_intent`` each intent's score of the intent-aware measures, (M, T, I); with
+        ``per_iteration`` each iteration measure's value after every iteration, M × (T, C)."""
         coll = self.collection
         out = np.empty((len(self.measures), coll.n_topics))
         detail = np.full(out.shape + (coll.weights.shape[1],), np.nan) if per_intent else None
+        steps: list[list[np.ndarray]] | None = [[] for _ in self.measures] if per_iteration else None
         present = np.zeros(coll.n_topics, dtype=bool)
         for block in self.topic_blocks(run):
             batch = coll.batch([run], depth=self.depth, topics=block)
@@ -203,11 +214,14 @@ class Evaluator:
                 out[m, block] = measure(batch)[0]
                 if detail is not None and (x := measure.per_intent(batch)) is not None:
                     detail[m, block] = np.where(coll.weights[block] > 0, x[0], np.nan)
+                if steps is not None:
+                    x = measure.per_iteration(batch)
+                    steps[m].append(x[0] if x is not None else np.full((batch.length.shape[1], 0), np.nan))
         self._apply_missing(out, present, run)
+        gone = np.isnan(out) | ((out == 0) & ~present)
         if detail is not None:
-            gone = np.isnan(out)[..., None] | ((out == 0) & ~present)[..., None]
-            detail[np.broadcast_to(gone, detail.shape)] = np.nan
-        return out, detail
+            detail[np.broadcast_to(gone[..., None], detail.shape)] = np.nan
+        return out, detail, None if steps is None else [_stack_ragged(parts, g) for parts, g in zip(steps, gone)]
 
     def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
         absent = np.flatnonzero(~present & self.topic_mask)
@@ -227,17 +241,19 @@ class Evaluator:
                 out[m, absent] = 0.0
 
     def evaluate(self, runs: Sequence[Any], *, order: str = "score", on_duplicate: str = "error",
-                 per_intent: bool = False, progress_bar: bool | None = None) -> Results:
+                 per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None) -> Results:
         """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`); with
-        ``per_intent`` keep each intent's score of the intent-aware measures."""
+        ``per_intent`` keep each intent's score of the intent-aware measures, with
+        ``per_iteration`` each iteration measure's value after every iteration."""
         loaded: list[Run] = []
-        values, details = [], []
+        values, details, steps = [], [], []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):
             run = as_run(obj, order=order, on_duplicate=on_duplicate)  # type: ignore[arg-type]
             loaded.append(run)
-            scores, detail = self.score_run(run, per_intent)
+            scores, detail, step = self.score_run(run, per_intent, per_iteration)
             values.append(scores)
             details.append(detail)
+            steps.append(step)
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
         return Results(
@@ -247,6 +263,7 @@ class Evaluator:
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
             aggregate=[m.spec.aggregate for m in self.measures],
             intent_values=np.stack(details)[:, :, keep] if per_intent and details else None,
+            iteration_values=_iteration_array(steps, keep) if per_iteration and steps else None,
             intent_ids=[coll.intent_ids[t] for t in keep],
             intent_weights=coll.weights[keep],
             provenance={
@@ -258,6 +275,23 @@ class Evaluator:
                 "diversity": self.collection.diversity,
             },
         )
+
+
+def _stack_ragged(parts: list[np.ndarray], gone: np.ndarray) -> np.ndarray:
+    """Join topic blocks of per-iteration values (T, C_block) into (T, C), NaN-padded."""
+    width = max((p.shape[1] for p in parts), default=0)
+    out = np.concatenate([np.pad(p, ((0, 0), (0, width - p.shape[1])), constant_values=np.nan) for p in parts])
+    out[gone] = np.nan
+    return out
+
+
+def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> np.ndarray:
+    """(S, M, T, C) from each run's per-measure (T, C_m) arrays."""
+    width = max((a.shape[1] for run in steps if run for a in run), default=0)
+    return np.stack([
+        np.stack([np.pad(a, ((0, 0), (0, width - a.shape[1])), constant_values=np.nan)[keep] for a in run])
+        for run in steps if run is not None
+    ])
 
 
 def unique_names(runs: Sequence[Run]) -> list[str]:
@@ -278,7 +312,8 @@ def unique_names(runs: Sequence[Run]) -> list[str]:
 def evaluate(
     qrels: Any, runs: Any, measures: Sequence[str | Measure] | str, *, missing: str = "auto",
     norel: str = "include", order: str = "score", on_duplicate: str = "error",
-    per_topic: bool = True, per_intent: bool = False, diversity: bool | None = None, intents: Any = None,
+    per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
+    diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
@@ -300,6 +335,8 @@ def evaluate(
     per_intent : bool
         Also each intent's score and probability for intent-aware measures (``IA(X)``,
         ``nDCG_IA``, ...), as rows ``measure[intent=i]`` and ``measure[intent=i].w``.
+    per_iteration : bool
+        Also the Cube Test family's value after each iteration, as rows ``CT@5[iteration=2]``.
 
     Examples
     --------
@@ -316,5 +353,6 @@ def evaluate(
         runs = [runs]
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents)
-    results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent)
-    return results.to_frame(per_topic or per_intent)
+    results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
+                                 per_iteration=per_iteration)
+    return results.to_frame(per_topic or per_intent or per_iteration)

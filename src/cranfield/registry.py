@@ -193,6 +193,9 @@ class MeasureSpec:
         How the ``all`` row combines topics (trec_eval sums its counts).
     per_intent : callable, optional
         For intent-aware sums Σ_i w_i X_i: ``per_intent(batch, **params) -> (S, T, I)``, the X_i.
+    per_iteration : callable, optional
+        For iteration measures: ``per_iteration(batch, **params) -> (S, T, C)``, the value after
+        each of the first C iterations (NaN past a ranking's last iteration).
     """
 
     name: str
@@ -211,6 +214,7 @@ class MeasureSpec:
     reference: str = ""
     aggregate: str = "mean"
     per_intent: Kernel | None = None
+    per_iteration: Kernel | None = None
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -288,6 +292,10 @@ class Measure:
     def per_intent(self, batch: Batch) -> np.ndarray | None:
         """Each intent's score X_i, shape (S, T, I), for intent-aware measures (else None)."""
         return None if self.spec.per_intent is None else self.spec.per_intent(batch, **self.params)
+
+    def per_iteration(self, batch: Batch) -> np.ndarray | None:
+        """The value after each iteration, shape (S, T, C), for iteration measures (else None)."""
+        return None if self.spec.per_iteration is None else self.spec.per_iteration(batch, **self.params)
 
     def with_params(self, **changes: Any) -> "Measure":
         """A copy with some parameters changed (validated)."""

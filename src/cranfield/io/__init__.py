@@ -41,6 +41,10 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     if isinstance(obj, Run):
         return obj
     if isinstance(obj, (str, Path)):
+        from .dd import looks_like_dd_run, read_dd_run
+
+        if looks_like_dd_run(obj):
+            return read_dd_run(obj, name=name)
         return read_run(obj, order=order, on_duplicate=on_duplicate, name=name)  # type: ignore[arg-type]
     if isinstance(obj, Mapping):
         return run_from_dict(obj, order=order, name=name or "run")

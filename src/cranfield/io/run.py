@@ -42,6 +42,8 @@ class Run:
         Line numbers in ``source`` (None for in-memory input).
     doc_key : ndarray of uint64, shape (n,)
         64-bit keys of the docnos, for joining with the qrels (computed when not given).
+    iteration : ndarray of int, shape (n,), or None
+        The search iteration of each document (TREC Dynamic Domain runs; 0-based).
     """
 
     name: str
@@ -52,6 +54,7 @@ class Run:
     score: np.ndarray
     line: np.ndarray | None = field(default=None)
     doc_key: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    iteration: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if self.doc_key is None:  # 64-bit keys of the docnos (:func:`cranfield.io._tokens.doc_keys`)

@@ -4,6 +4,7 @@
 - :mod:`.diversity` — ndeval's family, subtopic recall, the intent-aware wrapper (SPEC §2).
 - :mod:`.sakai` — D-, D#-, DIN-, DIN#-measures, P+Q, P+Q#, effective precision (SPEC §2).
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (SPEC §3).
+- :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (SPEC §2).
 """
 
-from . import adhoc, diversity, sakai, truncated  # noqa: F401
+from . import adhoc, diversity, sakai, truncated, cubetest  # noqa: F401
