@@ -1,11 +1,15 @@
 """Axiomatic analysis: which formal properties a measure satisfies, checked by scoring
 constructed rankings in batches through the ordinary kernels.
 
+- :mod:`.enumeration` — paper 000's case analysis: every ranking up to a depth over m aspects,
+  Relevance and Irrelevance Monotonicity, Redundancy, and the relations they induce.
 - :mod:`.truncation` — the seven properties of paper 002 §2 (Priority, Top-weightedness,
   Deepness and Shallowness thresholds, Confidence, Recall, Redundancy) on single-intent
   binary cases.
 """
 
+from .enumeration import PAPER_000, Check, Space, check_space
 from .truncation import PROPERTIES, PropertyCheck, check_property, property_table
 
-__all__ = ["PROPERTIES", "PropertyCheck", "check_property", "property_table"]
+__all__ = ["PAPER_000", "Check", "Space", "check_space", "PROPERTIES", "PropertyCheck", "check_property",
+           "property_table"]

@@ -10,8 +10,8 @@ this form gives its §4.3 numbers). After r documents the cube holds G(r) = Σ_i
   earlier is divided by its own number of iterations (the 2017 scorer).
 - ``ACT@c`` = the mean over those documents of G(r)/MH/(iteration of r, 1-based).
 - ``nCT@c`` = CT / B with B = max_{T=1..c} G*(T·b)/(MH·T), G*(n) = Σ_i w_i·min(MH, Σ_{j≤n} r_i(j)·γ^j)
-  over intent i's ratings sorted descending and b documents per iteration: an upper bound on
-  CT, so nCT ≤ 1. ``bound="jig2017"`` uses the 2017 scorer's bound instead (discount from γ^0,
+  over intent i's ratings sorted descending and b documents per iteration (b = ∞, all judged
+  documents, when a plain ranking is one iteration): an upper bound on CT, so nCT ≤ 1. ``bound="jig2017"`` uses the 2017 scorer's bound instead (discount from γ^0,
   5·c + 1 documents, always divided by c), which reproduces the official values but lets nCT
   exceed 1.
 
@@ -108,11 +108,9 @@ def normalised_cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5
                                np.minimum(5 * c + 1, ideal.shape[1] - 1)[..., None], axis=-1)[..., 0]
         return safe_div(ct, b / height / np.maximum(c, 1))
     per = docs_per_iteration or (DD_ITERATION if batch.iteration is not None else None)
-    if per is None:  # one iteration: the best list as long as the ranking
-        ideal = _ideal_gain(batch, gamma, height, 1, max(int(batch.length.max(initial=0)), 1))
-        b = np.take_along_axis(np.broadcast_to(ideal, ct.shape + ideal.shape[1:]),
-                               np.minimum(batch.length, ideal.shape[1] - 1)[..., None], axis=-1)[..., 0]
-        return safe_div(ct, b / height)
+    if per is None:  # the whole ranking is one iteration of any length: b = ∞, every judged document
+        ideal = _ideal_gain(batch, gamma, height, 1, max(batch.topics.ideal_intent.shape[2], 1))
+        return safe_div(ct, ideal[:, -1][None] / height)
     ideal = _ideal_gain(batch, gamma, height, 1, per * c_max)  # (T, per·c_max + 1)
     steps = np.arange(1, c_max + 1)
     best = ideal[:, per * steps] / (height * steps)  # (T, c_max): G*(T·b)/(MH·T)

@@ -1,0 +1,110 @@
+"""``cranfield axioms``: which formal properties does a measure satisfy?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from .enumeration import PAPER_000, Check, check_space
+from .truncation import PROPERTIES as PAPER_002
+from .truncation import check_property
+
+# paper 002's Redundancy differs from paper 000's: it is spelled redundancy-002 here
+NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_002}
+
+EPILOG = """\
+properties of paper 000 (every ranking of length 0..depth over the aspects, scored in one batch):
+  relevance    m(S) <= m(S.r)           irrelevance  m(S.x) <= m(S)
+  redundancy   m(S.p) <= m(S.n)         induction    relations implied by chaining the three
+properties of paper 002 (single-intent binary rankings): priority, top-weightedness, deepness,
+  shallowness, confidence, recall, redundancy-002.  --properties all checks both sets.
+
+examples:
+  cranfield axioms -m alpha-nDCG@10 -m ERR-IA@10 -m ACT -m AP_IA
+  cranfield axioms -m 'MyMeasure@10' --depth 12 --aspects 3 --format json
+  cranfield axioms -m RBU -m OIE -m DCGU --properties confidence,recall,redundancy-002 --plot props.png
+"""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "axioms", help="check formal properties of measures on every constructed ranking",
+        description="Score every ranking up to a depth over a number of aspects in one batch and count, for each "
+                    "measure and property, the applicable cases and the violations, with examples "
+                    "(paper 000's case analysis; paper 002's seven properties).",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE",
+                   help="a measure (repeatable, or comma-separated)")
+    p.add_argument("--depth", type=int, default=10, help="longest ranking (default 10)")
+    p.add_argument("--aspects", type=int, default=2, help="number of aspects (default 2)")
+    p.add_argument("--relevant-per-aspect", type=int, help="relevant documents per aspect (default: the depth)")
+    p.add_argument("--properties", default=",".join(PAPER_000),
+                   help=f"comma-separated; paper 000: {','.join(PAPER_000)}; paper 002: {','.join(NAMES_002)}; "
+                        "or all (default: paper 000's four)")
+    p.add_argument("--include-empty", action="store_true", help="also pairs whose smaller ranking is empty")
+    p.add_argument("--examples", type=int, default=3, help="violating pairs shown per cell (default 3)")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties")
+    p.set_defaults(handler=run)
+
+
+def run(args: Any) -> int:
+    from ..cli import _split_measures
+    from ..errors import CranfieldError
+
+    measures = _split_measures(args.measure)
+    wanted = [w.strip() for w in args.properties.split(",") if w.strip()]
+    if wanted == ["all"]:
+        wanted = [*PAPER_000, *NAMES_002]
+    unknown = [w for w in wanted if w not in PAPER_000 and w not in NAMES_002]
+    if unknown:
+        raise CranfieldError(f"unknown properties {', '.join(unknown)}; choose from "
+                             f"{', '.join([*PAPER_000, *NAMES_002])} or all")
+    checks = check_space(measures, depth=args.depth, aspects=args.aspects,
+                         relevant_per_aspect=args.relevant_per_aspect,
+                         properties=[w for w in wanted if w in PAPER_000], include_empty=args.include_empty,
+                         examples=args.examples) if any(w in PAPER_000 for w in wanted) else []
+    for name in measures:
+        for w in wanted:
+            if w in NAMES_002:
+                c = check_property(name, NAMES_002[w])
+                checks.append(Check(name, w, c.cases, c.violations, [c.example] if c.example else []))
+    order = {(m, p): k for k, (m, p) in enumerate((m, p) for m in measures for p in wanted)}
+    checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
+    rows = [{"measure": c.measure, "property": c.property, "applicable": c.applicable,
+             "violations": c.violations, "rate": c.rate, "examples": c.examples} for c in checks]
+    if args.format == "json":
+        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+    else:
+        width = max(len(r["measure"]) for r in rows) if rows else 7
+        print(f"{'measure':<{width}}  {'property':<18}{'applicable':>11}{'violations':>11}{'rate':>8}  example")
+        for r in rows:
+            print(f"{r['measure']:<{width}}  {r['property']:<18}{r['applicable']:>11}{r['violations']:>11}"
+                  f"{r['rate']:>8.3f}  {r['examples'][0] if r['examples'] and r['violations'] else ''}")
+    if args.plot:
+        _heat_map(rows, measures, wanted, args.plot)
+    return 0
+
+
+def _heat_map(rows: list[dict], measures: list[str], properties: list[str], path: str) -> None:
+    from ..truncation import _pyplot
+
+    plt = _pyplot()
+    grid = np.zeros((len(measures), len(properties)))
+    for r in rows:
+        grid[measures.index(r["measure"]), properties.index(r["property"])] = r["rate"]
+    fig, ax = plt.subplots(figsize=(1.2 * len(properties) + 3, 0.45 * len(measures) + 1.5))
+    im = ax.imshow(grid, cmap="Reds", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(properties)), properties, rotation=30, ha="right")
+    ax.set_yticks(range(len(measures)), measures)
+    for (i, j), v in np.ndenumerate(grid):
+        ax.text(j, i, f"{v:.2f}" if v else "0", ha="center", va="center", fontsize="small")
+    fig.colorbar(im, label="violation rate")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)

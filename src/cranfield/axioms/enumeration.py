@@ -1,0 +1,255 @@
+"""Exhaustive case analysis of paper 000 §3 (SPEC §7): every ranking of length 0..h over m
+aspects, scored in batches through the ordinary kernels, and every pair of rankings that
+Relevance Monotonicity, Irrelevance Monotonicity and Redundancy relate — and the relations
+they induce — checked for violations.
+
+A ranking is a word over {x, a_1..a_m}: each position is a distinct document relevant to exactly
+one aspect, or non-relevant. Rankings of length L are numbered by their base-(m + 1) digits
+(0 = x, k = aspect k), so parents, extensions and swapped rankings are index arithmetic and no
+ranking is ever stored as text. The synthetic qrels give every aspect ``relevant_per_aspect``
+relevant documents (binary labels, uniform aspect weights); there are ((m+1)^(h+1) − 1)/m
+rankings, ∅ included (88,573 for h = 10, m = 2).
+
+Properties (a violation is m(S) > m(T) + 1e-12·max(1, |m(S)|, |m(T)|) for a pair "S ≤ T"):
+- Relevance Monotonicity: m(S) ≤ m(S·r) for every relevant r;
+- Irrelevance Monotonicity: m(S·x) ≤ m(S);
+- Redundancy: m(S·p) ≤ m(S·n), p relevant to an aspect S covers, n to one it does not;
+- Induction: m(S) ≤ m(T) for T reachable from S through two or more of these relations and not
+  directly related to S. The relation graph is acyclic, so the lowest score reachable from each
+  ranking is computed once, bottom-up; Induction is counted per source ranking S (applicable:
+  S has an induced T; violated: some induced T scores below S).
+Pairs whose smaller side is ∅ are left out unless ``include_empty``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from .._progress import progress
+from ..batch import Batch, Topics
+from ..errors import CranfieldError
+from ..registry import Measure, parse_measure
+
+PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
+CHUNK = 1 << 18  # rankings scored per batch
+
+
+@dataclass(frozen=True)
+class Space:
+    """All rankings of length 0..h over m aspects, numbered level by level."""
+
+    depth: int
+    aspects: int
+
+    @property
+    def base(self) -> int:
+        return self.aspects + 1
+
+    @property
+    def offsets(self) -> np.ndarray:
+        """Index of the first ranking of each length 0..h (and the total at the end)."""
+        return np.concatenate(([0], np.cumsum(self.base ** np.arange(self.depth + 1))))
+
+    @property
+    def size(self) -> int:
+        return int(self.offsets[-1])
+
+    def level(self, length: int) -> np.ndarray:
+        """Codes 0..(m+1)^L − 1 of the rankings of one length."""
+        return np.arange(self.base**length, dtype=np.int64)
+
+    def digits(self, length: int, codes: np.ndarray) -> np.ndarray:
+        """(n, L) digits of codes, most significant (rank 1) first."""
+        powers = self.base ** np.arange(length - 1, -1, -1, dtype=np.int64)
+        return (codes[:, None] // powers) % self.base
+
+    def coverage(self, length: int, codes: np.ndarray) -> np.ndarray:
+        """(n, m) whether each aspect is covered by the ranking."""
+        d = self.digits(length, codes)
+        return (d[:, :, None] == np.arange(1, self.base)).any(axis=1)
+
+    def word(self, index: int) -> str:
+        """A ranking written as ``a.b.x`` (∅ for the empty ranking)."""
+        length = int(np.searchsorted(self.offsets, index, side="right") - 1)
+        if length == 0:
+            return "∅"
+        d = self.digits(length, np.array([index - self.offsets[length]]))[0]
+        return ".".join("x" if k == 0 else "abcdefghijklmnopqrstuvw"[k - 1] for k in d)
+
+
+def _labels(space: Space, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+    """Labels (n, 1, h, m) and lengths (n, 1) of rankings start..stop."""
+    idx = np.arange(start, stop)
+    length = np.searchsorted(space.offsets, idx, side="right") - 1
+    code = idx - space.offsets[length]
+    labels = np.zeros((idx.size, 1, max(space.depth, 1), space.aspects), dtype=np.int8)
+    for r in range(space.depth):  # digit r of a ranking of length L is position r (rank r + 1)
+        inside = r < length
+        shift = np.where(inside, length - 1 - r, 0)
+        digit = np.where(inside, (code // space.base**shift) % space.base, 0)
+        rows = np.flatnonzero(digit > 0)
+        labels[rows, 0, r, digit[rows] - 1] = 1
+    return labels, length[:, None]
+
+
+def synthetic_topics(aspects: int, relevant_per_aspect: int) -> Topics:
+    """One topic whose every aspect has ``relevant_per_aspect`` relevant documents."""
+    docs = np.repeat(np.eye(aspects, dtype=np.int8), relevant_per_aspect, axis=0)
+    return Topics.from_intent_labels(docs[None], max_rel=1)
+
+
+def score_space(measure: Measure, space: Space, topics: Topics, *, progress_bar: bool | None = None) -> np.ndarray:
+    """The measure on every ranking of the space, in chunks (bounded memory), shape (size,)."""
+    out = np.empty(space.size)
+    starts = range(0, space.size, CHUNK)
+    for start in progress(starts, len(starts), f"scoring {measure}", progress_bar):
+        stop = min(start + CHUNK, space.size)
+        labels, length = _labels(space, start, stop)
+        out[start:stop] = measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+    return out
+
+
+def _greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a - b > 1e-12 * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+
+
+@dataclass
+class Check:
+    """Applicable cases, violations and a few violating pairs (``S ≤ T`` written as words)."""
+
+    measure: str
+    property: str
+    applicable: int = 0
+    violations: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.violations / self.applicable if self.applicable else 0.0
+
+    def add(self, space: Space, scores: np.ndarray, low: np.ndarray, high: np.ndarray, keep: int) -> None:
+        bad = np.flatnonzero(_greater(scores[low], scores[high]))
+        self.applicable += int(low.size)
+        self.violations += int(bad.size)
+        for k in bad[: max(0, keep - len(self.examples))]:
+            i, j = int(low[k]), int(high[k])
+            self.examples.append(f"m({space.word(i)})={scores[i]:.6g} > m({space.word(j)})={scores[j]:.6g}")
+
+
+def relation_pairs(space: Space, prop: str, include_empty: bool = False) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(smaller, larger) index arrays of one relation, level by level."""
+    m, base, off = space.aspects, space.base, space.offsets
+    for length in range(0 if include_empty else 1, space.depth):
+        codes = space.level(length)
+        s = off[length] + codes
+        if prop == "relevance":
+            for a in range(1, base):
+                yield s, off[length + 1] + codes * base + a
+        elif prop == "irrelevance":
+            yield off[length + 1] + codes * base, s
+        elif prop == "redundancy":
+            cov = space.coverage(length, codes) if length else np.zeros((1, m), dtype=bool)
+            for p in range(1, base):
+                for n in range(1, base):
+                    rows = np.flatnonzero(cov[:, p - 1] & ~cov[:, n - 1])
+                    if rows.size:
+                        yield off[length + 1] + codes[rows] * base + p, off[length + 1] + codes[rows] * base + n
+
+
+def _edges(space: Space, include_empty: bool) -> tuple[np.ndarray, np.ndarray]:
+    """All direct relations as edges smaller → larger."""
+    pairs = [pair for prop in PAPER_000[:3] for pair in relation_pairs(space, prop, include_empty)]
+    return np.concatenate([a for a, _ in pairs]), np.concatenate([b for _, b in pairs])
+
+
+def _process_order(space: Space) -> np.ndarray:
+    """A key that puts every ranking after all the rankings it points to.
+
+    Relevance edges go to longer rankings; Redundancy edges go from a ranking ending in an
+    already-covered aspect to one ending in a new aspect (same length); Irrelevance edges leave
+    rankings ending in x, which nothing points to. So: rankings not ending in x by decreasing
+    length, new-aspect endings first; then rankings ending in x by increasing length.
+    """
+    key = np.zeros(space.size, dtype=np.int64)
+    covered = np.zeros((1, space.aspects), dtype=bool)  # coverage of each ranking of the level
+    for length in range(1, space.depth + 1):
+        codes = space.level(length)
+        last = codes % space.base
+        prefix = covered[codes // space.base]
+        novel = np.where(last > 0, ~prefix[np.arange(codes.size), np.maximum(last, 1) - 1], False)
+        idx = space.offsets[length] + codes
+        key[idx] = np.where(last == 0, 2 * (space.depth + 1) + length,
+                            2 * (space.depth - length) + np.where(novel, 0, 1))
+        covered = prefix.copy()
+        rows = np.flatnonzero(last > 0)
+        covered[rows, last[rows] - 1] = True
+    key[0] = 2 * space.depth + 1
+    return key
+
+
+def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: bool = False,
+              keep: int = 3) -> Check:
+    """Induced relations, counted per source ranking (see the module docstring).
+
+    ``below[S]`` is the lowest score among the rankings reachable from S (S excluded) and
+    ``induced[S]`` the lowest among those reachable through two or more relations; both are
+    filled children-first in the order of :func:`_process_order`, one vectorised step per
+    group of rankings that share an order key.
+    """
+    low, high = _edges(space, include_empty)
+    key = _process_order(space)
+    by_key = np.argsort(key[low], kind="stable")
+    low, high = low[by_key], high[by_key]
+    below = np.full(space.size, np.inf)
+    induced = np.full(space.size, np.inf)
+    groups = np.concatenate(([0], np.flatnonzero(np.diff(key[low])) + 1, [low.size]))
+    for a, b in zip(groups[:-1], groups[1:]):
+        src, dst = low[a:b], high[a:b]
+        np.minimum.at(induced, src, below[dst])
+        np.minimum.at(below, src, np.minimum(scores[dst], below[dst]))
+    check = Check(measure, "induction")
+    has = np.isfinite(induced)
+    check.applicable = int(has.sum())
+    bad = np.flatnonzero(has & _greater(scores, np.where(has, induced, 0.0)))
+    check.violations = int(bad.size)
+    for i in bad[:keep]:
+        check.examples.append(f"m({space.word(int(i))})={scores[i]:.6g} > {induced[i]:.6g}, a ranking reached "
+                              "through two or more relations")
+    return check
+
+
+def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: int = 2,
+                relevant_per_aspect: int | None = None, properties: Sequence[str] = PAPER_000,
+                include_empty: bool = False, examples: int = 3, progress_bar: bool | None = None) -> list[Check]:
+    """Check paper 000's properties for each measure over every ranking up to ``depth``.
+
+    ``relevant_per_aspect`` defaults to ``depth`` and must be at least ``depth`` (a ranking of
+    ``depth`` documents all relevant to one aspect needs that many distinct documents).
+    """
+    relevant = depth if relevant_per_aspect is None else relevant_per_aspect
+    if depth < 1 or aspects < 1:
+        raise CranfieldError("depth and aspects must be at least 1")
+    if relevant < depth:
+        raise CranfieldError(f"relevant_per_aspect ({relevant}) must be at least the depth ({depth}): a ranking of "
+                             f"{depth} documents relevant to one aspect needs {depth} distinct documents")
+    unknown = [p for p in properties if p not in PAPER_000]
+    if unknown:
+        raise CranfieldError(f"unknown properties {', '.join(unknown)}; choose from {', '.join(PAPER_000)}")
+    space = Space(depth, aspects)
+    topics = synthetic_topics(aspects, relevant)
+    out = []
+    for name in measures:
+        measure = parse_measure(name)
+        scores = score_space(measure, space, topics, progress_bar=progress_bar)
+        for prop in properties:
+            if prop == "induction":
+                out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples))
+                continue
+            check = Check(str(name), prop)
+            for low, high in relation_pairs(space, prop, include_empty):
+                check.add(space, scores, low, high, examples)
+            out.append(check)
+    return out
