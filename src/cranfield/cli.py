@@ -20,7 +20,7 @@ DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
-COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli", "cranfield.diversity_cli", "cranfield.meta.cli",)
+COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli")
 
 EVAL_EPILOG = """\
 measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.
