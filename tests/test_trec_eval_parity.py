@@ -28,9 +28,13 @@ MEASURES = {
     "ndcg": "nDCG", "ndcg_cut_5": "nDCG@5", "ndcg_cut_10": "nDCG@10", "ndcg_cut_100": "nDCG@100",
     "recip_rank": "RR", "Rprec": "Rprec", "set_F": "F",
     "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
+    "success_1": "Success@1", "success_5": "Success@5", "success_10": "Success@10", "bpref": "Bpref",
+    "set_P": "SetP", "set_recall": "SetR", "set_map": "SetAP", "11pt_avg": "11pt", "num_q": "NumQ",
+    **{f"iprec_at_recall_{r:.2f}": f"IPrec@{r:.1f}" for r in (0.0, 0.1, 0.3, 0.5, 0.8, 1.0)},
 }
 TREC_SET = {"map", "map_cut", "P", "recall", "ndcg", "ndcg_cut", "recip_rank", "Rprec", "set_F",
-            "num_ret", "num_rel", "num_rel_ret"}
+            "num_ret", "num_rel", "num_rel_ret", "success", "bpref", "set_P", "set_recall", "set_map",
+            "11pt_avg", "iprec_at_recall", "num_q"}
 
 
 def reference(qrels: dict, run: dict, relevance_level: int = 1) -> dict:
@@ -41,7 +45,7 @@ def reference(qrels: dict, run: dict, relevance_level: int = 1) -> dict:
 def compare(qrels_path, run_path, qrels: dict, run: dict, *, rel: int = 1) -> int:
     """Assert per-topic agreement; return the number of values compared."""
     ref = reference(qrels, run, rel)
-    names = {k: (v if rel == 1 or v in ("NumRet",) else _with_rel(v, rel)) for k, v in MEASURES.items()}
+    names = {k: (v if rel == 1 or v in ("NumRet", "NumQ") else _with_rel(v, rel)) for k, v in MEASURES.items()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", cranfield.EvaluationWarning)
         df = cranfield.evaluate(
@@ -149,8 +153,8 @@ def test_only_negative_labels(write):
     with pytest.warns(cranfield.EvaluationWarning, match="no relevant documents"):
         df = cranfield.evaluate(qrels, run, list(MEASURES.values()))
     one = df[df.topic == "1"].set_index("measure").value
-    assert one["NumRet"] == 2 and one["NumRel"] == 0
-    assert (one.drop(["NumRet"]) == 0).all()
+    assert one["NumRet"] == 2 and one["NumRel"] == 0 and one["NumQ"] == 1
+    assert (one.drop(["NumRet", "NumQ"]) == 0).all()
 
 
 def test_random_cases_cover_the_hard_parts():

@@ -39,6 +39,8 @@ class Topics:
         whose ties go to the larger docno (ndeval).
     nav : ndarray of bool, shape (T, I)
         Navigational intents (the rest are informational).
+    judged_nonneg : ndarray of int64, shape (T,), optional
+        Judged documents with a label >= 0 (trec_eval's notion of judged); ``num_judged`` if None.
     """
 
     ideal: np.ndarray
@@ -48,6 +50,7 @@ class Topics:
     max_rel: int
     rel_docs: np.ndarray
     nav: np.ndarray
+    judged_nonneg: np.ndarray | None = None
     cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -65,8 +68,9 @@ class Topics:
         for i, p in enumerate(per_intent):
             ideal_intent[:, i, : p.shape[1]] = p
         num_judged = np.bincount(doc_topic, minlength=n_topics).astype(np.int64)
+        nonneg = np.bincount(doc_topic[adhoc >= 0], minlength=n_topics).astype(np.int64)
         return cls(ideal, ideal_intent, num_judged, weights, int(max_rel),
-                   _relevant_documents(doc_topic, grades, docno, n_topics), nav)
+                   _relevant_documents(doc_topic, grades, docno, n_topics), nav, nonneg)
 
     @classmethod
     def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> "Topics":
@@ -109,6 +113,12 @@ class Topics:
         """Documents with label >= ``rel`` per topic, shape (T,) (trec_eval's num_rel)."""
         return (self.ideal >= rel).sum(axis=1)
 
+    def num_nonrel(self, rel: int = 1) -> np.ndarray:
+        """Judged documents with a label in [0, rel) per topic (trec_eval's judged non-relevant;
+        negative labels are not counted)."""
+        judged = self.num_judged if self.judged_nonneg is None else self.judged_nonneg
+        return judged - self.num_rel(rel)
+
     def cached(self, key: tuple, compute: "Callable[[], np.ndarray]") -> np.ndarray:
         """A per-topic quantity computed once per set of parameters (greedy ideals)."""
         if key not in self.cache:
@@ -120,6 +130,7 @@ class Topics:
         return Topics(
             self.ideal[topics], self.ideal_intent[topics], self.num_judged[topics],
             self.weights[topics], self.max_rel, self.rel_docs[topics], self.nav[topics],
+            None if self.judged_nonneg is None else self.judged_nonneg[topics],
         )
 
     def per_intent(self) -> "Topics":
@@ -128,7 +139,8 @@ class Topics:
         ideal = self.ideal_intent.reshape(n * n_int, -1)
         docs = self.rel_docs.transpose(0, 2, 1).reshape(n * n_int, -1, 1)
         return Topics(ideal, ideal[:, None, :], np.repeat(self.num_judged, n_int),
-                      np.ones((n * n_int, 1)), self.max_rel, docs, np.zeros((n * n_int, 1), dtype=bool))
+                      np.ones((n * n_int, 1)), self.max_rel, docs, np.zeros((n * n_int, 1), dtype=bool),
+                      None if self.judged_nonneg is None else np.repeat(self.judged_nonneg, n_int))
 
 
 def _relevant_documents(doc_topic: np.ndarray, grades: np.ndarray, docno: np.ndarray, n_topics: int) -> np.ndarray:

@@ -4,7 +4,7 @@ Grammar (SPEC §0, ir_measures' syntax)::
 
     measure := name [ "(" args ")" ] [ "@" value ]
     args    := [ measure "," ] key "=" value ( "," key "=" value )*
-    name    := [A-Za-z][A-Za-z0-9_+#-]*
+    name    := [A-Za-z0-9][A-Za-z0-9_+#-]*
 
 ``@`` sets the measure's primary parameter (its cutoff); ``α`` may be written for ``alpha``.
 A value may itself contain commas when the next piece is not ``key=`` (``gains=0:0,1:1,2:3``).
@@ -26,7 +26,7 @@ import numpy as np
 from .batch import Batch
 from .errors import MeasureError
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+#-]*")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # SPEC §0, plus a leading digit for trec_eval's 11pt
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]

@@ -57,6 +57,20 @@ EXPECTED = {
     "NumRelRet": 3,
     "NumRelRet@2": 1,
     "P(rel=2)@2": 1 / 2,
+    "Success@1": 0.0,
+    "Success@2": 1.0,
+    # bpref: the only judged non-relevant document (d; f's -2 does not count) precedes them all
+    "Bpref": 0.0,
+    # rel=2: R = 2 (a, b), judged non-relevant c, d, e (N = 3): a has d above (1 - 1/2), b has d, c (1 - 2/2)
+    "Bpref(rel=2)": (0.5 + 0.0) / 2,
+    "SetP": 3 / 6,
+    "SetR": 3 / 4,
+    "SetAP": (3 / 6) * (3 / 4),
+    "IPrec@0.0": 0.5,   # precision 1/2, 2/4, 3/6 at the relevant ranks
+    "IPrec@0.5": 0.5,   # ⌊0.5·4 + 0.9⌋ = 2 relevant needed
+    "IPrec@1.0": 0.0,   # 4 needed, 3 retrieved
+    "11pt": 8 * 0.5 / 11,  # levels 0.0–0.7 need ≤ 3 relevant, 0.8–1.0 need 4
+    "NumQ": 1,
     "AP(rel=2)": (1 / 2 + 2 / 6) / 2,
 }
 

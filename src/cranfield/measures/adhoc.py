@@ -188,6 +188,77 @@ def num_rel_ret(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray
     return _relevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
 
 
+def success(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
+    """Success@k = 1 if a relevant document is in the top k (trec_eval ``success.k``)."""
+    return _relevant(batch, cutoff, rel).any(axis=-1).astype(np.float64)
+
+
+def _judged_nonrelevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
+    """Documents judged with a label in [0, rel): trec_eval's "judged non-relevant" (a negative
+    label counts as unjudged there)."""
+    grades = cut(batch.grades, cutoff)
+    return cut(batch.judged, cutoff) & (grades >= 0) & (grades < rel)
+
+
+def bpref(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """bpref (Buckley & Voorhees SIGIR 2004; trec_eval ``bpref``): (1/R)·Σ over retrieved relevant
+    documents of 1 − min(n, min(R, N))/min(R, N), n the judged non-relevant documents above it and
+    N all judged non-relevant documents of the topic (labels >= 0 only, as trec_eval)."""
+    j = _relevant(batch, cutoff, rel)
+    above = np.cumsum(_judged_nonrelevant(batch, cutoff, rel), axis=-1)
+    big_r = batch.topics.num_rel(rel)
+    denom = np.minimum(big_r, batch.topics.num_nonrel(rel))[None, :, None]
+    term = np.where(above > 0, 1.0 - safe_div(np.minimum(above, denom), np.broadcast_to(denom, above.shape)), 1.0)
+    return safe_div((term * j).sum(axis=-1), big_r)
+
+
+def set_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """Precision of the retrieved set (trec_eval ``set_P``; the first k with @k)."""
+    retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), retrieved)
+
+
+def set_recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """Recall of the retrieved set (trec_eval ``set_recall``)."""
+    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
+
+
+def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
+    """SetP × SetR (trec_eval ``set_map``)."""
+    return set_precision(batch, cutoff=cutoff, rel=rel) * set_recall(batch, cutoff=cutoff, rel=rel)
+
+
+def _interpolated(batch: Batch, levels: np.ndarray, rel: int) -> np.ndarray:
+    """Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), shape (S, T, L):
+    the best precision at any rank that has found at least ⌊level·R + 0.9⌋ relevant documents
+    (trec_eval's conversion of a recall level into a count), 0 if no rank does."""
+    j = _relevant(batch, None, rel)
+    found = np.cumsum(j, axis=-1)
+    precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
+    needed = np.floor(levels[None, :] * batch.topics.num_rel(rel)[:, None] + 0.9)  # (T, L)
+    # the best precision at or after each rank, so that "enough found" is a suffix maximum
+    best_after = np.maximum.accumulate(precision[..., ::-1], axis=-1)[..., ::-1] if j.shape[-1] else precision
+    reached = found[..., None] >= needed[None, :, None, :]  # (S, T, D, L)
+    first = np.where(reached.any(axis=2), reached.argmax(axis=2), -1)  # first rank reaching each level
+    value = np.take_along_axis(best_after, np.maximum(first, 0), axis=-1) if j.shape[-1] else np.zeros(first.shape)
+    return np.where(first >= 0, value, 0.0)
+
+
+def iprec(batch: Batch, *, cutoff: float, rel: int = 1) -> np.ndarray:
+    """IPrec@r: interpolated precision at recall r (trec_eval ``iprec_at_recall``)."""
+    return _interpolated(batch, np.array([cutoff]), rel)[..., 0]
+
+
+def eleven_point(batch: Batch, *, rel: int = 1) -> np.ndarray:
+    """11-point interpolated average precision (trec_eval ``11pt_avg``)."""
+    return _interpolated(batch, np.array([k / 10 for k in range(11)]), rel).mean(axis=-1)
+
+
+def num_q(batch: Batch) -> np.ndarray:
+    """1 per evaluated topic (trec_eval ``num_q``; summed in the ``all`` row)."""
+    return np.ones(batch.length.shape)
+
+
 # --------------------------------------------------------------------------- registration
 CUT = cutoff_param()
 LINEAR = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp (2^l - 1) or a map")
@@ -261,6 +332,39 @@ register(MeasureSpec(
     "NumRel", num_rel, (REL,), cite="trec_eval num_rel", doc="number of relevant documents of the topic",
     value_range=(0.0, float("inf")), cutoff="none", depth=lambda p: 0, reference=f"{TREC_EVAL}: num_rel",
     aggregate="sum",
+))
+register(MeasureSpec(
+    "Success", success, (CUT, REL), cite="trec_eval success.k", doc="1 if a relevant document is in the top k",
+    cutoff="required", normalised=True, reference=f"{TREC_EVAL}: success_k",
+))
+register(MeasureSpec(
+    "Bpref", bpref, (CUT, REL), cite="Buckley & Voorhees, SIGIR 2004; trec_eval bpref",
+    doc="binary preference: relevant documents ranked above judged non-relevant ones", aliases=("bpref",),
+    reference=f"{TREC_EVAL}: bpref",
+))
+register(MeasureSpec(
+    "SetP", set_precision, (CUT, REL), cite="trec_eval set_P", doc="precision of the retrieved set",
+    reference=f"{TREC_EVAL}: set_P",
+))
+register(MeasureSpec(
+    "SetR", set_recall, (CUT, REL), cite="trec_eval set_recall", doc="recall of the retrieved set",
+    reference=f"{TREC_EVAL}: set_recall",
+))
+register(MeasureSpec(
+    "SetAP", set_ap, (CUT, REL), cite="trec_eval set_map", doc="SetP × SetR", reference=f"{TREC_EVAL}: set_map",
+))
+register(MeasureSpec(
+    "IPrec", iprec, (Param("cutoff", "float", None, "the recall level r in [0, 1]", low=0, high=1), REL),
+    cite="trec_eval iprec_at_recall", doc="interpolated precision at a recall level", cutoff="required",
+    depth=lambda p: None, reference=f"{TREC_EVAL}: iprec_at_recall_r",
+))
+register(MeasureSpec(
+    "11pt", eleven_point, (REL,), cite="trec_eval 11pt_avg", doc="11-point interpolated average precision",
+    aliases=("11pt_avg",), cutoff="none", depth=lambda p: None, normalised=True, reference=f"{TREC_EVAL}: 11pt_avg",
+))
+register(MeasureSpec(
+    "NumQ", num_q, (), cite="trec_eval num_q", doc="number of topics evaluated", value_range=(0.0, float("inf")),
+    cutoff="none", depth=lambda p: 0, aggregate="sum", reference=f"{TREC_EVAL}: num_q",
 ))
 register(MeasureSpec(
     "NumRelRet", num_rel_ret, (CUT, REL), cite="trec_eval num_rel_ret",
