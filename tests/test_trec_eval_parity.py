@@ -170,3 +170,58 @@ def test_random_cases_cover_the_hard_parts():
         f32 += len({(q, np.float32(s)) for q, s in scores}) < len(set(scores))
         missing += bool(set(qrels) - set(run))
     assert min(ties, f32, dups, missing) >= 10, (ties, f32, dups, missing)
+
+
+# --------------------------------------------------------------------------- trec_eval options
+OPTION_MEASURES = {"map": "AP", "P_5": "P@5", "P_10": "P@10", "ndcg": "nDCG", "ndcg_cut_10": "nDCG@10",
+                   "recip_rank": "RR", "bpref": "Bpref", "num_ret": "NumRet", "num_rel_ret": "NumRelRet",
+                   "Rprec": "Rprec"}
+
+
+def _options_case(qrels: dict, run: dict, qrels_path, run_path, *, judged_only=False, depth=None):
+    ranked = {q: dict(sorted(d.items(), key=lambda x: (-np.float32(x[1]), [-b for b in x[0].encode()]))) for q, d in run.items()}
+    if depth is not None:
+        ranked = {q: dict(list(d.items())[:depth]) for q, d in ranked.items()}
+    ref = pytrec_eval.RelevanceEvaluator(qrels, set(OPTION_MEASURES), judged_docs_only_flag=judged_only).evaluate(ranked)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = cranfield.Evaluator(qrels_path, list(OPTION_MEASURES.values()), missing="skip", depth=depth,
+                                  judged_only=judged_only).evaluate([run_path], on_duplicate="first")
+    got = {(t, m): v for t_i, t in enumerate(res.topics) for m_i, m in enumerate(res.measures)
+           if not np.isnan(v := res.values[0, m_i, t_i])}
+    for topic, values in ref.items():
+        for trec, ours in OPTION_MEASURES.items():
+            assert got[(topic, ours)] == pytest.approx(values[trec], abs=1e-9), (topic, trec)
+
+
+@pytest.mark.parametrize("judged_only, depth", [(True, None), (False, 10), (True, 25)])
+def test_options_on_real_runs(judged_only, depth):
+    qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "ql-filtered.run.gz"
+    _options_case(qrels_dict(qrels_path), run_dict(run_path), qrels_path, run_path, judged_only=judged_only, depth=depth)
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 4))
+def test_options_on_random_cases(seed, write):
+    qrels_text, run_text, qrels, run = random_case(seed)
+    qrels_path, run_path = write("q.txt", qrels_text), write("r.txt", run_text)
+    _options_case(qrels, run, qrels_path, run_path, judged_only=True)
+    _options_case(qrels, run, qrels_path, run_path, depth=3)
+
+
+def test_trec_eval_names(capsys):
+    from cranfield.cli import main
+
+    qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "ql-filtered.run.gz"
+    assert main(["eval", str(qrels_path), str(run_path), "-m", "map", "-m", "P.5,10", "-m", "ndcg_cut.10",
+                 "-m", "iprec_at_recall", "--format", "json", "-q", "-c", "-l", "2"]) == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)
+    labels = list(dict.fromkeys(r["measure"] for r in rows))
+    assert labels[:4] == ["map", "P_5", "P_10", "ndcg_cut_10"] and "iprec_at_recall_0.50" in labels
+    ref = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels_path), {"map", "P_10"}, relevance_level=2).evaluate(
+        run_dict(run_path))
+    got = {(r["topic"], r["measure"]): r["value"] for r in rows}
+    for topic, values in ref.items():
+        assert got[(topic, "map")] == pytest.approx(values["map"], abs=1e-9)
+        assert got[(topic, "P_10")] == pytest.approx(values["P_10"], abs=1e-9)

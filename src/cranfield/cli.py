@@ -41,6 +41,9 @@ probabilities (NTCIR Iprob files), --intent-types navigational/informational typ
 TREC Dynamic Domain: cranfield eval --dd-truth truth.txt run.txt -m CT@10 -m nCT@10 -m ACT@10
 (--per-iteration adds the value after each iteration; @c counts iterations).
 
+trec_eval users: trec_eval's names and options work too, e.g.
+  cranfield eval -q -c -l 2 -M 100 -m map -m P.5,10 -m ndcg_cut.10 --format trec qrels.txt run.txt
+
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
   cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
@@ -49,11 +52,19 @@ examples:
 
 
 def _split_measures(values: list[str] | None) -> list[str]:
+    """Measures from ``-m`` values, split at commas outside parentheses; a bare number after a
+    trec_eval name continues its cutoff list (``P.5,10``)."""
+    from .compat import TREC_EVAL
     from .registry import _split_top
 
     out: list[str] = []
     for value in values or []:
-        out.extend(p.strip() for p in _split_top(value) if p.strip())
+        for part in (p.strip() for p in _split_top(value) if p.strip()):
+            if out and part.replace(".", "", 1).isdigit() and out[-1].partition(".")[0] in TREC_EVAL \
+                    and "." in out[-1]:
+                out[-1] += "," + part
+            else:
+                out.append(part)
     return out
 
 
@@ -68,6 +79,13 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
                    help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
                         "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
+    p.add_argument("-c", dest="complete", action="store_true",
+                   help="average over all qrels topics, missing ones scoring 0 (trec_eval -c; = --missing zero)")
+    p.add_argument("-M", "--depth", type=int, metavar="N", help="only the first N documents of each ranking count (trec_eval -M)")
+    p.add_argument("-J", "--judged-only", action="store_true",
+                   help="drop unjudged documents (and negative labels) from the rankings first (trec_eval -J)")
+    p.add_argument("-l", "--rel-level", type=int, metavar="L",
+                   help="the lowest label counted as relevant by binary measures (trec_eval -l; measure parameter rel=L)")
     p.add_argument("--norel", choices=("include", "exclude"), default="include",
                    help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
     p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
@@ -159,12 +177,17 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    if args.docs_per_iteration:
-        from .registry import parse_measure
+    from .compat import resolve, with_relevance_level
 
-        measures = [_with_iterations(parse_measure(m), args.docs_per_iteration) for m in measures]
-    evaluator = Evaluator(qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity,
-                          intents=args.intents, intent_types=args.intent_types, empty_intents=args.empty_intents)
+    names, parsed = resolve(measures)
+    if args.docs_per_iteration:
+        parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
+    if args.rel_level is not None:
+        parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
+    evaluator = Evaluator(qrels, parsed, missing="zero" if args.complete else args.missing, norel=args.norel,
+                          diversity=diversity, intents=args.intents, intent_types=args.intent_types,
+                          empty_intents=args.empty_intents, depth=args.depth, judged_only=args.judged_only,
+                          names=names)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration)
     text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)

@@ -143,18 +143,30 @@ class Evaluator:
         Intent types: ``qid intent inf|nav`` lines or a TREC Web topics XML file.
     empty_intents : {"drop", "keep"}
         Intents without relevant documents: dropped (ndeval, default) or kept (SPEC §2).
+    depth : int, optional
+        Only the first ``depth`` documents of each ranking count (trec_eval ``-M``).
+    judged_only : bool
+        Remove documents that are not judged (or judged with a negative label) from the rankings
+        before scoring: condensed lists (trec_eval ``-J``).
+    names : sequence of str, optional
+        Display names of the measures (default: as given).
     """
 
     def __init__(
         self, qrels: Any, measures: Sequence[str | Measure], *, missing: str = "auto",
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
-        intent_types: Any = None, empty_intents: str = "drop",
+        intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
+        judged_only: bool = False, names: Sequence[str] | None = None,
     ) -> None:
         self.missing = _choice(missing, MISSING, "missing")
         self.norel = _choice(norel, NOREL, "norel")
         if not measures:
             raise CranfieldError("no measures given")
-        self.names = [str(m) for m in measures]
+        self.names = list(names) if names is not None else [str(m) for m in measures]
+        if depth is not None and depth < 1:
+            raise CranfieldError(f"depth must be at least 1, got {depth}")
+        self.max_depth = depth
+        self.judged_only = judged_only
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None:
             diversity = True
@@ -187,6 +199,19 @@ class Evaluator:
                     f"{len(names)} topics have no relevant documents and are scored by each "
                     f"measure's definition (mostly 0): {listing(names)}"
                 )
+
+    def prepare(self, run: Run) -> Run:
+        """Apply ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a loaded run."""
+        if self.max_depth is not None:
+            run = run.head(self.max_depth)
+        if self.judged_only:
+            coll = self.collection
+            where = coll.topic_index(run)
+            topic = np.repeat(where, run.lengths)
+            row = coll.lookup(np.maximum(topic, 0), run.doc_key, run.docno)
+            grade = coll.grades.max(axis=1) if coll.grades.shape[1] > 1 else coll.grades[:, 0]
+            run = run.select((topic >= 0) & (row >= 0) & (grade[np.maximum(row, 0)] >= 0))
+        return run
 
     def topic_blocks(self, run: Run) -> list[slice]:
         """Blocks of topics whose batch for ``run`` stays within the memory budget."""
@@ -248,7 +273,7 @@ class Evaluator:
         loaded: list[Run] = []
         values, details, steps = [], [], []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):
-            run = as_run(obj, order=order, on_duplicate=on_duplicate)  # type: ignore[arg-type]
+            run = self.prepare(as_run(obj, order=order, on_duplicate=on_duplicate))  # type: ignore[arg-type]
             loaded.append(run)
             scores, detail, step = self.score_run(run, per_intent, per_iteration)
             values.append(scores)
@@ -272,6 +297,7 @@ class Evaluator:
                 "measures": [str(m) for m in self.measures],
                 "order": order, "missing": self.missing, "norel": self.norel,
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
+                "depth": self.max_depth, "judged_only": self.judged_only,
                 "diversity": self.collection.diversity,
             },
         )

@@ -65,6 +65,23 @@ class Run:
         """The length of each topic's ranked list, shape (T,)."""
         return np.diff(self.offsets)
 
+    def select(self, keep: np.ndarray) -> "Run":
+        """The run with only the rows where ``keep`` is True, in the same order (condensed lists)."""
+        if bool(keep.all()):
+            return self
+        counts = np.add.reduceat(keep.astype(np.int64), self.offsets[:-1]) if keep.size else np.zeros(0, np.int64)
+        counts = np.where(np.diff(self.offsets) > 0, counts, 0)
+        offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        take = np.flatnonzero(keep)
+        return Run(self.name, self.source, self.topic_ids, offsets, self.docno[take], self.score[take],
+                   None if self.line is None else self.line[take], self.doc_key[take],
+                   None if self.iteration is None else self.iteration[take])
+
+    def head(self, depth: int) -> "Run":
+        """Only the first ``depth`` documents of each ranking (trec_eval -M)."""
+        rank = np.arange(self.docno.size) - np.repeat(self.offsets[:-1], self.lengths)
+        return self.select(rank < depth)
+
     def ranking(self, topic: str) -> list[str]:
         """The ranked docnos of one topic (a convenience for inspection and tests)."""
         t = self.topic_ids.index(topic)
