@@ -17,6 +17,7 @@ from . import __version__
 from .errors import CranfieldError, EvaluationWarning
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
+GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
@@ -79,6 +80,11 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
                    help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
                         "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
+    p.add_argument("--compat", choices=("gdeval",),
+                   help="gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
+                        "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a)")
+    p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
+                   help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over all qrels topics, missing ones scoring 0 (trec_eval -c; = --missing zero)")
     p.add_argument("-M", "--depth", type=int, metavar="N", help="only the first N documents of each ranking count (trec_eval -M)")
@@ -169,7 +175,10 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     from .evaluate import Evaluator
     from .report import render, write_provenance
 
-    measures = _split_measures(args.measure) or DEFAULT_MEASURES
+    gdeval = args.compat == "gdeval"
+    measures = _split_measures(args.measure) or (GDEVAL_MEASURES if gdeval else DEFAULT_MEASURES)
+    norel = "exclude" if gdeval and args.norel == "include" else args.norel
+    score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
     diversity = True if args.diversity else False if args.adhoc else None
     if args.dd_truth:  # every positional file is a run
         from .io.dd import read_dd_truth
@@ -184,12 +193,12 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
-    evaluator = Evaluator(qrels, parsed, missing="zero" if args.complete else args.missing, norel=args.norel,
+    evaluator = Evaluator(qrels, parsed, missing="zero" if args.complete else args.missing, norel=norel,
                           diversity=diversity, intents=args.intents, intent_types=args.intent_types,
                           empty_intents=args.empty_intents, depth=args.depth, judged_only=args.judged_only,
                           names=names)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
-                                 per_iteration=args.per_iteration)
+                                 per_iteration=args.per_iteration, score_dtype=score_dtype)
     text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:

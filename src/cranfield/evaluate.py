@@ -266,14 +266,16 @@ class Evaluator:
                 out[m, absent] = 0.0
 
     def evaluate(self, runs: Sequence[Any], *, order: str = "score", on_duplicate: str = "error",
-                 per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None) -> Results:
+                 per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None,
+                 score_dtype: str = "float32") -> Results:
         """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`); with
         ``per_intent`` keep each intent's score of the intent-aware measures, with
         ``per_iteration`` each iteration measure's value after every iteration."""
         loaded: list[Run] = []
         values, details, steps = [], [], []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):
-            run = self.prepare(as_run(obj, order=order, on_duplicate=on_duplicate))  # type: ignore[arg-type]
+            run = self.prepare(as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                                      score_dtype=score_dtype))
             loaded.append(run)
             scores, detail, step = self.score_run(run, per_intent, per_iteration)
             values.append(scores)
@@ -295,7 +297,7 @@ class Evaluator:
                 "cranfield": __version__,
                 "qrels": self.qrels.source,
                 "measures": [str(m) for m in self.measures],
-                "order": order, "missing": self.missing, "norel": self.norel,
+                "order": order, "score_dtype": score_dtype, "missing": self.missing, "norel": self.norel,
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only,
                 "diversity": self.collection.diversity,

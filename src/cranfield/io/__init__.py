@@ -36,7 +36,8 @@ def as_qrels(obj: Any, *, diversity: bool | None = None) -> Qrels:
     raise TypeError(f"qrels must be a path, a dict, a DataFrame or a Qrels, not {type(obj).__name__}")
 
 
-def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", name: str | None = None) -> Run:
+def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", name: str | None = None,
+           score_dtype: str = "float32") -> Run:
     """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame."""
     if isinstance(obj, Run):
         return obj
@@ -45,7 +46,8 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
 
         if looks_like_dd_run(obj):
             return read_dd_run(obj, name=name)
-        return read_run(obj, order=order, on_duplicate=on_duplicate, name=name)  # type: ignore[arg-type]
+        return read_run(obj, order=order, on_duplicate=on_duplicate, name=name,  # type: ignore[arg-type]
+                        score_dtype=score_dtype)
     if isinstance(obj, Mapping):
         return run_from_dict(obj, order=order, name=name or "run")
     if _is_frame(obj):

@@ -172,7 +172,7 @@ def _check_duplicates(
 
 def _ranked_order(
     topic: np.ndarray, score: np.ndarray, docno: np.ndarray, rank: np.ndarray | None,
-    order: Order, line: np.ndarray | None, source: str, topic_ids: list[str],
+    order: Order, line: np.ndarray | None, source: str, topic_ids: list[str], score_dtype: str = "float32",
 ) -> tuple[np.ndarray | None, np.ndarray | None]:
     """The permutation that groups rows by topic (first-appearance order) and ranks them, and
     the rows it moves (None: possibly all). (None, None) when the rows already are in order;
@@ -192,7 +192,7 @@ def _ranked_order(
                 "(order='rank' needs distinct ranks)",
             )
         return perm, None
-    sim = score.astype(np.float32)
+    sim = score.astype(np.float32) if score_dtype == "float32" else score
     same_topic = topic[1:] == topic[:-1]
     touched: np.ndarray | None = None
     if bool(np.all((topic[1:] > topic[:-1]) | (same_topic & (sim[1:] <= sim[:-1])))):
@@ -221,9 +221,13 @@ def build_run(
     topic: np.ndarray, topic_ids: list[str], docno: np.ndarray, score: np.ndarray, *,
     name: str, source: str, line: np.ndarray | None = None, rank: np.ndarray | None = None,
     order: Order = "score", on_duplicate: OnDuplicate = "error", doc_key: np.ndarray | None = None,
+    score_dtype: str = "float32",
 ) -> Run:
     """Assemble a :class:`Run` from parallel row arrays (``topic`` codes into ``topic_ids``),
-    applying the duplicate and order rules."""
+    applying the duplicate and order rules; ``score_dtype="float64"`` compares scores as doubles
+    (gdeval) instead of C floats (trec_eval)."""
+    if score_dtype not in ("float32", "float64"):
+        raise InputError(source, None, f"score_dtype must be 'float32' or 'float64', got {score_dtype!r}")
     if order not in ORDERS:
         raise InputError(source, None, f"order must be one of {ORDERS}, got {order!r}")
     if on_duplicate not in ("error", "first"):
@@ -234,7 +238,7 @@ def build_run(
         topic, docno, score, keys = topic[keep], docno[keep], score[keep], keys[keep]
         line = line[keep] if line is not None else None
         rank = rank[keep] if rank is not None else None
-    perm, touched = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids)
+    perm, touched = _ranked_order(topic, score, docno, rank, order, line, source, topic_ids, score_dtype)
     if perm is not None and touched is None:
         topic, docno, score, keys = topic[perm], docno[perm], score[perm], keys[perm]
         line = line[perm] if line is not None else None
@@ -250,7 +254,7 @@ def build_run(
 
 def read_run(
     path: str | Path, *, order: Order = "score", on_duplicate: OnDuplicate = "error",
-    name: str | None = None,
+    name: str | None = None, score_dtype: str = "float32",
 ) -> Run:
     """Read a TREC run file ``qid Q0 docno rank score tag`` (plain or gzip).
 
@@ -265,6 +269,8 @@ def read_run(
         A docno twice within a topic is an error naming both lines, or keeps the first line.
     name : str, optional
         The run's name; default the tag column (the file name when the tags disagree).
+    score_dtype : {"float32", "float64"}
+        Compare scores as C floats (trec_eval; default) or as doubles (gdeval, ndeval).
 
     Raises
     ------
@@ -283,7 +289,7 @@ def read_run(
         name = cols.first[5].decode() if cols.same[5] else Path(path).name
     return build_run(
         cols.code[0], cols.names[0], cols.text[2], cols.number[4], name=name, source=source, line=cols.line,
-        rank=rank, order=order, on_duplicate=on_duplicate, doc_key=cols.key[2],
+        rank=rank, order=order, on_duplicate=on_duplicate, doc_key=cols.key[2], score_dtype=score_dtype,
     )
 
 
