@@ -9,6 +9,7 @@ duplicates under on_duplicate="first", negative labels, and topics missing on ei
 from __future__ import annotations
 
 import importlib.metadata
+import math
 import warnings
 
 import numpy as np
@@ -225,3 +226,15 @@ def test_trec_eval_names(capsys):
     for topic, values in ref.items():
         assert got[(topic, "map")] == pytest.approx(values["map"], abs=1e-9)
         assert got[(topic, "P_10")] == pytest.approx(values["P_10"], abs=1e-9)
+
+
+def test_gm_map_is_the_geometric_average_of_ap():
+    """trec_eval's gm_map: exp(mean(log(max(AP, 1e-5)))) over topics (pytrec_eval reports the logs)."""
+    qrels_path, run_path = DATA / "robust03" / "qrels.txt.gz", DATA / "robust03" / "input.NLPR03vb10.gz"
+    ref = pytrec_eval.RelevanceEvaluator(qrels_dict(qrels_path), {"gm_map"}).evaluate(run_dict(run_path))
+    expected = math.exp(np.mean([v["gm_map"] for v in ref.values()]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        df = cranfield.evaluate(qrels_path, run_path, ["AP"], missing="skip", average="geom", per_topic=False)
+    assert df.value.iloc[0] == pytest.approx(expected, abs=1e-12)
+    assert any(v["gm_map"] == pytest.approx(math.log(1e-5)) for v in ref.values())  # a topic with AP = 0

@@ -21,7 +21,7 @@ GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
-COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli")
+COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli", "cranfield.diversity_cli")
 
 EVAL_EPILOG = """\
 measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.
@@ -92,6 +92,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help="drop unjudged documents (and negative labels) from the rankings first (trec_eval -J)")
     p.add_argument("-l", "--rel-level", type=int, metavar="L",
                    help="the lowest label counted as relevant by binary measures (trec_eval -l; measure parameter rel=L)")
+    p.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
+                   help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
+                        "or dd (weights 1 - diversity difficulty, paper 001)")
     p.add_argument("--norel", choices=("include", "exclude"), default="include",
                    help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
     p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
@@ -196,7 +199,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     evaluator = Evaluator(qrels, parsed, missing="zero" if args.complete else args.missing, norel=norel,
                           diversity=diversity, intents=args.intents, intent_types=args.intent_types,
                           empty_intents=args.empty_intents, depth=args.depth, judged_only=args.judged_only,
-                          names=names)
+                          names=names, average=args.average)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
     text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)

@@ -1,5 +1,6 @@
 """trec_eval's measure names, kept apart from cranfield's own grammar (STYLE: one native
-grammar, a separate compatibility table).
+grammar, a separate compatibility table). ``gm_map`` is AP with the geometric topic average
+(``--average geom``); the per-topic values are AP's.
 
 ``-m map -m P.5,10 -m ndcg_cut.10`` work as in trec_eval: each name maps to cranfield
 measures, labelled as trec_eval prints them (``map``, ``P_5``, ``ndcg_cut_10``).
@@ -17,7 +18,7 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "Rprec": ("Rprec", None), "bpref": ("Bpref", None), "success": ("Success@{}", "1,5,10"),
     "set_P": ("SetP", None), "set_recall": ("SetR", None), "set_map": ("SetAP", None), "set_F": ("F", None),
     "num_ret": ("NumRet", None), "num_rel": ("NumRel", None), "num_rel_ret": ("NumRelRet", None),
-    "num_q": ("NumQ", None), "11pt_avg": ("11pt", None),
+    "num_q": ("NumQ", None), "11pt_avg": ("11pt", None), "gm_map": ("AP", None),
     "iprec_at_recall": ("IPrec@{}", "0.00,0.10,0.20,0.30,0.40,0.50,0.60,0.70,0.80,0.90,1.00"),
 }
 

@@ -57,6 +57,11 @@ class Results:
     iteration_values : ndarray of float64, shape (S, M, T, C), optional
         For iteration measures (the Cube Test family), the value after each iteration 1..C,
         with ``per_iteration``.
+    average : {"avg", "geom", "dd"}
+        How the ``all`` row averages topics (:func:`cranfield.averaging.average`); counts are
+        always summed.
+    topic_weights : ndarray, shape (T,), optional
+        1 − dd(t) for ``average="dd"``.
     """
 
     runs: list[str]
@@ -69,16 +74,25 @@ class Results:
     intent_ids: list[tuple[str, ...]] | None = None
     intent_weights: np.ndarray | None = None
     iteration_values: np.ndarray | None = None
+    average: str = "avg"
+    topic_weights: np.ndarray | None = None
+    measure_specs: list[Any] | None = None
 
     def summary(self) -> np.ndarray:
-        """The ``all`` row per run and measure, shape (S, M): mean (or sum) over scored topics."""
+        """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
+        over scored topics, or the sum for trec_eval's counts."""
+        from .averaging import average
+
         out = np.full(self.values.shape[:2], np.nan)
         scored = ~np.isnan(self.values)
-        counts = scored.sum(axis=2)
-        totals = np.where(scored, self.values, 0.0).sum(axis=2)
         for m, how in enumerate(self.aggregate):
-            has = counts[:, m] > 0
-            out[has, m] = totals[has, m] if how == "sum" else totals[has, m] / counts[has, m]
+            has = scored[:, m].any(axis=1)
+            if how == "sum":
+                out[has, m] = np.where(scored[:, m], self.values[:, m], 0.0).sum(axis=1)[has]
+            else:
+                spec = self.measure_specs[m] if self.measure_specs else None
+                out[:, m] = average(self.values[:, m], self.average, weights=self.topic_weights,
+                                    topics=self.topics, measure=spec)
         return out
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
@@ -150,13 +164,16 @@ class Evaluator:
         before scoring: condensed lists (trec_eval ``-J``).
     names : sequence of str, optional
         Display names of the measures (default: as given).
+    average : {"avg", "geom", "dd"}
+        Topic average of the ``all`` row: arithmetic (default), geometric (trec_eval's gm_map,
+        ε = 1e-5) or weighted by 1 − dd(t) (paper 001 §6.3; diversity qrels).
     """
 
     def __init__(
         self, qrels: Any, measures: Sequence[str | Measure], *, missing: str = "auto",
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
         intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
-        judged_only: bool = False, names: Sequence[str] | None = None,
+        judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
     ) -> None:
         self.missing = _choice(missing, MISSING, "missing")
         self.norel = _choice(norel, NOREL, "norel")
@@ -167,6 +184,9 @@ class Evaluator:
             raise CranfieldError(f"depth must be at least 1, got {depth}")
         self.max_depth = depth
         self.judged_only = judged_only
+        from .averaging import AVERAGES
+
+        self.average = _choice(average, AVERAGES, "average")
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None:
             diversity = True
@@ -199,6 +219,13 @@ class Evaluator:
                     f"{len(names)} topics have no relevant documents and are scored by each "
                     f"measure's definition (mostly 0): {listing(names)}"
                 )
+
+    def _topic_weights(self, keep: np.ndarray) -> np.ndarray | None:
+        if self.average != "dd":
+            return None
+        from .averaging import dd_weights
+
+        return dd_weights(self.collection.topics)[keep]
 
     def prepare(self, run: Run) -> Run:
         """Apply ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a loaded run."""
@@ -291,6 +318,7 @@ class Evaluator:
             aggregate=[m.spec.aggregate for m in self.measures],
             intent_values=np.stack(details)[:, :, keep] if per_intent and details else None,
             iteration_values=_iteration_array(steps, keep) if per_iteration and steps else None,
+            average=self.average, topic_weights=self._topic_weights(keep), measure_specs=list(self.measures),
             intent_ids=[coll.intent_ids[t] for t in keep],
             intent_weights=coll.weights[keep],
             provenance={
@@ -299,7 +327,7 @@ class Evaluator:
                 "measures": [str(m) for m in self.measures],
                 "order": order, "score_dtype": score_dtype, "missing": self.missing, "norel": self.norel,
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
-                "depth": self.max_depth, "judged_only": self.judged_only,
+                "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
                 "diversity": self.collection.diversity,
             },
         )
@@ -342,7 +370,7 @@ def evaluate(
     norel: str = "include", order: str = "score", on_duplicate: str = "error",
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
-    intent_types: Any = None, empty_intents: str = "drop",
+    intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -365,6 +393,8 @@ def evaluate(
         ``nDCG_IA``, ...), as rows ``measure[intent=i]`` and ``measure[intent=i].w``.
     per_iteration : bool
         Also the Cube Test family's value after each iteration, as rows ``CT@5[iteration=2]``.
+    average : {"avg", "geom", "dd"}
+        How the ``all`` row averages topics (see :class:`Evaluator`).
 
     Examples
     --------
@@ -380,7 +410,8 @@ def evaluate(
     if isinstance(runs, (str, Path, Run)) or isinstance(runs, dict) or hasattr(runs, "columns"):
         runs = [runs]
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
-                          intents=intents, intent_types=intent_types, empty_intents=empty_intents)
+                          intents=intents, intent_types=intent_types, empty_intents=empty_intents,
+                          average=average)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
                                  per_iteration=per_iteration)
     return results.to_frame(per_topic or per_intent or per_iteration)

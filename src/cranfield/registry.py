@@ -420,11 +420,12 @@ def parse_measure(text: str | Measure) -> Measure:
                 f"Cannot read measure {call.text!r}: {spec.name} takes key=value parameters "
                 f"({names}), not {call.inner.text!r}."
             )
-        inner = parse_measure(call.inner.text)
         if call.at is not None:  # IA(X)@k is IA(X@k); both is an error
-            if inner.cutoff is not None:
+            if call.inner.at is not None:
                 raise MeasureError(f"Cannot read measure {call.text!r}: give the cutoff once, inside or outside.")
-            inner = inner.with_params(cutoff=call.at)
+            inner = parse_measure(f"{call.inner.text}@{call.at}")
+        else:
+            inner = parse_measure(call.inner.text)
         values[wrapped.name] = inner
     elif wrapped is not None:
         raise MeasureError(f"{spec.name} wraps a measure: write {spec.name}(nDCG@10), for example.")

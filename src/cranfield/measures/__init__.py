@@ -3,8 +3,9 @@
 - :mod:`.adhoc` — trec_eval's family, ERR, RBP, Q-measure, P+ (SPEC §1).
 - :mod:`.diversity` — ndeval's family, subtopic recall, the intent-aware wrapper (SPEC §2).
 - :mod:`.sakai` — D-, D#-, DIN-, DIN#-measures, P+Q, P+Q#, effective precision (SPEC §2).
+- :mod:`.alpha_sharp` — the α#-IA family of paper 001 (SPEC §2).
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (SPEC §3).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (SPEC §2).
 """
 
-from . import adhoc, diversity, sakai, truncated, cubetest  # noqa: F401
+from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest  # noqa: F401

@@ -47,22 +47,10 @@ def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int) -> np.ndarray:
     A heuristic: the true maximum of α-DCG is NP-hard, and a run can beat this list.
     """
     def compute() -> np.ndarray:
+        from .alpha_sharp import greedy_ideal
+
         docs = batch.topics.rel_docs >= rel  # (T, J, I)
-        n_topics, n_docs, n_int = docs.shape
-        weight = np.ones((n_topics, n_int))
-        taken = np.zeros((n_topics, n_docs), dtype=bool)
-        out = np.zeros((n_topics, n_docs))
-        rows = np.arange(n_topics)
-        for step in range(n_docs):
-            score = np.zeros((n_topics, n_docs))
-            for i in range(n_int):  # ndeval sums the intents in order
-                score += np.where(docs[:, :, i], weight[:, None, i], 0.0)
-            score[taken] = -1.0
-            pick = score.argmax(axis=1)
-            out[:, step] = np.maximum(score[rows, pick], 0.0)
-            taken[rows, pick] = True
-            weight = np.where(docs[rows, pick], weight * (1.0 - alpha), weight)
-        return out
+        return greedy_ideal(docs.astype(np.float64), docs, alpha, docs.shape[1])
 
     return batch.topics.cached(("alpha-ideal", alpha, rel), compute)
 

@@ -1,0 +1,120 @@
+"""Averaging scores over topics: arithmetic, geometric and diversity-difficulty weighted
+(paper 001 §6.3; SPEC §2 "Topic averaging").
+
+- ``avg``: the arithmetic mean.
+- ``geom``: exp(mean(log(max(x, ε)))) with ε = 1e-5 — trec_eval's ``gm_map`` (Robertson,
+  CIKM 2006): a topic scoring 0 counts as 1e-5 instead of sending the mean to 0. An error for
+  a measure that can be negative (its ``value_range`` starts below 0) and for negative values.
+- ``dd``: Σ_t w_t·x_t / Σ_t w_t with w_t = 1 − dd(t), the diversity difficulty of topic t at
+  depth ξ (:func:`dd_weights`): topics that are hard to diversify weigh more. A topic with
+  weight 0 (dd = 1, e.g. a topic with a single intent, M' = 1) does not count and is named in a
+  warning; all weights 0 is an error.
+
+NaN values (topics not scored, ``missing="skip"``) are left out, the weights of the others
+renormalised; a row with no value left averages to NaN.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .errors import CranfieldError, listing, warn
+
+AVERAGES = ("avg", "geom", "dd")
+GEOM_EPSILON = 1e-5
+
+__all__ = ["AVERAGES", "GEOM_EPSILON", "average", "dd_weights"]
+
+
+def _can_be_negative(measure: Any) -> bool:
+    if measure is None:
+        return False
+    from .registry import parse_measure
+
+    return parse_measure(measure).spec.value_range[0] < 0
+
+
+def average(
+    values: Any, how: str = "avg", *, weights: Any = None, axis: int = -1,
+    topics: Sequence[str] | None = None, measure: Any = None, eps: float = GEOM_EPSILON,
+) -> np.ndarray:
+    """Average scores over topics.
+
+    Parameters
+    ----------
+    values : array_like of float
+        Scores with topics along ``axis`` (e.g. ``Results.values``, shape (S, M, T)).
+    how : {"avg", "geom", "dd"}
+    weights : array_like of float, shape (T,), optional
+        Topic weights, required for ``dd`` (see :func:`dd_weights`: 1 − dd(t)); normalised
+        here. Ignored by ``avg`` and ``geom``.
+    axis : int
+        The topic axis.
+    topics : sequence of str, optional
+        Topic names, for the warning that lists topics of weight 0.
+    measure : str or Measure, optional
+        The measure averaged: ``geom`` refuses measures whose range allows negative values.
+    eps : float
+        The floor of ``geom`` (1e-5, trec_eval's gm_map).
+
+    Returns
+    -------
+    ndarray of float64
+        ``values`` with the topic axis reduced; NaN where no topic has a value.
+
+    Examples
+    --------
+    >>> average([0.5, 0.0, 0.25], "avg").item(), round(average([0.5, 0.0, 0.25], "geom").item(), 6)
+    (0.25, 0.010772)
+    >>> average([0.5, 0.0, 0.25], "dd", weights=[2.0, 1.0, 1.0]).item()  # weights 1 - dd(t)
+    0.3125
+    """
+    if how not in AVERAGES:
+        raise CranfieldError(f"average must be one of {', '.join(AVERAGES)}; got {how!r}")
+    x = np.moveaxis(np.asarray(values, dtype=np.float64), axis, -1)
+    scored = ~np.isnan(x)
+    if how == "geom":
+        if _can_be_negative(measure):
+            raise CranfieldError(f"the geometric mean needs non-negative scores, but {measure} can be negative; "
+                                 "use --average avg or dd")
+        if (x[scored] < 0).any():
+            raise CranfieldError("the geometric mean needs non-negative scores; got a negative value")
+        logs = np.where(scored, np.log(np.maximum(np.where(scored, x, 1.0), eps)), 0.0)
+        count = scored.sum(axis=-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, np.exp(logs.sum(axis=-1) / count), np.nan)
+    if how == "avg":
+        w = np.ones(x.shape[-1])
+    else:
+        if weights is None:
+            raise CranfieldError("the dd average needs topic weights 1 - dd(t) (cranfield.averaging.dd_weights)")
+        w = np.asarray(weights, dtype=np.float64).ravel()
+        if w.shape != (x.shape[-1],):
+            raise CranfieldError(f"expected {x.shape[-1]} topic weights, got {w.size}")
+        if np.isnan(w).any() or (w < 0).any():
+            raise CranfieldError("topic weights must be non-negative numbers")
+        if not (w > 0).any():
+            raise CranfieldError("every topic has weight 0 (dd = 1 everywhere): the dd average is undefined")
+        zero = np.flatnonzero(w == 0)
+        if zero.size:
+            names = [topics[t] if topics is not None else str(t) for t in zero]
+            warn(f"{zero.size} topics have weight 1 - dd = 0 and do not count in the dd average: {listing(names)}")
+    wx = np.where(scored, w, 0.0)
+    total = wx.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, np.where(scored, x, 0.0) @ w / total, np.nan)
+
+
+def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> np.ndarray:
+    """Topic weights 1 − dd(t) for the ``dd`` average, shape (T,), in the collection's topic order.
+
+    ``qrels`` is anything :func:`cranfield.diversity_stats.load_collection` accepts (a path, a
+    Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (SPEC §2).
+    """
+    from .batch import Topics
+    from .diversity_stats import diversity_difficulty, load_collection
+
+    topics = qrels if isinstance(qrels, Topics) else load_collection(qrels, **options).topics
+    return 1.0 - diversity_difficulty(topics, depth, rel)

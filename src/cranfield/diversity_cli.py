@@ -1,0 +1,153 @@
+"""``cranfield collection`` (how diverse is each topic?) and ``cranfield dss`` (how sensitive is a
+measure to diversity?), paper 001 §4–5 and §7."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+COLLECTION_EPILOG = """\
+per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (greedy
+set cover, ties to the larger docno), the depth k used, d_max (maximum S-recall), d_mean(k)
+(expected S-recall of k random relevant documents, Eq. 1), dd (their harmonic mean, Eq. 2) and
+smr_i(k) (subtopic miss rate, Eq. 3); then min/max/mean of dd (paper 001 Table 2).
+--depth xi reproduces paper 001 Table 3 (smr); Table 1's dd values need --depth xi+1.
+
+examples:
+  cranfield collection qrels.diversity.txt
+  cranfield collection qrels.diversity.txt --depth xi+1 --plot dd.png
+  cranfield collection qrels.diversity.txt --format json > collection.json
+"""
+
+DSS_EPILOG = """\
+DSS = SD/mean of a measure over n random permutations of each topic's relevant documents cut at
+k (paper 001 §7): every such ranking is perfect at ad hoc retrieval, so what varies is diversity.
+Give measures without @k; each is evaluated at every k. Measures that can be negative are refused.
+
+examples:
+  cranfield dss qrels.diversity.txt -m alpha-nDCG,ERR-IA,I-rec,D#-nDCG --k 5,10,20 --n 1000
+  cranfield dss qrels.diversity.txt -m 'alpha#-IA(subtopics=geom)' --average dd
+  cranfield dss qrels.diversity.txt --sweep --plot dss.png      # alpha#-IA against lambda and alpha
+"""
+
+
+def _qrels_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("qrels", help="diversity qrels: qid intent docno rel (ad hoc qrels give one intent per topic)")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels")
+    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels")
+    p.add_argument("--intents", metavar="FILE", help="intent probabilities: qid intent probability [inf|nav]")
+    p.add_argument("--intent-types", metavar="FILE", help="intent types: qid intent inf|nav, or TREC Web topics XML")
+    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
+                   help="intents without relevant documents: drop (default) or keep")
+
+
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"diversity": True if args.diversity else False if args.adhoc else None, "intents": args.intents,
+            "intent_types": args.intent_types, "empty_intents": args.empty_intents}
+
+
+def _depth(text: str) -> int | str:
+    word = text.strip().lower()
+    return int(word) if word.isdigit() else word
+
+
+def _ks(text: str) -> list[int]:
+    try:
+        ks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected cutoffs such as 5,10,20; got {text!r}") from None
+    if not ks or min(ks) < 1:
+        raise argparse.ArgumentTypeError(f"cutoffs must be integers >= 1; got {text!r}")
+    return ks
+
+
+def _write(text: str, path: str | None) -> None:
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def add_parser(sub: Any) -> None:
+    """The ``cranfield collection`` and ``cranfield dss`` subcommands."""
+    from .cli import _split_measures
+
+    c = sub.add_parser(
+        "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
+        description="Collection diversity from the judgments alone (paper 001 §4-5): per topic the "
+                    "greedy set cover xi, maximum and expected S-recall, diversity difficulty dd and the "
+                    "subtopic miss rate of each intent.",
+        epilog=COLLECTION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _qrels_options(c)
+    c.add_argument("--depth", default="xi", type=_depth, metavar="D",
+                   help="depth k of d_mean, dd and smr: xi (default), xi+1 or an integer")
+    c.add_argument("--rel", type=int, default=1, help="the lowest label counted as relevant (default 1)")
+    c.add_argument("--format", choices=("table", "json"), default="table",
+                   help="table (default) or json (one object per topic)")
+    c.add_argument("--plot", metavar="FILE", help="save a histogram of dd over topics (paper 001 Figure 2)")
+    c.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    c.set_defaults(handler=_run_collection)
+
+    d = sub.add_parser(
+        "dss", help="document selection sensitivity of measures (paper 001 §7)",
+        description="Document selection sensitivity: the coefficient of variation of each measure over n "
+                    "random permutations of each topic's relevant documents cut at k, averaged over topics.",
+        epilog=DSS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _qrels_options(d)
+    d.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help="a measure without @k (repeatable, or comma-separated)")
+    d.add_argument("--k", type=_ks, default=[5, 10, 20], metavar="K,...", help="cutoffs (default 5,10,20)")
+    d.add_argument("--n", type=int, default=1000, help="permutations per topic (default 1000)")
+    d.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    d.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
+                   help="topic averaging: avg (default), geom (eps 1e-5) or dd (weights 1 - dd at --depth)")
+    d.add_argument("--depth", default="xi", type=_depth, metavar="D", help="depth of dd for --average dd (default xi)")
+    d.add_argument("--sweep", action="store_true",
+                   help="add alpha#-IA measures over lambda (alpha=0.3) and alpha (lambda=0.5) for every subtopic "
+                        "averaging (paper 001 Figures 8-9)")
+    d.add_argument("--discount", choices=("err", "dcg", "rbp"), default="dcg", help="discount of the --sweep measures")
+    d.add_argument("--per-topic", action="store_true", help="also each topic's DSS (json and csv)")
+    d.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    d.add_argument("--plot", metavar="FILE", help="save DSS of the alpha#-IA measures against lambda and alpha")
+    d.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    d.set_defaults(handler=lambda args: _run_dss(args, _split_measures(args.measure)))
+
+
+def _run_collection(args: argparse.Namespace) -> int:
+    from .diversity_stats import collection_diversity
+
+    result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, **_options(args))
+    _write(result.to_json() if args.format == "json" else result.to_table(), args.output)
+    if args.plot:
+        result.plot(args.plot)
+    return 0
+
+
+def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
+    from .dss import at_cutoff, dss, sweep_measures
+    from .errors import CranfieldError
+
+    if args.sweep:
+        measures = measures + [m for m in sweep_measures(discount=args.discount) if m not in measures]
+    if not measures:
+        raise CranfieldError("give measures with -m (without @k), or --sweep")
+    if args.plot and sum(at_cutoff(m, 1).name == "alpha#-IA" for m in measures) < 2:  # before the work
+        raise CranfieldError("--plot shows alpha#-IA measures against lambda and alpha: add --sweep, or give "
+                             "several alpha#-IA measures with -m")
+    result = dss(args.qrels, measures, k=args.k, n=args.n, seed=args.seed, average=args.average,
+                 depth=args.depth, **_options(args))
+    if args.format == "json":
+        text = result.to_json(args.per_topic)
+    elif args.format == "csv":
+        text = result.to_csv(args.per_topic)
+    else:
+        text = result.to_table()
+    _write(text, args.output)
+    if args.plot:
+        result.plot(args.plot)
+    return 0

@@ -1,0 +1,347 @@
+"""Document selection sensitivity (paper 001 §7; SPEC §6): how much a measure varies over
+rankings that are all perfect at ad hoc retrieval.
+
+For each topic, N random permutations of its relevant documents (relevant to some intent),
+cut at k, are scored; every ranking retrieves only relevant documents, so whatever separates
+their scores is novelty and diversity. DSS(topic) = s / x̄, the coefficient of variation of
+those N scores (Eq. 11; sample SD with ddof = 1), averaged over topics with ``avg``, ``geom``
+or ``dd`` (:mod:`cranfield.averaging`).
+
+Randomness: ``numpy.random.default_rng(seed)``; topic by topic, in the collection's topic
+order, ``keys = rng.random((N, R_t))`` and permutation j is ``argsort(keys[j])`` (stable),
+the same permutations serving every k. The draws do not depend on the block size, so a
+result is reproducible from (qrels, N, seed). The N rankings of a block of topics are one
+:class:`~cranfield.batch.Batch` scored once per measure by its ordinary kernel — no loop over
+permutations.
+
+A measure whose range allows negative values is refused (the coefficient of variation is
+meaningless there, §7.1). A topic where every permutation scores 0 has no DSS (0/0): it is
+left out of the average with a warning, as are topics without relevant documents.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from ._progress import progress
+from . import averaging
+from .averaging import AVERAGES, dd_weights
+from .batch import Batch
+from .diversity_stats import Depth, load_collection, relevant_counts
+from .errors import CranfieldError, listing, warn
+from .registry import _NAME, Measure, lookup, parse_measure
+
+CELL_BUDGET = 1 << 21  # labels per block: N × topics × k × intents (about 2 million)
+SWEEP_GRID = tuple(round(0.1 * i, 1) for i in range(11))
+
+__all__ = ["coefficient_of_variation", "random_prefixes", "DSSResult", "dss", "sweep_measures", "at_cutoff"]
+
+
+def coefficient_of_variation(scores: np.ndarray, axis: int = 0) -> np.ndarray:
+    """s / x̄ along ``axis`` (paper 001 Eq. 11): sample SD (ddof = 1) over the mean; NaN where the
+    mean is 0 (every score 0)."""
+    x = np.asarray(scores, dtype=np.float64)
+    mean = x.mean(axis=axis)
+    sd = x.std(axis=axis, ddof=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(mean != 0, sd / np.where(mean != 0, mean, 1.0), np.nan)
+
+
+def random_prefixes(rng: np.random.Generator, n_docs: int, n: int, depth: int) -> np.ndarray:
+    """The first min(depth, n_docs) positions of n random permutations of range(n_docs), (n, d).
+
+    Permutation j is ``argsort(rng.random((n, n_docs))[j])``; only its prefix is materialised
+    (``argpartition``, then the prefix sorted by key), O(n · n_docs).
+    """
+    keys = rng.random((n, n_docs))
+    d = min(depth, n_docs)
+    if d == n_docs:
+        return np.argsort(keys, axis=1, kind="stable")
+    part = np.argpartition(keys, d - 1, axis=1)[:, :d]
+    order = np.argsort(np.take_along_axis(keys, part, axis=1), axis=1, kind="stable")
+    return np.take_along_axis(part, order, axis=1)
+
+
+def at_cutoff(measure: str | Measure, k: int) -> Measure:
+    """The measure with cutoff k: ``nDCG`` → ``nDCG@k``, ``IA(nDCG)`` → ``IA(nDCG@k)``;
+    measures without a cutoff are unchanged. A measure that already has one is an error."""
+    if isinstance(measure, Measure):
+        text = str(measure)
+        if measure.depth is not None or "@" in text:
+            raise CranfieldError(f"give {text} without @k: DSS sets the cutoff to each k (--k)")
+    else:
+        text = str(measure).strip()
+        if "@" in text:
+            raise CranfieldError(f"give {text} without @k: DSS sets the cutoff to each k (--k)")
+    head = _NAME.match(text.replace("α", "alpha"))
+    if head is not None and lookup(head.group()).cutoff == "none":
+        return parse_measure(text)
+    return parse_measure(f"{text}@{k}")
+
+
+def _check(measure: Measure) -> Measure:
+    low = measure.spec.value_range[0]
+    if low < 0:
+        raise CranfieldError(f"DSS is a coefficient of variation and needs a non-negative measure; {measure} "
+                             f"ranges from {low:g} (paper 001 §7.1)")
+    return measure
+
+
+@dataclass(frozen=True)
+class DSSResult:
+    """Document selection sensitivity of measures × cutoffs × topics.
+
+    Attributes
+    ----------
+    measures : list of str
+        The measures without cutoff (canonical names).
+    ks : list of int
+    names : list of list of str
+        ``names[m][j]``: measure m at cutoff ``ks[j]``.
+    topics : list of str
+        Topics with a relevant document (the others have no permutation).
+    values : ndarray of float64, shape (M, K, T)
+        DSS per topic (NaN where every permutation scores 0).
+    means : ndarray of float64, shape (M, K, T)
+        The mean score x̄ of the N permutations.
+    average : {"avg", "geom", "dd"}
+    averaged : ndarray of float64, shape (M, K)
+        DSS averaged over topics.
+    n : int
+        Permutations per topic.
+    seed : int or None
+    weights : ndarray of float64, shape (T,), optional
+        The topic weights 1 − dd(t) of the ``dd`` average.
+    """
+
+    measures: list[str]
+    ks: list[int]
+    names: list[list[str]]
+    topics: list[str]
+    values: np.ndarray
+    means: np.ndarray
+    average: str
+    averaged: np.ndarray
+    n: int
+    seed: Any
+    weights: np.ndarray | None = field(default=None, repr=False)
+
+    def provenance(self) -> str:
+        return f"# DSS n={self.n} seed={self.seed} average={self.average} k={','.join(map(str, self.ks))}"
+
+    def rows(self, per_topic: bool = False) -> list[dict[str, Any]]:
+        """JSON-ready rows ``{measure, k, topic, value}``: per topic when asked, then ``all``
+        (the average over topics); ``value`` is None where undefined."""
+        out = []
+        for m in range(len(self.measures)):
+            for j, k in enumerate(self.ks):
+                name = self.names[m][j]
+                if per_topic:
+                    out += [{"measure": name, "k": k, "topic": t, "value": _num(self.values[m, j, i])}
+                            for i, t in enumerate(self.topics)]
+                out.append({"measure": name, "k": k, "topic": "all", "value": _num(self.averaged[m, j])})
+        return out
+
+    def to_json(self, per_topic: bool = False) -> str:
+        return json.dumps(self.rows(per_topic), indent=1) + "\n"
+
+    def to_csv(self, per_topic: bool = False) -> str:
+        lines = [self.provenance(), "measure,k,topic,value"]
+        lines += [f"\"{r['measure']}\",{r['k']},{r['topic']},{'' if r['value'] is None else repr(r['value'])}"
+                  for r in self.rows(per_topic)]
+        return "\n".join(lines) + "\n"
+
+    def to_table(self) -> str:
+        """Measures (rows) × cutoffs (columns) of the averaged DSS."""
+        head = ["measure", *(f"DSS@{k}" for k in self.ks)]
+        body = [[m, *(f"{v:.4f}" for v in row)] for m, row in zip(self.measures, self.averaged)]
+        widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
+        lines = [self.provenance()]
+        lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+                  for r in [head, *body]]
+        return "\n".join(lines) + "\n"
+
+    def sweep(self) -> dict[tuple[str, str, int], dict[str, list[tuple[float, float]]]]:
+        """The α#-IA points for Figures 8–9: for each (discount, subtopics, k), the (λ, DSS)
+        points at α = 0.3 and the (α, DSS) points at λ = 0.5, each sorted."""
+        out: dict[tuple[str, str, int], dict[str, list[tuple[float, float]]]] = {}
+        for m, row in enumerate(self.names):
+            measure = parse_measure(row[0])
+            if measure.name != "alpha#-IA":
+                continue
+            p = measure.params
+            for j, k in enumerate(self.ks):
+                entry = out.setdefault((p["discount"], p["subtopics"], k), {"lambda": [], "alpha": []})
+                if p["alpha"] == 0.3:
+                    entry["lambda"].append((p["lambda"], float(self.averaged[m, j])))
+                if p["lambda"] == 0.5:
+                    entry["alpha"].append((p["alpha"], float(self.averaged[m, j])))
+        for entry in out.values():
+            for key in entry:
+                entry[key] = sorted(set(entry[key]))
+        return out
+
+    def plot(self, path: str) -> None:
+        """DSS of the α#-IA measures against λ (α = 0.3) and against α (λ = 0.5), one line per
+        subtopic averaging and cutoff (paper 001 Figures 8 and 9; Figure 7's surface is the
+        same data over the whole (α, λ) grid)."""
+        from .truncation import _pyplot
+
+        points = self.sweep()
+        if not any(len(v["lambda"]) > 1 or len(v["alpha"]) > 1 for v in points.values()):
+            raise CranfieldError("the DSS plot shows alpha#-IA measures against lambda and alpha: give several "
+                                 "alpha#-IA measures that differ in lambda (at alpha=0.3) or alpha (at lambda=0.5), "
+                                 "or use --sweep")
+        plt = _pyplot()
+        fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+        styles = ["-", "--", ":", "-."]
+        colours = {s: f"C{c}" for c, s in enumerate(["cascade", "micro", "geom", "smr"])}
+        ks = sorted({k for _, _, k in points})
+        for (discount, subtopics, k), entry in sorted(points.items()):
+            for ax, key in zip(axes, ("lambda", "alpha")):
+                if len(entry[key]) > 1:
+                    x, y = zip(*entry[key])
+                    ax.plot(x, y, styles[ks.index(k) % len(styles)], color=colours.get(subtopics, "k"),
+                            marker="o", markersize=3, label=f"{subtopics} {discount} @{k}")
+        axes[0].set_xlabel("λ (α = 0.3)")
+        axes[1].set_xlabel("α (λ = 0.5)")
+        axes[0].set_ylabel(f"DSS ({self.average} over topics)")
+        for ax in axes:
+            ax.grid(alpha=0.3)
+        axes[1].legend(fontsize="small", ncol=2)
+        fig.suptitle(f"Document selection sensitivity of α#-IA (N = {self.n})")
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+
+
+def _num(x: float) -> float | None:
+    return None if np.isnan(x) else float(x)
+
+
+def sweep_measures(subtopics: Sequence[str] = ("cascade", "micro", "geom", "smr"), discount: str = "dcg",
+                   grid: Sequence[float] = SWEEP_GRID) -> list[str]:
+    """α#-IA names for Figures 8–9: λ over ``grid`` at α = 0.3 and α over ``grid`` at λ = 0.5."""
+    names: list[str] = []
+    for s in subtopics:
+        pairs = [(0.3, lam) for lam in grid] + [(a, 0.5) for a in grid]
+        for a, lam in dict.fromkeys(pairs):
+            name = str(parse_measure(f"alpha#-IA(discount={discount},subtopics={s},alpha={a},lambda={lam})@1"))
+            names.append(name.removesuffix("@1"))
+    return list(dict.fromkeys(names))
+
+
+def dss(
+    qrels: Any, measures: Sequence[str | Measure], *, k: Sequence[int] | int = (5, 10, 20), n: int = 1000,
+    seed: int | np.random.Generator | None = 0, average: str = "avg", depth: Depth = "xi", rel: int = 1,
+    progress_bar: bool | None = None, **options: Any,
+) -> DSSResult:
+    """Document selection sensitivity of measures at cutoffs k (paper 001 §7).
+
+    Parameters
+    ----------
+    qrels : path, dict, DataFrame, Qrels or Collection
+        Diversity (or ad hoc) qrels.
+    measures : sequence of str or Measure
+        Names without ``@k`` (``alpha_nDCG``, ``ERR-IA``, ``alpha#-IA(subtopics=geom)``, ...);
+        each is evaluated at every k. Measures whose range allows negative values are refused.
+    k : int or sequence of int
+        Cutoffs: each permutation is cut at k and the measure's cutoff set to k.
+    n : int
+        Permutations per topic (paper 001: 1,000); at least 2.
+    seed : int, Generator or None
+        Seed of ``numpy.random.default_rng`` (default 0: reproducible).
+    average : {"avg", "geom", "dd"}
+        Topic averaging (:func:`cranfield.averaging.average`; ``dd`` weighs topic t by 1 − dd(t)
+        at ``depth``).
+    depth : {"xi", "xi+1"} or int
+        Depth of dd for the ``dd`` average (SPEC §2: ξ).
+    rel : int
+        The lowest label counted as relevant when choosing the documents to permute.
+    options
+        ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` (see :class:`~cranfield.evaluate.Evaluator`).
+
+    Returns
+    -------
+    DSSResult
+        Per-topic DSS and mean scores (M, K, T) over the topics with a relevant document, and
+        their topic average (M, K).
+
+    References
+    ----------
+    Golbus, Aslam, Clarke, "Increasing evaluation sensitivity to diversity", Inf. Retrieval 16
+    (2013) (paper 001), §7.1, Eq. 11.
+
+    Examples
+    --------
+    One topic, intents x, y, z; documents a {x}, b {y}, c {x, z}. Two of them cover two
+    intents, except {b, c} (all three): S-recall@2 is 2/3, 2/3 or 1 with probability 1/3
+    each, a coefficient of variation of √2/7 = 0.202 (population SD).
+
+    >>> qrels = {"1": {"a": {"x": 1}, "b": {"y": 1}, "c": {"x": 1, "z": 1}}}
+    >>> res = dss(qrels, ["StRecall", "alpha_nDCG"], k=[2], n=2000, seed=1)
+    >>> res.names, res.averaged.round(3).tolist()
+    ([['StRecall@2'], ['alpha_nDCG@2']], [[0.201], [0.178]])
+    """
+    if average not in AVERAGES:
+        raise CranfieldError(f"average must be one of {', '.join(AVERAGES)}; got {average!r}")
+    ks = [k] if isinstance(k, (int, np.integer)) else list(k)
+    if not ks or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1 for x in ks):
+        raise CranfieldError(f"cutoffs k must be integers >= 1; got {k!r}")
+    ks = [int(x) for x in ks]
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise CranfieldError(f"DSS needs n >= 2 permutations per topic (a sample SD); got {n!r}")
+    if not measures:
+        raise CranfieldError("no measures given")
+    named = [[_check(at_cutoff(m, kk)) for kk in ks] for m in measures]
+    coll = load_collection(qrels, **options)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    topics = coll.topics
+    _, num_rel = relevant_counts(topics, rel)
+    relevant = (topics.rel_docs >= rel) & (topics.weights > 0)[:, None, :]  # (T, J, I)
+    kmax, n_int = max(ks), topics.weights.shape[1]
+    values = np.full((len(named), len(ks), coll.n_topics), np.nan)
+    means = np.full(values.shape, np.nan)
+    size = max(1, CELL_BUDGET // (n * kmax * max(n_int, 1)))
+    blocks = [slice(a, min(a + size, coll.n_topics)) for a in range(0, coll.n_topics, size)]
+    for block in progress(blocks, len(blocks), "DSS", progress_bar):
+        t0, t1 = block.start, block.stop
+        labels = np.zeros((n, t1 - t0, kmax, n_int), dtype=topics.rel_docs.dtype)
+        for t in range(t0, t1):  # draws in topic order (SPEC §6), whatever the block size
+            docs = topics.rel_docs[t][relevant[t].any(axis=1)]  # (R_t, I), docno descending
+            if docs.shape[0]:
+                idx = random_prefixes(rng, docs.shape[0], n, kmax)
+                labels[:, t - t0, : idx.shape[1]] = docs[idx]
+        block_topics = coll.topic_block(t0, t1)
+        for j, kk in enumerate(ks):
+            length = np.broadcast_to(np.minimum(num_rel[block], kk), (n, t1 - t0))
+            batch = Batch.from_labels(labels[:, :, :kk], block_topics, length=length)
+            for m in range(len(named)):
+                # (T_block, N), contiguous: each topic's sums do not depend on the block size
+                scores = np.ascontiguousarray(named[m][j](batch).T)
+                means[m, j, block] = scores.mean(axis=1)
+                values[m, j, block] = coefficient_of_variation(scores, axis=1)
+    keep = np.flatnonzero(num_rel > 0)
+    if keep.size < coll.n_topics:
+        gone = [coll.topic_ids[t] for t in np.flatnonzero(num_rel == 0)]
+        warn(f"{len(gone)} topics without relevant documents have no permutations and no DSS: {listing(gone)}")
+    if not keep.size:
+        raise CranfieldError("no topic has a relevant document: DSS is undefined")
+    values, means = values[:, :, keep], means[:, :, keep]
+    undefined = np.isnan(values).any(axis=(0, 1))
+    if undefined.any():
+        warn(f"{int(undefined.sum())} topics score 0 on every permutation for some measure (DSS = 0/0) and are left "
+             f"out of its average: {listing([coll.topic_ids[t] for t in keep[undefined]])}")
+    names_t = [coll.topic_ids[t] for t in keep]
+    weights = dd_weights(topics, depth, rel)[keep] if average == "dd" else None
+    averaged = averaging.average(values, average, weights=weights, topics=names_t)
+    return DSSResult(
+        measures=[str(m).strip() for m in measures], ks=ks, names=[[str(x) for x in row] for row in named], topics=names_t,
+        values=values, means=means, average=average, averaged=averaged, n=int(n),
+        seed=seed if not isinstance(seed, np.random.Generator) else "generator", weights=weights,
+    )
+

@@ -1,0 +1,105 @@
+"""Topic averaging (paper 001 §6.3; SPEC §2): arithmetic, geometric (ε = 1e-5) and dd-weighted."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cranfield import CranfieldError, EvaluationWarning
+from cranfield.averaging import GEOM_EPSILON, average, dd_weights
+from cranfield.diversity_stats import collection_diversity
+from conftest import DATA
+
+
+def test_arithmetic_and_geometric():
+    x = [0.5, 0.0, 0.25, 0.1]
+    assert average(x, "avg") == pytest.approx(0.2125)
+    # trec_eval's gm_map: exp(mean(log(max(x, 1e-5))))
+    expected = math.exp((math.log(0.5) + math.log(1e-5) + math.log(0.25) + math.log(0.1)) / 4)
+    assert average(x, "geom") == pytest.approx(expected, rel=1e-14)
+    assert GEOM_EPSILON == 1e-5
+    assert average(x, "geom", eps=0.01) == pytest.approx(math.exp(np.log([0.5, 0.01, 0.25, 0.1]).mean()))
+
+
+def test_dd_weights_normalised():
+    x = np.array([0.2, 0.4, 0.9])
+    assert average(x, "dd", weights=[1, 1, 2]) == pytest.approx((0.2 + 0.4 + 1.8) / 4)
+    assert average(x, "dd", weights=[0.5, 0.5, 1.0]) == average(x, "dd", weights=[1, 1, 2])
+
+
+def test_axis_and_nan():
+    values = np.array([[[0.5, np.nan, 0.1], [1.0, 1.0, 1.0]], [[np.nan, np.nan, np.nan], [0.2, 0.4, 0.0]]])  # (S, M, T)
+    got = average(values, "avg")
+    assert got.shape == (2, 2)
+    assert got[0, 0] == pytest.approx(0.3) and np.isnan(got[1, 0]) and got[1, 1] == pytest.approx(0.2)
+    assert average(values, "dd", weights=[1, 3, 1])[0, 0] == pytest.approx(0.3)  # NaN topic's weight dropped
+    assert average(values, "geom")[0, 0] == pytest.approx(math.sqrt(0.05))
+    assert average(values.swapaxes(0, 2), "avg", axis=0).T == pytest.approx(got, nan_ok=True)
+
+
+def test_weight_zero_topics_are_reported():
+    with pytest.warns(EvaluationWarning, match=r"2 topics have weight 1 - dd = 0 .*: b, c"):
+        got = average([0.3, 0.9, 0.9], "dd", weights=[0.5, 0.0, 0.0], topics=["a", "b", "c"])
+    assert got == pytest.approx(0.3)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"how": "median"}, "average must be one of avg, geom, dd"),
+    ({"how": "dd"}, "needs topic weights"),
+    ({"how": "dd", "weights": [0, 0, 0]}, "every topic has weight 0"),
+    ({"how": "dd", "weights": [1, 1]}, "expected 3 topic weights"),
+    ({"how": "dd", "weights": [1, -1, 1]}, "non-negative"),
+    ({"how": "geom", "measure": "RBU"}, "RBU can be negative"),
+])
+def test_errors(kwargs, message):
+    with pytest.raises(CranfieldError, match=message):
+        average([0.1, 0.2, 0.3], **kwargs)
+
+
+def test_geom_refuses_negative_values():
+    with pytest.raises(CranfieldError, match="negative value"):
+        average([0.1, -0.2], "geom")
+    assert average([0.1, -0.2], "avg") == pytest.approx(-0.05)
+    assert average([0.1, 0.4], "geom", measure="nDCG@10") == pytest.approx(0.2)
+
+
+def test_dd_weights_from_qrels():
+    """1 − dd(t) at depth ξ; a topic with one intent has dd = 1 and weight 0 (reported when averaged)."""
+    path = DATA / "web2009" / "qrels.diversity.gz"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w = dd_weights(path)
+        stats = collection_diversity(path)
+    assert w == pytest.approx(1 - stats.stats.dd, abs=0)
+    single = [t for t, ids in zip(stats.topic_ids, stats.intent_ids) if len(ids) == 1]
+    assert single and all(w[stats.topic_ids.index(t)] == 0.0 for t in single)
+    with pytest.warns(EvaluationWarning, match="do not count in the dd average: " + ", ".join(single)):
+        average(np.ones(len(w)), "dd", weights=w, topics=list(stats.topic_ids))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=20), st.data())
+def test_means_lie_between_min_and_max(x, data):
+    w = data.draw(st.lists(st.floats(0.01, 1), min_size=len(x), max_size=len(x)))
+    for how, kw in [("avg", {}), ("geom", {}), ("dd", {"weights": w})]:
+        got = float(average(x, how, **kw))
+        low = max(min(x), GEOM_EPSILON) if how == "geom" else min(x)
+        assert low - 1e-12 <= got <= max(max(x), GEOM_EPSILON) + 1e-12
+    assert float(average(x, "geom")) <= float(average(np.maximum(x, GEOM_EPSILON), "avg")) + 1e-12  # AM-GM
+
+
+@pytest.mark.parametrize("module", ["cranfield.averaging", "cranfield.diversity_stats", "cranfield.dss",
+                                    "cranfield.measures.alpha_sharp"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # examples must not warn
+        result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
