@@ -253,7 +253,7 @@ def lookup(name: str) -> MeasureSpec:
 
 
 def _ensure_loaded() -> None:
-    from . import measures  # noqa: F401  (registers the families)
+    from . import aspects, measures  # noqa: F401  (registers the families)
 
 
 # --------------------------------------------------------------------------- parsed measures

@@ -1,0 +1,155 @@
+"""Multi-aspect evaluation (paper 003; SPEC §4): Table 1 orders and every cell of Table 3."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cranfield import CranfieldError
+from cranfield.aspects import AspectSpace, class_weights, evaluate_aspects, evaluate_named, order
+
+RELEVANCE = ("nr", "mr", "fr", "hr")
+CORRECTNESS = ("nc", "pc", "c")
+EMBEDDINGS = [(0, 1.5, 3), (0, 1, 2), (0, 2, 6)]
+CLASS_COUNTS = {0: (10, 10, 5), 1: (7, 6, 4), 2: (10, 9, 5)}  # SPEC §4: EUCL/MANH/CHEB per row
+# paper 003 Table 1, best -> worst with ties hidden, as (relevance coordinate, correctness coordinate)
+PRINTED = {
+    (0, "euclidean"): "(3,3) (2,3) (3,1.5) (2,1.5) (1,3) (1,1.5) (3,0) (2,0) (1,0) (0,0)",
+    (0, "manhattan"): "(3,3) (2,3) (3,1.5) (1,3) (2,1.5) (3,0) (1,1.5) (2,0) (1,0) (0,0)",
+    (0, "chebyshev"): "(3,3) (2,3) (3,1.5) (2,1.5) (1,3) (1,1.5) (3,0) (2,0) (1,0) (0,0)",
+    (1, "euclidean"): "(3,2) (3,1) (2,2) (2,1) (3,0) (1,2) (2,0) (1,1) (1,0) (0,0)",
+    (1, "manhattan"): "(3,2) (3,1) (2,2) (3,0) (2,1) (1,2) (2,0) (1,1) (1,0) (0,0)",
+    (1, "chebyshev"): "(3,2) (3,1) (2,1) (2,2) (3,0) (2,0) (1,0) (1,1) (1,2) (0,0)",
+    (2, "euclidean"): "(3,6) (2,6) (1,6) (3,2) (2,2) (1,2) (3,0) (2,0) (1,0) (0,0)",
+    (2, "manhattan"): "(3,6) (2,6) (1,6) (3,2) (2,2) (1,2) (3,0) (2,0) (1,0) (0,0)",
+    (2, "chebyshev"): "(3,6) (2,6) (1,6) (3,2) (2,2) (1,2) (3,0) (2,0) (1,0) (0,0)",
+}
+
+
+def space(row: int) -> AspectSpace:
+    return AspectSpace({"relevance": RELEVANCE, "correctness": CORRECTNESS},
+                       {"correctness": EMBEDDINGS[row]}, gate="relevance")
+
+
+@pytest.mark.parametrize("row, dist", list(PRINTED))
+def test_table_1(row, dist):
+    sp = space(row)
+    tuples, classes = order(sp, dist)
+    assert classes.max() + 1 == CLASS_COUNTS[row][("euclidean", "manhattan", "chebyshev").index(dist)]
+    coords = {(float(r), float(sp.coordinates("correctness")[c])): k for (r, c), k in zip(tuples.tolist(), classes)}
+    printed = [tuple(float(x) for x in t.strip("()").split(",")) for t in PRINTED[(row, dist)].split()]
+    assert set(printed) == set(coords)  # the gate removes (nr, pc) and (nr, c)
+    ranks = [coords[t] for t in printed]
+    assert ranks == sorted(ranks)  # the printed sequence never goes to a better class
+
+
+# Table 3: d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc)
+JUDGMENTS = {"relevance": {"t": {"d1": "mr", "d2": "hr", "d3": "hr"}},
+             "correctness": {"t": {"d1": "c", "d2": "pc", "d3": "nc"}}}
+RANKINGS = [r for n in (3, 2, 1) for r in itertools.permutations(["d1", "d2", "d3"], n)]
+TABLE_3 = {  # ranking: (CAM, MM, EUCL, MANH, CHEB) for AP, then for NDCG
+    ("d1", "d2", "d3"): ((0.7917, 0.3684, 1, 1, 0.5), (0.9073, 0.4489, 0.9367, 0.9711, 0.8597)),
+    ("d1", "d3", "d2"): ((0.7917, 0.3684, 0.8333, 0.8333, 0.3333), (0.8824, 0.4386, 0.8917, 0.9404, 0.7602)),
+    ("d2", "d1", "d3"): ((0.6667, 0.3125, 1, 1, 1), (0.9056, 0.4516, 1, 1, 1)),
+    ("d2", "d3", "d1"): ((0.6667, 0.25, 0.8333, 0.8333, 1), (0.8801, 0.4319, 0.9775, 0.9795, 0.9502)),
+    ("d3", "d1", "d2"): ((0.6667, 0.3125, 0.5833, 0.5833, 0.3333), (0.8106, 0.3930, 0.8284, 0.8827, 0.6199)),
+    ("d3", "d2", "d1"): ((0.6667, 0.25, 0.5833, 0.5833, 0.5), (0.8100, 0.3827, 0.8509, 0.8929, 0.6697)),
+    ("d1", "d2"): ((0.6250, 0.25, 1, 1, 0.5), (0.7682, 0.3491, 0.8080, 0.8147, 0.8597)),
+    ("d1", "d3"): ((0.6250, 0.25, 0.5, 0.5, 0), (0.6483, 0.3145, 0.5914, 0.6667, 0.3801)),
+    ("d2", "d1"): ((0.5, 0.25, 1, 1, 1), (0.7665, 0.3776, 0.8713, 0.8436, 1)),
+    ("d2", "d3"): ((0.5, 0, 0.5, 0.5, 1), (0.6437, 0.2679, 0.7630, 0.7449, 0.7602)),
+    ("d3", "d1"): ((0.5, 0.25, 0.25, 0.25, 0), (0.5765, 0.2801, 0.5281, 0.6089, 0.2398)),
+    ("d3", "d2"): ((0.5, 0, 0.25, 0.25, 0.5), (0.5735, 0.1897, 0.6364, 0.6583, 0.4796)),
+    ("d1",): ((0.5, 0, 0.5, 0.5, 0), (0.4728, 0.1491, 0.4290, 0.4693, 0.3801)),
+    ("d2",): ((0.25, 0, 0.5, 0.5, 1), (0.4682, 0.2258, 0.6006, 0.5475, 0.7602)),
+    ("d3",): ((0.25, 0, 0, 0, 0), (0.2781, 0, 0.2574, 0.3129, 0)),
+}
+# the paper prints 0.25 for AP-MM of (d1, d2) and (d1, d3); the formula gives 0.2 (SPEC §4: a typo)
+TYPO = {("d1", "d2"): 0.2, ("d1", "d3"): 0.2}
+GRADES = {"AP": {"relevance": [0, 0, 1, 1], "correctness": [0, 0, 1]},       # relevance >= fr, correctness = c
+          "nDCG": {"relevance": [0, 5, 10, 15], "correctness": [0, 5, 10]}}
+NAMES = {"AP": ["CAM(AP)", "MM(AP,variant=table)", "TOMA(AP,dist=euclidean,weight=binary)",
+                "TOMA(AP,dist=manhattan,weight=binary)", "TOMA(AP,dist=chebyshev,weight=binary)"],
+         "nDCG": ["CAM(nDCG)", "MM(nDCG,variant=table)", "TOMA(nDCG,dist=euclidean,weight=rank)",
+                  "TOMA(nDCG,dist=manhattan,weight=rank)", "TOMA(nDCG,dist=chebyshev,weight=rank)"]}
+
+
+@pytest.mark.parametrize("base", ["AP", "nDCG"])
+def test_table_3(base):
+    runs = [{"t": {d: float(len(r) - k) for k, d in enumerate(r)}} for r in RANKINGS]
+    for column, name in enumerate(NAMES[base]):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scores = evaluate_named(space(0), JUDGMENTS, runs, name, grades=GRADES[base]).values[:, 0, 0]
+        for ranking, value in zip(RANKINGS, scores):
+            printed = TABLE_3[ranking][0 if base == "AP" else 1][column]
+            if base == "AP" and column == 1 and ranking in TYPO:
+                printed = TYPO[ranking]
+            assert round(value, 4) == pytest.approx(printed, abs=1e-9), (base, name, ranking)
+
+
+def test_toma_ideal_ranking_scores_one_and_mm_zero_rule():
+    runs = [{"t": {"d2": 3.0, "d1": 2.0, "d3": 1.0}}]  # the order TOMA (Euclidean) induces
+    res = evaluate_aspects(space(0), JUDGMENTS, runs, "nDCG")
+    assert res.values[0, 0, 0] == pytest.approx(1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 5, allow_nan=False), min_size=3, max_size=3).map(sorted),
+       st.lists(st.floats(0, 5, allow_nan=False), min_size=4, max_size=4).map(sorted),
+       st.sampled_from(["euclidean", "manhattan", "chebyshev"]))
+def test_distance_order_respects_the_partial_order(emb_c, emb_r, dist):
+    """A tuple at least as good on every aspect is never in a worse class (paper 003 Eq. 1)."""
+    sp = AspectSpace({"relevance": RELEVANCE, "correctness": CORRECTNESS},
+                     {"relevance": tuple(emb_r), "correctness": tuple(emb_c)})
+    tuples, classes = order(sp, dist)
+    cls = {tuple(t): c for t, c in zip(tuples.tolist(), classes.tolist())}
+    for a, b in itertools.product(cls, repeat=2):
+        if all(x >= y for x, y in zip(a, b)):
+            assert cls[a] <= cls[b]
+
+
+def test_weights_and_errors():
+    classes = np.array([0, 1, 1, 2, 3])
+    assert class_weights(classes, "rank").tolist() == [3, 2, 2, 1, 0]
+    assert class_weights(classes, "binary").tolist() == [1, 1, 1, 0, 0]
+    with pytest.raises(CranfieldError, match="non-decreasing"):
+        AspectSpace({"a": ("x", "y")}, {"a": (1, 0)})
+    with pytest.raises(CranfieldError, match="contradicts the gate"):
+        evaluate_aspects(space(0), {"relevance": {"t": {"d": "nr"}}, "correctness": {"t": {"d": "c"}}},
+                         [{"t": {"d": 1.0}}], "AP")
+    with pytest.raises(CranfieldError, match="not one of"):
+        evaluate_aspects(space(0), {"relevance": {"t": {"d": "great"}}, "correctness": {"t": {"d": "c"}}},
+                         [{"t": {"d": 1.0}}], "AP")
+    with pytest.raises(CranfieldError, match="different topics"):
+        evaluate_aspects(space(0), {"relevance": {"t": {"d": "hr"}}, "correctness": {"u": {"d": "c"}}},
+                         [{"t": {"d": 1.0}}], "AP")
+
+
+def test_cli(capsys, write):
+    from cranfield.cli import main
+    import json
+
+    rel = write("rel.qrels", "t 0 d1 mr\nt 0 d2 hr\nt 0 d3 hr\n")
+    cor = write("cor.qrels", "t 0 d1 c\nt 0 d2 1\nt 0 d3 nc\n")  # labels by name or index
+    run = write("run.txt", "t Q0 d1 1 3 r\nt Q0 d2 2 2 r\nt Q0 d3 3 1 r\n")
+    code = main(["aspects", "eval", "--aspect", f"relevance={rel}", "--aspect", f"correctness={cor}",
+                 "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c",
+                 "--embed", "correctness=0,1.5,3", "--gate", "relevance", str(run),
+                 "-m", "TOMA(nDCG,dist=manhattan,weight=rank)", "-m", "CAM(nDCG)", "-m", "MM(nDCG,variant=table)",
+                 "--grades", "relevance=0,5,10,15", "--grades", "correctness=0,5,10", "--format", "json"])
+    rows = {r["measure"]: r["value"] for r in json.loads(capsys.readouterr().out)}
+    assert code == 0
+    assert round(rows["TOMA(nDCG,dist=manhattan,weight=rank)"], 4) == 0.9711  # Table 3, (d1, d2, d3)
+    assert round(rows["CAM(nDCG)"], 4) == 0.9073 and round(rows["MM(nDCG,variant=table)"], 4) == 0.4489
+    assert main(["aspects", "order", "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c",
+                 "--gate", "relevance", "--dist", "chebyshev"]) == 0
+    assert "chebyshev (" in capsys.readouterr().out
+    plain = write("plain.qrels", "t 0 d1 1\n")
+    assert main(["eval", str(plain), str(run), "-m", "TOMA(nDCG)"]) == 2
+    assert "several aspects" in capsys.readouterr().err
