@@ -21,7 +21,7 @@ GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
-COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli", "cranfield.diversity_cli", "cranfield.aspects")
+COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli", "cranfield.diversity_cli", "cranfield.meta.cli", "cranfield.aspects")
 
 EVAL_EPILOG = """\
 measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.

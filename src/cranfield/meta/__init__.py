@@ -1,0 +1,48 @@
+"""Meta-evaluation: how far to trust a measure (SPEC §6).
+
+Every function works on topics × systems score matrices — numpy arrays, the DataFrame of
+:func:`cranfield.evaluate`, :class:`cranfield.Results` or :class:`ScoreMatrix` — for one
+measure or several, with the systems named (:mod:`cranfield.meta.scores`).
+
+- Significance tests over all pairs of systems at once (:mod:`~cranfield.meta.significance`):
+  :func:`t_test`, :func:`wilcoxon_test`, :func:`randomization_test`, :func:`bootstrap_test`
+  (Sakai, paper 004 Figure 2), :func:`tukey_hsd` (Carterette, Figure 4), :func:`pairwise_test`
+  by name, Holm and Bonferroni via ``correction=`` or :func:`adjust_pvalues`.
+- :func:`discriminative_power` with the Δ required for significance (Figures 3 and 5) and
+  :func:`plot_asl_curves` (:mod:`~cranfield.meta.power`).
+- Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,
+  :func:`tau_ap`, :func:`spearman_rho`, :func:`correlation_matrix`, :func:`intuitiveness`
+  (Figure 6).
+- :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (paper 002 §4.4).
+
+The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
+``intuitiveness`` and ``coverage`` (:mod:`~cranfield.meta.cli`).
+"""
+
+from .agreement import Correlations, Intuitiveness, correlation_matrix, intuitiveness, kendall_tau, spearman_rho, tau_ap
+from .power import DiscriminativePower, discriminative_power, plot_asl_curves
+from .scores import ScoreMatrix, as_score_matrices, as_score_matrix
+from .significance import (
+    CORRECTIONS,
+    DEFAULT_RESAMPLES,
+    TESTS,
+    PairwiseResult,
+    adjust_pvalues,
+    bootstrap_test,
+    pairwise_test,
+    randomization_test,
+    t_test,
+    tukey_hsd,
+    wilcoxon_test,
+)
+from .uir import QualityAspectCoverage, UnanimousImprovement, quality_aspect_coverage, unanimous_improvement_ratio
+
+__all__ = [
+    "ScoreMatrix", "as_score_matrix", "as_score_matrices",
+    "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
+    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
+    "DiscriminativePower", "discriminative_power", "plot_asl_curves",
+    "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
+    "Intuitiveness", "intuitiveness",
+    "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",
+]

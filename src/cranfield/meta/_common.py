@@ -1,0 +1,107 @@
+"""Shared pieces of the meta-evaluation code: the equality rule, random generators, checks of
+user parameters, pair enumeration and memory-bounded chunking."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import CranfieldError
+
+# Elements per intermediate array (float64: 4 MB); a few such arrays are alive at once.
+CHUNK_CELLS = 1 << 19  # small enough to stay in cache-friendly, reused allocations
+RELATIVE_TOLERANCE = 1e-12  # SPEC §0: a == b iff |a - b| <= 1e-12 * max(1, |a|, |b|)
+
+
+def equal(a: Any, b: Any) -> np.ndarray:
+    """SPEC §0's equality rule, elementwise: ``|a - b| <= 1e-12 * max(1, |a|, |b|)``."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return np.abs(a - b) <= RELATIVE_TOLERANCE * scale
+
+
+def lower_bound(b: np.ndarray) -> np.ndarray:
+    """The smallest a >= 0 that :func:`at_least` (a, b) accepts, for b >= 0: a >= b or, below b,
+    b − a <= 1e-12·max(1, b). Comparing with it costs one pass over a large array."""
+    return b - RELATIVE_TOLERANCE * np.maximum(1.0, b)
+
+
+def at_least(a: Any, b: Any) -> np.ndarray:
+    """``a >= b`` where ``a`` and ``b`` that are equal under SPEC §0's rule count as equal, so a
+    statistic that equals the observed one mathematically counts whatever the rounding."""
+    return (np.asarray(a) > np.asarray(b)) | equal(a, b)
+
+
+def greater(a: Any, b: Any) -> np.ndarray:
+    """``a > b`` and not equal under SPEC §0's rule."""
+    return (np.asarray(a) > np.asarray(b)) & ~equal(a, b)
+
+
+def count_at_least(sorted_values: np.ndarray, thresholds: np.ndarray, strict: bool = False) -> np.ndarray:
+    """For each threshold d, how many of the ascending ``sorted_values`` v satisfy
+    :func:`at_least` (v, d) (or :func:`greater` with ``strict``).
+
+    Both predicates are monotone in v for v, d >= 0, so a vectorised bisection finds the first
+    value that satisfies them: O(len(thresholds) · log len(sorted_values)).
+    """
+    test = greater if strict else at_least
+    n = sorted_values.size
+    lo = np.zeros(thresholds.shape, dtype=np.int64)
+    hi = np.full(thresholds.shape, n, dtype=np.int64)
+    while (open_ := lo < hi).any():
+        mid = (lo + hi) // 2
+        ok = test(sorted_values[np.minimum(mid, n - 1)], thresholds)
+        hi = np.where(open_ & ok, mid, hi)
+        lo = np.where(open_ & ~ok, mid + 1, lo)
+    return n - lo
+
+
+def make_rng(rng: Any) -> np.random.Generator:
+    """``numpy.random.default_rng(rng)``: an int seeds a fresh PCG64 generator, a Generator is
+    used (and advanced) as is, None draws fresh entropy."""
+    if rng is not None and not isinstance(rng, (int, np.integer, np.random.Generator)):
+        raise CranfieldError(f"rng must be an int seed, a numpy Generator or None; got {type(rng).__name__}")
+    if isinstance(rng, (int, np.integer)) and rng < 0:
+        raise CranfieldError(f"the seed must be a non-negative integer; got {rng}")
+    return np.random.default_rng(rng)
+
+
+def check_alpha(alpha: float) -> float:
+    """The significance level, which must lie in (0, 1)."""
+    if not isinstance(alpha, (int, float, np.floating)) or isinstance(alpha, bool) or not 0 < alpha < 1:
+        raise CranfieldError(f"alpha must be a number in the open interval (0, 1); got {alpha!r}")
+    return float(alpha)
+
+
+def check_count(value: Any, name: str) -> int:
+    """A number of resamples (B) or samples: an integer >= 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise CranfieldError(f"{name} must be an integer >= 1; got {value!r}")
+    return int(value)
+
+
+def check_choice(value: str, options: tuple[str, ...], what: str) -> str:
+    """``value`` if it is one of ``options``, else an error listing them."""
+    if value not in options:
+        raise CranfieldError(f"unknown {what} {value!r}; choose one of {', '.join(options)}")
+    return value
+
+
+def chunks(n: int, cells_per_item: int, budget: int = CHUNK_CELLS) -> list[slice]:
+    """Consecutive slices of ``range(n)`` holding at most ``budget`` cells each (at least one item)."""
+    size = max(1, budget // max(1, cells_per_item))
+    return [slice(a, min(a + size, n)) for a in range(0, n, size)]
+
+
+def all_pairs(n_systems: int) -> np.ndarray:
+    """Every unordered pair (i, j), i < j, in the order (0, 1), (0, 2), ..., (S-2, S-1); shape (P, 2)."""
+    i, j = np.triu_indices(n_systems, 1)
+    return np.stack([i, j], axis=1)
+
+
+def baseline_pairs(n_systems: int, baseline: int) -> np.ndarray:
+    """The pairs (s, baseline) for every other system s, in system order; shape (S-1, 2)."""
+    others = np.array([s for s in range(n_systems) if s != baseline], dtype=np.int64)
+    return np.stack([others, np.full_like(others, baseline)], axis=1)

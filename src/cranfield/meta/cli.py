@@ -1,0 +1,442 @@
+"""The meta-evaluation subcommands: ``compare``, ``discpower``, ``correlate``, ``intuitiveness``
+and ``coverage``.
+
+Each evaluates the runs against the qrels (the options of ``cranfield eval`` that decide the
+scores are accepted), builds the topics × runs score matrices and hands them to
+:mod:`cranfield.meta`. Text output starts with one ``#`` line of provenance (version, settings,
+test, B, α, seed); ``--format json`` prints one JSON array of objects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import math
+import sys
+from typing import Any, Callable, Sequence
+
+TEST_CHOICES = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
+CORRECTION_CHOICES = ("none", "holm", "bonferroni")
+ROW_FORMATS = ("table", "csv", "json")
+
+COMMON_EPILOG = """\
+scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
+--diversity, --intents, ... options); each measure gives a topics × runs matrix.
+random draws: --seed (default 0) makes every resampling result reproducible bit for bit;
+each measure uses the same draws.
+"""
+
+COMPARE_EPILOG = """\
+tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
+randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
+bootstrap (B = 1,000); tukey = Carterette's randomised Tukey HSD over all runs (B = 5,000),
+which needs no --correction. ASL/p-values have no +1 correction (SPEC §6).
+
+markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
+is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
+better / worse than the baseline. json and csv give one row per pair with the p-values.
+
+""" + COMMON_EPILOG + """
+examples:
+  cranfield compare qrels.txt runs/*.gz -m AP -m nDCG@10
+  cranfield compare qrels.txt base.run new1.run new2.run -m AP --baseline base.run --test randomization
+  cranfield compare qrels.txt runs/*.gz -m AP,P@10 --test t --correction holm --format latex > table.tex
+  cranfield compare qrels.txt runs/*.gz -m AP --test tukey --format json
+"""
+
+DISCPOWER_EPILOG = """\
+discriminative power (Sakai, SIGIR 2006; paper 004 §4): the fraction of run pairs whose
+difference is significant, ASL < alpha, for each measure. delta is the difference in means
+required for significance: for the bootstrap, the largest over pairs of the |mean| of the
+resample at the floor(B·alpha)-th largest |t*| (Figure 3); for tukey, the smallest
+significant difference (Figure 5). --plot draws the ASL curves (pairs sorted by ASL, one line
+per measure) as PNG, SVG or PDF (needs matplotlib: pip install 'cranfield[plot]').
+
+""" + COMMON_EPILOG + """
+examples:
+  cranfield discpower qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10 --test bootstrap --B 1000
+  cranfield discpower qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --test tukey --plot asl.png
+  cranfield discpower qrels.txt runs/*.gz -m AP --test t --correction holm --format json
+"""
+
+CORRELATE_EPILOG = """\
+the runs are ordered by each measure's mean score; for every pair of measures: Kendall's
+tau-b (ties counted), the symmetric AP correlation tau_ap (Yilmaz, Aslam and Robertson 2008;
+mean of both directions; tied means broken by run name, with a warning) and Spearman's rho.
+
+""" + COMMON_EPILOG + """
+examples:
+  cranfield correlate qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10
+  cranfield correlate qrels.txt runs/*.gz -m AP,RR,'RBP(p=0.8)' --format csv
+"""
+
+INTUITIVENESS_EPILOG = """\
+paper 004 Figure 6: over every topic and pair of runs where two measures prefer different
+runs, the fraction where each agrees with the gold standard (a gold-standard tie counts as
+agreement; with two --gold measures both must agree). Every pair of -m measures is reported.
+Gold standards for diversity: I-rec@l (intent recall, 'diversity') and Ef-P@l (effective
+precision, 'relevance'); give navigational intents with --intents or --intent-types.
+
+""" + COMMON_EPILOG + """
+examples:
+  cranfield intuitiveness qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --gold I-rec@10
+  cranfield intuitiveness qrels.div runs/*.gz -m alpha-nDCG@10 -m 'DIN#-nDCG@10' -m 'P+Q#@10' \\
+      --gold I-rec@10 --gold Ef-P@10 --intent-types topics.xml
+"""
+
+COVERAGE_EPILOG = """\
+paper 002 §4.4: --pairs ordered topic pairs (t1, t2) are drawn once; UIR(s, s') counts the
+pairs where run s at t1 is at least run s' at t2 on every --reference measure, minus the
+reverse, over the number of pairs; Cov(M) is Spearman's rho between M(s) - M(s') and
+UIR(s, s') over all ordered pairs of distinct runs.
+
+""" + COMMON_EPILOG + """
+examples:
+  cranfield coverage qrels.txt runs/*.gz -m nDCG -m 'RBP(p=0.8)' -m RR --reference P@10 --reference R@100 --reference RR
+"""
+
+
+# --------------------------------------------------------------------------- parsers
+def add_parser(sub: Any) -> None:
+    """Add the meta-evaluation subcommands to the ``cranfield`` parser."""
+    commands: list[tuple[str, str, str, str, Callable[[argparse.ArgumentParser], None],
+                         Callable[[argparse.Namespace], int]]] = [
+        ("compare", "significance tests between runs: a results table with markers",
+         "Evaluate runs and test every pair (or every run against --baseline) for significant "
+         "differences, printing mean scores with significance markers, as in a paper's table.",
+         COMPARE_EPILOG, _compare_options, _run_compare),
+        ("discpower", "discriminative power of measures, with the delta required and ASL curves",
+         "For each measure, test every pair of runs and report the fraction of pairs with a "
+         "significant difference (discriminative power) and the difference required for significance.",
+         DISCPOWER_EPILOG, _discpower_options, _run_discpower),
+        ("correlate", "rank correlations (Kendall tau-b, tau_ap, Spearman rho) between measures",
+         "Compare the orderings of the runs by each measure's mean score, for every pair of measures.",
+         CORRELATE_EPILOG, _format_option, _run_correlate),
+        ("intuitiveness", "intuitiveness of measures by agreement with gold-standard measures",
+         "Where two measures disagree about which of two runs is better on a topic, how often "
+         "each agrees with the gold standard(s) (paper 004 Figure 6).",
+         INTUITIVENESS_EPILOG, _intuitiveness_options, _run_intuitiveness),
+        ("coverage", "Quality Aspect Coverage (UIR) of measures against reference measures",
+         "How well each measure's differences follow unanimous improvements on a reference set of "
+         "measures (paper 002 §4.4).",
+         COVERAGE_EPILOG, _coverage_options, _run_coverage),
+    ]
+    for name, summary, description, epilog, options, handler in commands:
+        p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
+        p.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
+        p.add_argument("-m", "--measure", action="append", metavar="MEASURE", required=True,
+                       help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
+        options(p)
+        _input_options(p)
+        p.set_defaults(handler=handler)
+
+
+def _input_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("scoring (as in `cranfield eval`)")
+    g.add_argument("--order", choices=("score", "rank", "file"), default="score",
+                   help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
+    g.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
+                   help="qrels topics absent from a run (default auto: 0, or the empty ranking for "
+                        "truncation-aware measures); skip leaves holes, which meta-evaluation rejects")
+    g.add_argument("--norel", choices=("include", "exclude"), default="include",
+                   help="topics without relevant documents: include (default) or exclude")
+    g.add_argument("--on-duplicate", choices=("error", "first"), default="error",
+                   help="a document twice in a topic of a run: error (default) or keep the first line")
+    kind = g.add_mutually_exclusive_group()
+    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels")
+    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels")
+    g.add_argument("--intents", metavar="FILE", help="intent probabilities: qid intent probability [inf|nav]")
+    g.add_argument("--intent-types", metavar="FILE",
+                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
+    g.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
+                   help="intents without relevant documents: drop (ndeval; default) or keep")
+    g.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
+
+
+def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
+    p.add_argument("--format", choices=formats, default="table",
+                   help=f"output format: {', '.join(formats)} (default: table); json is an array of objects")
+
+
+def _random_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default: 0)")
+
+
+def _test_options(p: argparse.ArgumentParser, default: str) -> None:
+    p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
+    p.add_argument("--B", type=int, metavar="B", dest="B",
+                   help="resamples (default: randomization 10000, bootstrap 1000, tukey 5000)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
+                   help="multiple-comparison correction of the pairwise tests (default: none)")
+    _random_options(p)
+
+
+def _compare_options(p: argparse.ArgumentParser) -> None:
+    _test_options(p, "t")
+    p.add_argument("--baseline", metavar="RUN",
+                   help="compare every run with this one (a run file given, or a run name) instead of all pairs")
+    _format_option(p, ("table", "latex", "csv", "json"))
+
+
+def _discpower_options(p: argparse.ArgumentParser) -> None:
+    _test_options(p, "bootstrap")
+    p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg or .pdf)")
+    _format_option(p)
+
+
+def _intuitiveness_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gold", action="append", metavar="MEASURE", required=True,
+                   help="gold-standard measure, e.g. I-rec@10 or Ef-P@10 (repeatable: all must agree)")
+    _format_option(p)
+
+
+def _coverage_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--reference", action="append", metavar="MEASURE", required=True,
+                   help="a measure of the reference set (repeatable), e.g. P@10, R@100, RR")
+    p.add_argument("--pairs", type=int, default=1000, help="sampled topic pairs (default: 1000)")
+    _random_options(p)
+    _format_option(p)
+
+
+# --------------------------------------------------------------------------- shared steps
+def _measures(values: list[str] | None) -> list[str]:
+    from ..cli import _split_measures
+
+    return list(dict.fromkeys(_split_measures(values)))
+
+
+def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
+    """Evaluate the runs: :class:`~cranfield.Results` with the measures in order."""
+    from ..evaluate import Evaluator
+
+    diversity = True if args.diversity else False if args.adhoc else None
+    evaluator = Evaluator(args.qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity,
+                          intents=args.intents, intent_types=args.intent_types, empty_intents=args.empty_intents)
+    return evaluator.evaluate(args.runs, order=args.order, on_duplicate=args.on_duplicate)
+
+
+def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
+    from ..report import provenance_line
+
+    extra = " ".join(f"{k}={v}" for k, v in settings.items() if v is not None)
+    return f"{provenance_line(results)} command={command} {extra}".rstrip()
+
+
+def _emit(args: argparse.Namespace, text: str) -> int:
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def aligned(head: Sequence[str], body: Sequence[Sequence[str]], left: Sequence[bool]) -> list[str]:
+    """Rows of cells as aligned lines; ``left[c]`` left-aligns column c, else right-aligns it."""
+    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
+    return [
+        "  ".join(cell.ljust(w) if left[c] else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip()
+        for row in [head, *body]
+    ]
+
+
+def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
+    """A list of flat dicts as an aligned table, CSV (both after the ``#`` header) or JSON."""
+    if fmt == "json":
+        return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
+    keys = list(rows[0]) if rows else []
+    if fmt == "csv":
+        buf = io.StringIO()
+        buf.write(header + "\n")
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(keys)
+        for r in rows:
+            writer.writerow(["" if _jsonable(r[k]) is None else r[k] for k in keys])
+        return buf.getvalue()
+    left = [all(isinstance(r[k], str) for r in rows) for k in keys]
+    lines = aligned(keys, [[_cell(r[k]) for k in keys] for r in rows], left)
+    return "\n".join([header, *lines]) + "\n"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+# --------------------------------------------------------------------------- compare
+def _run_compare(args: argparse.Namespace) -> int:
+    from .significance import pairwise_test
+
+    measures = _measures(args.measure)
+    results = _scores(args, measures)
+    baseline = _baseline(args.baseline, args.runs, results.runs)
+    tests = [pairwise_test(results, test=args.test, measure=m, n_resamples=args.B, rng=args.seed, alpha=args.alpha,
+                           correction=args.correction, baseline=baseline) for m in measures]
+    header = _header(results, "compare", {
+        "test": args.test, "B": tests[0].n_resamples, "alpha": args.alpha, "correction": args.correction,
+        "seed": args.seed if tests[0].n_resamples else None, "baseline": baseline,
+    })
+    if args.format in ("json", "csv"):
+        return _emit(args, render_rows(_pair_rows(tests), args.format, header))
+    table = results_table(results.runs, tests, baseline)
+    return _emit(args, latex_table(table, header) if args.format == "latex" else text_table(table, header))
+
+
+def _baseline(given: str | None, paths: list[str], names: list[str]) -> str | None:
+    """The baseline's run name, given as one of the run files or as a run name."""
+    if given is None:
+        return None
+    if given in paths:
+        return names[paths.index(given)]
+    if given in names:
+        return given
+    from ..errors import CranfieldError, listing
+
+    raise CranfieldError(f"--baseline {given!r} is neither a run file given nor a run name ({listing(names)})")
+
+
+def _pair_rows(tests: list[Any]) -> list[dict[str, Any]]:
+    rows = []
+    for r in tests:
+        significant = r.significant()
+        for k, (i, j) in enumerate(r.pairs):
+            rows.append({
+                "measure": r.measure, "test": r.test, "run_1": r.systems[i], "run_2": r.systems[j],
+                "mean_1": float(r.means[i]), "mean_2": float(r.means[j]), "effect": float(r.effect[k]),
+                "statistic": float(r.statistic[k]), "pvalue": float(r.pvalue[k]),
+                "pvalue_adjusted": float(r.pvalue_adjusted[k]), "significant": bool(significant[k]),
+            })
+    return rows
+
+
+def _letter(k: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the label of the k-th run."""
+    out = ""
+    k += 1
+    while k:
+        k, rest = divmod(k - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out
+
+
+def results_table(runs: list[str], tests: list[Any], baseline: str | None) -> dict[str, Any]:
+    """Mean scores with significance markers: ``{"labels", "runs", "measures", "cells", "legend"}``
+    where ``cells[s][m] = (mean, marker)``."""
+    means = [[float(t.means[s]) for t in tests] for s in range(len(runs))]
+    beaten: list[list[list[str]]] = [[[] for _ in tests] for _ in runs]
+    for m, t in enumerate(tests):
+        for (i, j), effect, sig in zip(t.pairs, t.effect, t.significant()):
+            if sig and baseline is not None:
+                beaten[i][m].append("+" if effect > 0 else "-")
+            elif sig:
+                winner, loser = (i, j) if effect > 0 else (j, i)
+                beaten[winner][m].append(_letter(loser))
+    joiner = "," if len(runs) > 26 else ""  # two-letter labels need a separator
+    markers = [[joiner.join(x) for x in row] for row in beaten]
+    first = tests[0]
+    how = f"{first.test} test" + (f", B = {first.n_resamples}" if first.n_resamples else "")
+    how += f", {first.correction} correction" if first.correction != "none" else ""
+    if baseline is None:
+        legend = (f"letters: the runs a run is significantly better than ({how}, p < {first.alpha:g})")
+    else:
+        legend = f"+/-: significantly better/worse than the baseline {baseline} ({how}, p < {first.alpha:g})"
+    return {
+        "labels": [_letter(s) for s in range(len(runs))],
+        "runs": [f"{r} (baseline)" if r == baseline else r for r in runs],
+        "measures": [t.measure for t in tests],
+        "cells": [list(zip(means[s], markers[s])) for s in range(len(runs))],
+        "legend": legend,
+        "baseline": baseline,
+    }
+
+
+def text_table(table: dict[str, Any], header: str) -> str:
+    """The results table as aligned text."""
+    head = ["#", "run", *table["measures"]]
+    body = [[label, run, *(f"{v:.4f} {mark}".rstrip() for v, mark in cells)]
+            for label, run, cells in zip(table["labels"], table["runs"], table["cells"])]
+    return "\n".join([header, *aligned(head, body, [True] * len(head)), f"# {table['legend']}"]) + "\n"
+
+
+def latex_table(table: dict[str, Any], header: str) -> str:
+    """The results table as a LaTeX tabular (markers as superscripts)."""
+    lines = ["% " + header.lstrip("# "), "% " + table["legend"],
+             "\\begin{tabular}{ll" + "r" * len(table["measures"]) + "}", "\\hline",
+             " & Run & " + " & ".join(_tex(m) for m in table["measures"]) + " \\\\", "\\hline"]
+    for label, run, cells in zip(table["labels"], table["runs"], table["cells"]):
+        values = [f"{v:.4f}" + (f"$^{{{mark}}}$" if mark else "") for v, mark in cells]
+        lines.append(f"{label} & {_tex(run)} & " + " & ".join(values) + " \\\\")
+    lines += ["\\hline", "\\end{tabular}"]
+    return "\n".join(lines) + "\n"
+
+
+_TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _tex(text: str) -> str:
+    return "".join(_TEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+# --------------------------------------------------------------------------- other commands
+def _run_discpower(args: argparse.Namespace) -> int:
+    from .power import discriminative_power, plot_asl_curves
+
+    measures = _measures(args.measure)
+    results = _scores(args, measures)
+    powers = [discriminative_power(results, measure=m, test=args.test, alpha=args.alpha, n_resamples=args.B,
+                                   rng=args.seed, correction=args.correction) for m in measures]
+    if args.plot:
+        plot_asl_curves(powers, args.plot)
+    b = powers[0].result.n_resamples
+    header = _header(results, "discpower", {"test": args.test, "B": b, "alpha": args.alpha,
+                                            "correction": args.correction, "seed": args.seed if b else None})
+    return _emit(args, render_rows([p.to_dict() for p in powers], args.format, header))
+
+
+def _run_correlate(args: argparse.Namespace) -> int:
+    from .agreement import correlation_matrix
+
+    measures = _measures(args.measure)
+    results = _scores(args, measures)
+    rows = correlation_matrix(results, measures).rows()
+    return _emit(args, render_rows(rows, args.format, _header(results, "correlate", {})))
+
+
+def _run_intuitiveness(args: argparse.Namespace) -> int:
+    from ..errors import CranfieldError
+    from ._common import all_pairs
+    from .agreement import intuitiveness
+
+    measures = _measures(args.measure)
+    gold = _measures(args.gold)
+    if len(measures) < 2:
+        raise CranfieldError("intuitiveness compares measures: give at least two -m")
+    results = _scores(args, list(dict.fromkeys(measures + gold)))
+    rows = [intuitiveness(results, measures[i], measures[j], gold).to_dict() for i, j in all_pairs(len(measures))]
+    return _emit(args, render_rows(rows, args.format, _header(results, "intuitiveness", {"gold": "+".join(gold)})))
+
+
+def _run_coverage(args: argparse.Namespace) -> int:
+    from .uir import quality_aspect_coverage
+
+    measures = _measures(args.measure)
+    reference = _measures(args.reference)
+    results = _scores(args, list(dict.fromkeys(measures + reference)))
+    cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed)
+    header = _header(results, "coverage", {"pairs": args.pairs, "seed": args.seed})
+    return _emit(args, render_rows(cov.rows(), args.format, header))

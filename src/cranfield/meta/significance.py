@@ -1,0 +1,687 @@
+"""Significance tests for every pair of systems at once (SPEC §6; paper 004 §4, Figures 2 and 4).
+
+Each test takes one measure's topics × systems score matrix (see :mod:`cranfield.meta.scores`)
+and returns a :class:`PairwiseResult` for all S·(S−1)/2 pairs (or the S−1 pairs with a
+``baseline``). Pairs are (i, j) with i < j in system order, and every effect is
+mean(i) − mean(j). All tests are two-sided.
+
+- :func:`t_test` — paired t-test, exactly scipy's ``ttest_rel``.
+- :func:`wilcoxon_test` — Wilcoxon signed-rank, scipy's ``wilcoxon(zero_method="wilcox",
+  correction=False)``.
+- :func:`randomization_test` — Fisher's randomisation (sign-flip permutation) test.
+- :func:`bootstrap_test` — Sakai's studentised paired bootstrap test (Figure 2) with the
+  per-pair Δ of Figure 3.
+- :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4).
+
+The resampling tests draw their random numbers in the order SPEC §6 fixes, whatever the chunk
+sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws; pairs and
+resamples are processed as array operations in chunks of at most ~4 million cells. "≥" between a
+resampled statistic and the observed one is decided with SPEC §0's equality rule (values within
+1e-12 relative count as equal), so mathematically tied statistics count whatever the rounding.
+No +1 correction is applied: ASL = count / B, as the papers define it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator
+
+import numpy as np
+
+from .._progress import progress
+from ..errors import CranfieldError
+from . import _common
+from ._common import (
+    all_pairs,
+    baseline_pairs,
+    check_alpha,
+    check_choice,
+    check_count,
+    chunks,
+    count_at_least,
+    lower_bound,
+    make_rng,
+)
+from .scores import ScoreMatrix, as_score_matrix
+
+__all__ = [
+    "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "pairwise_test",
+    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
+]
+
+TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
+CORRECTIONS = ("none", "holm", "bonferroni")
+TIES = ("inclusive", "strict")
+DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000}
+# A resample whose variance is below this fraction of its mean square is recomputed from its
+# values (two-pass), where the one-pass formula of the vectorised path would lose digits.
+_NEAR_DEGENERATE = 1e-2
+# Pairs per block of the bootstrap and randomisation tests: (pairs, B) products this small
+# stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
+_RESAMPLED_PAIRS = 16
+_TUKEY_CELLS = 1 << 18  # keys per block of Tukey resamples (2 MB)
+_MAX_THREADS = 8
+_JUMPABLE = (np.random.PCG64, np.random.PCG64DXSM)  # bit generators whose advance(k) skips k words
+_RAW_DOUBLES = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = raw >> 11
+
+
+@dataclass(frozen=True, eq=False)
+class PairwiseResult:
+    """The outcome of one significance test over pairs of systems.
+
+    Attributes
+    ----------
+    test : str
+        ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"`` or ``"tukey"``.
+    measure : str
+    systems : tuple of str
+        The S system names.
+    means : ndarray, shape (S,)
+        Each system's mean score.
+    pairs : ndarray of int, shape (P, 2)
+        The compared systems (i, j) as indices into ``systems``.
+    effect : ndarray, shape (P,)
+        mean(i) − mean(j).
+    statistic : ndarray, shape (P,)
+        The test's statistic on the observed data: t (t-test and bootstrap), W (Wilcoxon),
+        the mean difference (randomisation) or |mean difference| (Tukey HSD).
+    pvalue : ndarray, shape (P,)
+        The p-value or achieved significance level (ASL); NaN where undefined (the t-test and
+        Wilcoxon test of two systems with identical scores).
+    pvalue_adjusted : ndarray, shape (P,)
+        ``pvalue`` after the multiple-comparison ``correction`` (equal to it for ``"none"``).
+    correction : str
+    n_topics : int
+    n_resamples : int or None
+        B for the resampling tests.
+    null_distribution : ndarray or None
+        Tukey HSD: the range (max − min) of the permuted column means, shape (B,), in draw
+        order. Randomisation (resampled mean differences) and bootstrap (resampled t) with
+        ``keep_null=True``: shape (B, P). Otherwise None.
+    delta : ndarray or None
+        Bootstrap only: per pair the |mean| of the resample whose |t| is the ⌊B·α⌋-th
+        largest (paper 004 Figure 3), NaN when ⌊B·α⌋ = 0.
+    alpha : float
+        The significance level of ``delta`` and the default of :meth:`significant`.
+    """
+
+    test: str
+    measure: str
+    systems: tuple[str, ...]
+    means: np.ndarray
+    pairs: np.ndarray
+    effect: np.ndarray
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    pvalue_adjusted: np.ndarray
+    correction: str
+    n_topics: int
+    n_resamples: int | None = None
+    null_distribution: np.ndarray | None = None
+    delta: np.ndarray | None = None
+    alpha: float = 0.05
+
+    def significant(self, alpha: float | None = None) -> np.ndarray:
+        """Which pairs differ significantly: ``pvalue_adjusted < alpha`` (NaN counts as not)."""
+        level = self.alpha if alpha is None else check_alpha(alpha)
+        with np.errstate(invalid="ignore"):
+            return self.pvalue_adjusted < level
+
+    def to_frame(self) -> Any:
+        """One row per pair: system_1, system_2, mean_1, mean_2, effect, statistic, pvalue,
+        pvalue_adjusted (and delta for the bootstrap), as a pandas DataFrame."""
+        import pandas as pd
+
+        i, j = self.pairs[:, 0], self.pairs[:, 1]
+        names = np.array(self.systems, dtype=object)
+        columns = {
+            "system_1": names[i], "system_2": names[j], "mean_1": self.means[i], "mean_2": self.means[j],
+            "effect": self.effect, "statistic": self.statistic, "pvalue": self.pvalue,
+            "pvalue_adjusted": self.pvalue_adjusted,
+        }
+        if self.delta is not None:
+            columns["delta"] = self.delta
+        return pd.DataFrame(columns)
+
+
+# --------------------------------------------------------------------------- corrections
+def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
+    """Holm's step-down or Bonferroni's adjustment of the p-values of one family of tests.
+
+    Parameters
+    ----------
+    pvalues : array_like, shape (P,)
+    method : {"holm", "bonferroni", "none"}
+        Bonferroni: min(1, m·p). Holm (1979): the k-th smallest p-value becomes
+        min(1, max_{j≤k} (m − j + 1)·p_(j)).
+
+    NaN p-values stay NaN and do not count in m.
+
+    Examples
+    --------
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(2).tolist()
+    [0.03, 0.06, 0.06]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "bonferroni").round(2).tolist()
+    [0.03, 0.12, 0.09]
+    """
+    check_choice(method, CORRECTIONS, "correction")
+    p = np.array(pvalues, dtype=np.float64)
+    ok = ~np.isnan(p)
+    m = int(ok.sum())
+    if method == "none" or m == 0:
+        return p
+    q = p[ok]
+    if method == "bonferroni":
+        p[ok] = np.minimum(1.0, q * m)
+        return p
+    order = np.argsort(q, kind="stable")
+    stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
+    adjusted = np.empty_like(q)
+    adjusted[order] = np.minimum(1.0, stepped)
+    p[ok] = adjusted
+    return p
+
+
+# --------------------------------------------------------------------------- shared driver
+@dataclass(frozen=True, eq=False)
+class _Setup:
+    matrix: ScoreMatrix
+    pairs: np.ndarray
+    effect: np.ndarray
+
+
+def _setup(data: Any, measure: str | None, baseline: str | int | None, min_topics: int = 1) -> _Setup:
+    matrix = as_score_matrix(data, measure=measure)
+    if matrix.n_topics < min_topics:
+        raise CranfieldError(f"this test needs at least {min_topics} topics; {matrix.measure or 'the matrix'} has "
+                             f"{matrix.n_topics}")
+    if baseline is None:
+        pairs = all_pairs(matrix.n_systems)
+    else:
+        pairs = baseline_pairs(matrix.n_systems, matrix.system_index(baseline))
+    means = matrix.means()
+    return _Setup(matrix, pairs, means[pairs[:, 0]] - means[pairs[:, 1]])
+
+
+def _pair_blocks(setup: _Setup, cells_per_pair: int, label: str, max_pairs: int | None = None
+                 ) -> Iterator[tuple[slice, np.ndarray]]:
+    """Blocks of pairs with their per-topic differences x_i − x_j, shape (pairs in block, T).
+
+    Each pair's topics are one contiguous row, so per-pair means and SDs are computed by the
+    same summation as for a lone vector: bit for bit those of a per-pair loop. ``max_pairs``
+    caps the block further.
+    """
+    columns, pairs = np.ascontiguousarray(setup.matrix.values.T), setup.pairs  # (S, T)
+    budget = _common.CHUNK_CELLS if max_pairs is None else min(_common.CHUNK_CELLS, max_pairs * cells_per_pair)
+    blocks = chunks(len(pairs), cells_per_pair, budget)
+    for block in progress(blocks, len(blocks), label):
+        yield block, columns[pairs[block, 0]] - columns[pairs[block, 1]]
+
+
+def _result(test: str, setup: _Setup, statistic: np.ndarray, pvalue: np.ndarray, correction: str,
+            **extra: Any) -> PairwiseResult:
+    matrix = setup.matrix
+    return PairwiseResult(
+        test=test, measure=matrix.measure, systems=matrix.systems, means=matrix.means(), pairs=setup.pairs,
+        effect=setup.effect, statistic=statistic, pvalue=pvalue,
+        pvalue_adjusted=adjust_pvalues(pvalue, correction), correction=correction, n_topics=matrix.n_topics,
+        **extra,
+    )
+
+
+# --------------------------------------------------------------------------- classical tests
+def _scipy_test(test: str, data: Any, measure: str | None, correction: str, baseline: str | int | None,
+                compute: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> PairwiseResult:
+    check_choice(correction, CORRECTIONS, "correction")
+    setup = _setup(data, measure, baseline, min_topics=2)
+    statistic = np.empty(len(setup.pairs))
+    pvalue = np.empty(len(setup.pairs))
+    for block, d in _pair_blocks(setup, setup.matrix.n_topics * 8, test):
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            statistic[block], pvalue[block] = compute(d)
+    return _result(test, setup, statistic, pvalue, correction)
+
+
+def t_test(data: Any, *, measure: str | None = None, correction: str = "none",
+           baseline: str | int | None = None) -> PairwiseResult:
+    """Two-sided paired t-test for every pair of systems: scipy's ``ttest_rel``.
+
+    Parameters
+    ----------
+    data : score matrix (see :mod:`cranfield.meta.scores`), T >= 2 topics
+    measure : str, optional
+        Which measure of a multi-measure input.
+    correction : {"none", "holm", "bonferroni"}
+        Multiple-comparison adjustment over the pairs of this call.
+    baseline : str or int, optional
+        Compare every other system with this one only (pairs (s, baseline)).
+
+    Returns
+    -------
+    PairwiseResult
+        ``statistic`` is t = mean(d) / (sd(d) / √T) with d = x_i − x_j (sd with ddof = 1);
+        identical systems give NaN, a constant non-zero difference ±inf and p = 0 (as scipy).
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]
+    >>> r = t_test(x)
+    >>> round(float(r.statistic[0]), 4), round(float(r.pvalue[0]), 4)
+    (2.3238, 0.1027)
+    """
+    from scipy import stats
+
+    def compute(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        res = stats.ttest_rel(d, np.zeros_like(d), axis=1)
+        return res.statistic, res.pvalue
+
+    return _scipy_test("t", data, measure, correction, baseline, compute)
+
+
+def wilcoxon_test(data: Any, *, measure: str | None = None, correction: str = "none",
+                  baseline: str | int | None = None) -> PairwiseResult:
+    """Two-sided Wilcoxon signed-rank test for every pair of systems.
+
+    Exactly scipy's ``wilcoxon(x_i - x_j, zero_method="wilcox", correction=False)`` for each
+    pair (zero differences dropped; as scipy's ``method="auto"`` chooses per pair: the exact
+    null distribution up to 50 topics without zeros or ties, an exhaustive permutation test up
+    to 13 topics with them — slow for many pairs — and the normal approximation otherwise).
+    ``statistic`` is scipy's W (the smaller of the signed-rank sums); two systems with
+    identical scores give p = NaN.
+
+    Parameters are those of :func:`t_test`.
+    """
+    from scipy import stats
+
+    return _scipy_test("wilcoxon", data, measure, correction, baseline, _wilcoxon_rows)
+
+
+def _wilcoxon_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """scipy's Wilcoxon test of each row of d (pairs, T), as separate calls would give it.
+
+    With ``method="auto"`` scipy picks the exact null distribution, a permutation test or the
+    normal approximation from the presence of zeros and ties *anywhere in its input*, so rows
+    with zeros or tied |d| and clean rows are passed in two calls.
+    """
+    from scipy import stats
+
+    ranked = np.sort(np.abs(d), axis=1)
+    plain = ~((d == 0).any(axis=1) | (ranked[:, 1:] == ranked[:, :-1]).any(axis=1))
+    statistic, pvalue = np.empty(len(d)), np.empty(len(d))
+    for rows in (plain, ~plain):
+        if rows.any():
+            res = stats.wilcoxon(d[rows], axis=1, zero_method="wilcox", correction=False)
+            statistic[rows], pvalue[rows] = res.statistic, res.pvalue
+    return statistic, pvalue
+
+
+# --------------------------------------------------------------------------- randomisation
+def randomization_test(data: Any, *, measure: str | None = None, n_resamples: int = 10_000, rng: Any = None,
+                       correction: str = "none", baseline: str | int | None = None,
+                       keep_null: bool = False) -> PairwiseResult:
+    """Fisher's randomisation (paired permutation) test for every pair of systems.
+
+    Under H0 the sign of each per-topic difference d_t = x_i(t) − x_j(t) is exchangeable.
+    The sign flips ``F = rng.integers(0, 2, (B, T))`` are drawn once and shared by all pairs
+    (F = 1 flips the sign of that topic); the resampled mean is mean(d · (1 − 2F_b)) and
+    p = #{b : |mean(d*_b)| ≥ |mean(d)|} / B (SPEC §6; no +1 correction). Smucker, Allan and
+    Carterette (CIKM 2007) recommend this test for pairwise comparisons.
+
+    Parameters
+    ----------
+    data, measure, correction, baseline : see :func:`t_test`
+    n_resamples : int
+        B (default 10,000).
+    rng : int, numpy Generator or None
+        Seed or generator; an int gives the same draws every time.
+    keep_null : bool
+        Keep the resampled mean differences, shape (B, P), as ``null_distribution``
+        (B·P·8 bytes).
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]
+    >>> float(randomization_test(x, n_resamples=2000, rng=1).pvalue[0])  # exact: 2 of 8 patterns, 0.25
+    0.2645
+    """
+    check_choice(correction, CORRECTIONS, "correction")
+    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    setup = _setup(data, measure, baseline)
+    gen = make_rng(rng)
+    n = setup.matrix.n_topics
+    signs = 1.0 - 2.0 * gen.integers(0, 2, (b, n))  # (B, T): +1 keeps, -1 flips a topic's sign
+    observed = np.empty(len(setup.pairs))
+    hits = np.empty(len(setup.pairs), dtype=np.int64)
+    null = np.empty((b, len(setup.pairs))) if keep_null else None
+    for block, d in _pair_blocks(setup, b, "randomization", _RESAMPLED_PAIRS):
+        observed[block] = d.mean(axis=1)
+        resampled = (d @ signs.T) / n  # (pairs, B): mean difference under each sign pattern
+        hits[block] = (np.abs(resampled) >= lower_bound(np.abs(observed[block]))[:, None]).sum(axis=1)
+        if null is not None:
+            null[:, block] = resampled.T
+    return _result("randomization", setup, observed, hits / b, correction, n_resamples=b, null_distribution=null)
+
+
+# --------------------------------------------------------------------------- bootstrap
+def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 1_000, rng: Any = None,
+                   alpha: float = 0.05, correction: str = "none", baseline: str | int | None = None,
+                   keep_null: bool = False) -> PairwiseResult:
+    """Sakai's two-sided, studentised paired bootstrap test for every pair (paper 004 Figure 2).
+
+    For a pair, z = x_i − x_j over the T topics and w = z − mean(z) (H0 holds for w);
+    t(v) = mean(v) / (sd(v) / √T) with sd of ddof = 1. The bootstrap indices
+    ``I = rng.integers(0, T, (B, T))`` are drawn once and shared by all pairs; resample b is
+    w*_b = w[I_b] and ASL = #{b : |t(w*_b)| ≥ |t(z)|} / B (no +1 correction).
+
+    Degenerate cases (SPEC §6): if z is constant, ASL = 1 when it is 0 and 0 otherwise (and w
+    is taken as exactly 0). A resample whose values are all equal (sd = 0) has t* = 0 when
+    its mean is 0 and ±inf otherwise. These are decided exactly, not by rounding.
+
+    The per-pair Δ of Figure 3 is the |mean(w*_b)| of the resample whose |t*| is the k-th
+    largest, k = ⌊B·α⌋ (ties between resamples ordered by b); :func:`discriminative_power`
+    reports its maximum over pairs as "the Δ required for significance".
+
+    Parameters
+    ----------
+    data, measure, correction, baseline : see :func:`t_test`
+    n_resamples : int
+        B (default 1,000, as in paper 004).
+    rng : int, numpy Generator or None
+    alpha : float
+        The significance level of Δ (default 0.05).
+    keep_null : bool
+        Keep the resampled t*, shape (B, P), as ``null_distribution``.
+
+    References
+    ----------
+    T. Sakai. Evaluating evaluation metrics based on the bootstrap. SIGIR 2006.
+    T. Sakai. Evaluation with informational and navigational intents. WWW 2012, Figures 2–3.
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]
+    >>> r = bootstrap_test(x, rng=1)
+    >>> float(r.pvalue[0]), round(float(r.delta[0]), 4)
+    (0.118, 0.125)
+    """
+    check_choice(correction, CORRECTIONS, "correction")
+    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    level = check_alpha(alpha)
+    setup = _setup(data, measure, baseline, min_topics=2)
+    gen = make_rng(rng)
+    n = setup.matrix.n_topics
+    idx = gen.integers(0, n, (b, n))  # (B, T): topics drawn by each resample, shared by all pairs
+    counts = _draw_counts(idx, n)
+    k = int(np.floor(b * level))
+    t_obs = np.empty(len(setup.pairs))
+    asl = np.empty(len(setup.pairs))
+    delta = np.full(len(setup.pairs), np.nan)
+    null = np.empty((b, len(setup.pairs))) if keep_null else None
+    for block, z in _pair_blocks(setup, b, "bootstrap", _RESAMPLED_PAIRS):
+        t_obs[block], asl[block], w, t_star = _bootstrap_block(z, idx, counts)
+        if k >= 1:
+            rows = np.arange(len(w))[:, None]
+            picked = w[rows, idx[_kth_largest(np.abs(t_star), k)]]  # (pairs, T): the chosen resamples
+            delta[block] = np.abs(_exact_t(picked)[0])
+        if null is not None:
+            null[:, block] = t_star.T
+    return _result("bootstrap", setup, t_obs, asl, correction, n_resamples=b, null_distribution=null,
+                   delta=delta, alpha=level)
+
+
+def _draw_counts(idx: np.ndarray, n: int) -> np.ndarray:
+    """How often each resample draws each topic, transposed: shape (T, B), float64."""
+    b = idx.shape[0]
+    flat = (idx + n * np.arange(b)[:, None]).ravel()
+    return np.bincount(flat, minlength=b * n).reshape(b, n).T.astype(np.float64, order="C")
+
+
+def _bootstrap_block(z: np.ndarray, idx: np.ndarray, counts: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """t(z), ASL, w = z − mean(z) and each resample's t* (pairs, B) for the pairs of z (pairs, T)."""
+    n = z.shape[1]
+    constant = (z == z[:, :1]).all(axis=1)
+    mean = z.mean(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_obs = mean / (z.std(axis=1, ddof=1) / np.sqrt(n))
+    w = np.where(constant[:, None], 0.0, z - mean[:, None])
+    t_star = _resampled_t(w, idx, counts)
+    with np.errstate(invalid="ignore"):
+        asl = (np.abs(t_star) >= lower_bound(np.abs(t_obs))[:, None]).sum(axis=1) / idx.shape[0]
+    asl[constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
+    return t_obs, asl, w, t_star
+
+
+def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
+    (pairs, B).
+
+    Sums come from the topic counts by matrix products (w @ C, w² @ C). A resample is
+    degenerate (sd = 0) exactly when all its topics share one value of w; giving each
+    distinct value of a row an integer class id g, that is T·Σc·g² = (Σc·g)², an identity
+    checked in exact integer arithmetic. Resamples with a small variance relative to their
+    mean square are recomputed two-pass from their values.
+    """
+    n = w.shape[1]
+    s1 = w @ counts
+    s2 = (w * w) @ counts
+    means = s1 / n
+    var = (s2 - s1 * means) / (n - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_star = means / np.sqrt(np.maximum(var, 0.0) / n)
+    ids = _value_classes(w)
+    exact = counts if n ** 4 < 2 ** 53 else counts.astype(np.int64)  # Σc·g and Σc·g² stay exact
+    q1 = ids.astype(exact.dtype) @ exact
+    flat = n * ((ids * ids).astype(exact.dtype) @ exact) == q1 * q1
+    rp, rb = np.nonzero(flat)
+    value = w[rp, idx[rb, 0]]
+    t_star[rp, rb] = np.where(value == 0, 0.0, np.copysign(np.inf, value))
+    rp, rb = np.nonzero(~flat & (var <= _NEAR_DEGENERATE * s2 / n))
+    for part in chunks(rp.size, n):
+        t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
+    return t_star
+
+
+def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and t of each row of resampled values (K, T), as a per-resample loop computes them:
+    all-equal rows have t = 0 (mean 0) or ±inf."""
+    n = values.shape[1]
+    flat = (values == values[:, :1]).all(axis=1)
+    mean = np.where(flat, values[:, 0], values.mean(axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / (values.std(axis=1, ddof=1) / np.sqrt(n))
+    return mean, np.where(flat, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)), t)
+
+
+def _value_classes(w: np.ndarray) -> np.ndarray:
+    """Per row, the rank of each value among the row's distinct values, shape (pairs, T)."""
+    order = np.argsort(w, axis=1, kind="stable")
+    ranked = np.take_along_axis(w, order, axis=1)
+    new = np.zeros(ranked.shape, dtype=np.int64)
+    new[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+    ids = np.empty_like(new)
+    np.put_along_axis(ids, order, np.cumsum(new, axis=1), axis=1)
+    return ids
+
+
+def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
+    """Per row of ``values`` (P, B), the column holding the k-th largest value, equal values
+    ordered by column (a stable descending sort), shape (P,)."""
+    kth = -np.partition(-values, k - 1, axis=1)[:, k - 1]
+    tied = values == kth[:, None]
+    pick = tied.argmax(axis=1)
+    several = np.flatnonzero(tied.sum(axis=1) > 1)
+    if several.size:
+        sub = values[several]
+        above = (sub > kth[several, None]).sum(axis=1)
+        rank = np.cumsum(tied[several], axis=1)
+        pick[several] = (tied[several] & (rank == (k - above)[:, None])).argmax(axis=1)
+    return pick
+
+
+# --------------------------------------------------------------------------- Tukey HSD
+def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000, rng: Any = None,
+              tie: str = "inclusive", baseline: str | int | None = None) -> PairwiseResult:
+    """Carterette's randomised Tukey HSD test over all systems (paper 004 Figure 4).
+
+    For b = 1..B, ``keys = rng.random((T, S))`` and each topic's row of X is permuted by
+    ``argsort(keys[t])`` (ties, of probability ~1e-13, by column index); the statistic of the
+    resample is the range max − min of the permuted matrix's column means. For each pair,
+    ASL = #{b : range_b ≥ |mean(i) − mean(j)|} / B; ``tie="strict"`` counts ``>`` as Figure 4
+    prints it. One family of tests: no further correction applies. ``null_distribution`` holds
+    the B ranges.
+
+    Parameters
+    ----------
+    data, measure : see :func:`t_test`
+    n_resamples : int
+        B (default 5,000, as in paper 004).
+    rng : int, numpy Generator or None
+    tie : {"inclusive", "strict"}
+        Whether a range equal to the observed difference (SPEC §0 equality) counts.
+    baseline : str or int, optional
+        Report only the pairs (s, baseline); the test still involves all systems.
+
+    References
+    ----------
+    B. Carterette. Multiple testing in statistical analysis of systems-based information
+    retrieval experiments. ACM TOIS 30(1), 2012.
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1, 0.3], [0.5, 0.3, 0.6], [0.4, 0.4, 0.5], [0.9, 0.6, 0.8]]
+    >>> tukey_hsd(x, n_resamples=1000, rng=1).pvalue.tolist()
+    [0.3, 0.887, 0.071]
+    """
+    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    check_choice(tie, TIES, "tie rule")
+    setup = _setup(data, measure, baseline)
+    ranges = _tukey_ranges(setup.matrix.values, b, make_rng(rng))
+    hits = count_at_least(np.sort(ranges), np.abs(setup.effect), strict=tie == "strict")
+    return _result("tukey", setup, np.abs(setup.effect), hits / b, "none", n_resamples=b, null_distribution=ranges)
+
+
+def _tukey_ranges(values: np.ndarray, n_resamples: int, gen: np.random.Generator) -> np.ndarray:
+    """The range of the column means of B row-permuted copies of ``values`` (T, S), shape (B,).
+
+    Blocks of resamples run on several threads when the generator can jump ahead (PCG64, the
+    default): each block draws from a copy advanced to its place in the stream, so the keys
+    are those of one sequential draw per b, and ``gen`` ends where that sequence would end.
+    """
+    n, s = values.shape
+    blocks = chunks(n_resamples, n * s, _TUKEY_CELLS)
+    ranges = np.empty(n_resamples)
+    kernel = _PermutedRanges(values, blocks[0].stop)
+    bit_gen = gen.bit_generator
+    workers = min(_MAX_THREADS, os.cpu_count() or 1, len(blocks))
+    if workers < 2 or not isinstance(bit_gen, _JUMPABLE):
+        for block in progress(blocks, len(blocks), "tukey"):
+            ranges[block] = kernel(gen, block.stop - block.start)
+        return ranges
+    state = bit_gen.state
+
+    def run(block: slice) -> None:
+        copy = type(bit_gen)()
+        copy.state = state
+        copy.advance(block.start * n * s)  # Generator.random draws one 64-bit word per double
+        ranges[block] = kernel(np.random.Generator(copy), block.stop - block.start)
+
+    with ThreadPoolExecutor(workers) as pool:
+        for _ in progress(pool.map(run, blocks), len(blocks), "tukey"):
+            pass
+    bit_gen.advance(n_resamples * n * s)
+    return ranges
+
+
+class _PermutedRanges:
+    """Draw the keys of b resamples and return the range of their permuted column means.
+
+    Each topic's row is ordered by ``argsort(keys[t], kind="stable")``. The keys of
+    ``Generator.random`` are k·2**-53 with k a 53-bit integer, so with c bits for a column
+    index, k·2**c or-ed with the column is one 64-bit code: a plain sort of these codes
+    (several times faster than an argsort) orders each row by key, then column, and leaves
+    the permutation in the low bits. For the bit generators whose ``random()`` is
+    ``(next_uint64 >> 11)·2**-53``, k comes straight from ``random_raw`` (the same words).
+    Buffers are kept per thread.
+    """
+
+    def __init__(self, values: np.ndarray, block: int) -> None:
+        n, s = values.shape
+        self.values = values
+        self.flat = np.ascontiguousarray(values).ravel()
+        self.shape = (block, n, s)
+        self.bits = max(1, (s - 1).bit_length())
+        self.packed = 53 + self.bits <= 64
+        self.columns = np.arange(s, dtype=np.int64)
+        self.offsets = (np.arange(n, dtype=np.int64) * s)[:, None]  # row starts in ``flat``
+        self.local = threading.local()
+
+    def _buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if not hasattr(self.local, "keys"):
+            self.local.keys = np.empty(self.shape)
+            self.local.code = np.empty(self.shape, dtype=np.int64)
+            self.local.picked = np.empty(self.shape)
+        return self.local.keys, self.local.code, self.local.picked
+
+    def _codes(self, gen: np.random.Generator, b: int) -> np.ndarray:
+        """The (b, T, S) codes k·2**c for the next b draws of ``rng.random((T, S))``."""
+        keys, code, _ = (x[:b] for x in self._buffers())
+        if isinstance(gen.bit_generator, _RAW_DOUBLES):
+            raw = gen.bit_generator.random_raw(keys.shape)
+            np.right_shift(raw, np.uint64(11 - self.bits), out=raw)  # k·2**c plus c stray bits
+            return raw.view(np.int64)
+        gen.random(out=keys)
+        np.multiply(keys, 2.0 ** (53 + self.bits), out=code, casting="unsafe")  # exact: k·2**c < 2**63
+        return code
+
+    def __call__(self, gen: np.random.Generator, b: int) -> np.ndarray:
+        keys, _, picked = (x[:b] for x in self._buffers())
+        if self.packed:
+            order = self._codes(gen, b)
+            np.bitwise_and(order, np.int64(-1 << self.bits), out=order)
+            np.bitwise_or(order, self.columns, out=order)
+            order.sort(axis=-1)
+            np.bitwise_and(order, np.int64((1 << self.bits) - 1), out=order)
+        else:
+            gen.random(out=keys)  # (b, T, S): the same stream as b draws of rng.random((T, S))
+            order = np.argsort(keys, axis=-1, kind="stable")
+        np.add(order, self.offsets, out=order)
+        np.take(self.flat, order, out=picked, mode="clip")  # picked[b, t, j] = X[t, order[b, t, j]]
+        means = picked.sum(axis=1) / self.values.shape[0]
+        return means.max(axis=1) - means.min(axis=1)
+
+
+# --------------------------------------------------------------------------- dispatcher
+def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_resamples: int | None = None,
+                  rng: Any = None, alpha: float = 0.05, correction: str = "none",
+                  baseline: str | int | None = None, tie: str = "inclusive", keep_null: bool = False
+                  ) -> PairwiseResult:
+    """Run one of :data:`TESTS` by name with the options that apply to it.
+
+    ``n_resamples=None`` takes the test's default (:data:`DEFAULT_RESAMPLES`); ``alpha`` is
+    kept in the result (and sets the bootstrap's Δ); ``correction`` must be ``"none"`` for
+    Tukey HSD, which controls the family-wise error itself; ``tie`` applies to Tukey HSD only.
+    """
+    check_choice(test, TESTS, "test")
+    level = check_alpha(alpha)
+    if test in ("t", "wilcoxon"):
+        fn = t_test if test == "t" else wilcoxon_test
+        result = fn(data, measure=measure, correction=correction, baseline=baseline)
+    else:
+        b = DEFAULT_RESAMPLES[test] if n_resamples is None else n_resamples
+        if test == "tukey":
+            if correction != "none":
+                raise CranfieldError("Tukey HSD controls the family-wise error rate itself: use no correction (--correction none)")
+            result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline)
+        elif test == "bootstrap":
+            result = bootstrap_test(data, measure=measure, n_resamples=b, rng=rng, alpha=level,
+                                    correction=correction, baseline=baseline, keep_null=keep_null)
+        else:
+            result = randomization_test(data, measure=measure, n_resamples=b, rng=rng, correction=correction,
+                                        baseline=baseline, keep_null=keep_null)
+    return result if result.alpha == level else replace(result, alpha=level)
