@@ -153,3 +153,31 @@ def test_cli(capsys, write):
     plain = write("plain.qrels", "t 0 d1 1\n")
     assert main(["eval", str(plain), str(run), "-m", "TOMA(nDCG)"]) == 2
     assert "several aspects" in capsys.readouterr().err
+
+
+def test_upper_bounds_below_one():
+    """Paper 003 §4.2: with d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc) no ranking reaches CAM = 1;
+    the best candidate ideal ranking attains the best of Table 3's fifteen rankings."""
+    from cranfield.aspects import upper_bounds
+
+    strategies, topics, values = upper_bounds(space(0), JUDGMENTS, "AP", method="cam", grades=GRADES["AP"])
+    assert topics == ["t"] and "recursive:correctness>relevance" in strategies and "sum" in strategies
+    assert round(values.max(), 4) == max(v[0][0] for v in TABLE_3.values()) == 0.7917
+    strategies, _, values = upper_bounds(space(0), JUDGMENTS, "nDCG", method="mm", grades=GRADES["nDCG"],
+                                         variant="table")
+    assert values.max() < 1 and round(values.max(), 4) <= 0.4516
+
+
+def test_report_cli(capsys, write, tmp_path):
+    from cranfield.cli import main
+
+    rel = write("rel.qrels", "t 0 d1 mr\nt 0 d2 hr\nt 0 d3 hr\n")
+    cor = write("cor.qrels", "t 0 d1 c\nt 0 d2 pc\nt 0 d3 nc\n")
+    run = write("run.txt", "t Q0 d1 1 3 r\n")
+    assert main(["aspects", "eval", "--aspect", f"relevance={rel}", "--aspect", f"correctness={cor}",
+                 "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c", str(run),
+                 "-m", "CAM(AP)", "--grades", "relevance=0,0,1,1", "--grades", "correctness=0,0,1",
+                 "--report", "--plot", str(tmp_path / "b.png")]) == 0
+    out = capsys.readouterr().out
+    assert "upper bound of CAM(AP)" in out and "0.7917" in out and "< 1" in out
+    assert (tmp_path / "b.png").stat().st_size > 1000

@@ -314,6 +314,10 @@ def add_parser(sub: Any) -> None:
             q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
             q.add_argument("--per-topic", "-q", action="store_true")
             q.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table")
+            q.add_argument("--report", action="store_true",
+                           help="also the upper bound of each CAM/MM measure per topic: its best score over "
+                                "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
+            q.add_argument("--plot", metavar="FILE", help="with --report: box-plots per topic (paper 003 Figure 2)")
             q.set_defaults(handler=_run_eval)
 
 
@@ -344,4 +348,86 @@ def _run_eval(args: Any) -> int:
                             "measure_specs": None,
                             "values": np.concatenate([r.values for r in results], axis=1)})
     sys.stdout.write(render(merged, args.format, args.per_topic))
+    if args.report:
+        _report(sp, judgments, names, grades, args.plot)
     return 0
+
+
+def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> None:
+    boxes = {}
+    for name in names:
+        m = parse_measure(name)
+        if m.name not in ("CAM", "MM"):
+            continue
+        strategies, topics, values = upper_bounds(sp, judgments, str(m.params["measure"]), method=m.name.lower(),
+                                                  grades=grades, variant=m.params.get("variant", "eq6"))
+        best = values.max(axis=0)
+        print(f"\nupper bound of {name} per topic (best of {len(strategies)} candidate ideal rankings)")
+        for t, topic in enumerate(topics):
+            arg = strategies[int(values[:, t].argmax())]
+            print(f"  {topic}\t{best[t]:.4f}\t{arg}" + ("\t< 1" if best[t] < 1 - 1e-12 else ""))
+        boxes[name] = values
+    if plot and boxes:
+        plot_upper_bounds(topics, boxes, plot)
+
+
+STRATEGIES = ("recursive", "sum", "squared", "max")
+
+
+def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, Sequence[int]] | None = None
+                   ) -> dict[str, dict[str, dict[str, float]]]:
+    """Candidate ideal rankings of each topic's judged documents (paper 003 §4.2), as runs:
+    ``recursive:a>b`` sorts by one aspect's grade, ties by the next (every preference order of
+    the aspects); ``sum``, ``squared`` and ``max`` sort by Σ grade, Σ grade² and max grade."""
+    labels = _labels_of(space, judgments)
+    table = {a: np.asarray((grades or {}).get(a, range(len(space.labels[a]))), dtype=np.float64)
+             for a in space.aspects}
+    runs: dict[str, dict[str, dict[str, float]]] = {}
+    for topic, docs in labels.items():
+        names = sorted(docs)
+        g = np.array([[table[a][docs[d][k]] for k, a in enumerate(space.aspects)] for d in names])  # (J, A)
+        keys: dict[str, np.ndarray] = {}
+        for perm in itertools.permutations(range(len(space.aspects))):
+            label = "recursive:" + ">".join(space.aspects[k] for k in perm)
+            keys[label] = np.lexsort(tuple(-g[:, k] for k in reversed(perm)))
+        keys["sum"] = np.argsort(-g.sum(axis=1), kind="stable")
+        keys["squared"] = np.argsort(-(g**2).sum(axis=1), kind="stable")
+        keys["max"] = np.argsort(-g.max(axis=1), kind="stable")
+        for label, order_ in keys.items():
+            runs.setdefault(label, {})[topic] = {names[j]: float(len(names) - r) for r, j in enumerate(order_)}
+    return runs
+
+
+def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method: str = "cam",
+                 grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> tuple[list[str], list[str], np.ndarray]:
+    """CAM or MM of every candidate ideal ranking (paper 003 §4.2): (strategies, topics, values
+    of shape (strategies, topics)). The best strategy per topic estimates the measure's maximum;
+    below 1 means no ranking of those documents can score 1."""
+    runs = ideal_rankings(space, judgments, grades)
+    strategies = list(runs)
+    res = evaluate_aspects(space, judgments, [runs[s] for s in strategies], measure, method=method,
+                           grades=grades, **options)
+    return strategies, res.topics, res.values[:, 0, :]
+
+
+def plot_upper_bounds(topics: list[str], values: Mapping[str, np.ndarray], path: str) -> None:
+    """Box-plots per topic of each method's scores over the candidate ideal rankings (Figure 2)."""
+    from .truncation import _pyplot
+
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(topics) + 2), 4))
+    width = 0.8 / max(len(values), 1)
+    for k, (label, v) in enumerate(values.items()):
+        pos = np.arange(len(topics)) + k * width
+        box = ax.boxplot([v[:, t] for t in range(len(topics))], positions=pos, widths=width * 0.9,
+                         patch_artist=True, manage_ticks=False)
+        for patch in box["boxes"]:
+            patch.set_facecolor(f"C{k}")
+        ax.plot([], [], color=f"C{k}", label=label, linewidth=6)
+    ax.set_xticks(np.arange(len(topics)) + 0.4 - width / 2, topics, rotation=90)
+    ax.axhline(1.0, color="grey", linewidth=0.5)
+    ax.set_ylabel("score of the candidate ideal rankings")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
