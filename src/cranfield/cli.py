@@ -69,17 +69,46 @@ def _split_measures(values: list[str] | None) -> list[str]:
     return out
 
 
-def _add_eval_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
-                   help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
-    p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table",
-                   help="output format (default: table); json is an array of {run, topic, measure, value}")
+def add_input_options(p: Any) -> None:
+    """How qrels and runs are read and which topics count: shared by every command that scores runs."""
     p.add_argument("--order", choices=("score", "rank", "file"), default="score",
                    help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
     p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
                    help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
                         "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
+    p.add_argument("--norel", choices=("include", "exclude"), default="include",
+                   help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
+    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
+                   help="a document twice in a topic of a run: error (default) or keep the first line")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
+    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
+    p.add_argument("--intents", metavar="FILE",
+                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
+    p.add_argument("--intent-types", metavar="FILE",
+                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
+    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
+                   help="intents without relevant documents: drop (ndeval; default) or keep")
+
+
+def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:
+    """An :class:`~cranfield.evaluate.Evaluator` configured by :func:`add_input_options`' arguments."""
+    from .evaluate import Evaluator
+
+    diversity = True if args.diversity else False if args.adhoc else None
+    options.setdefault("missing", args.missing)
+    options.setdefault("norel", args.norel)
+    return Evaluator(qrels, measures, diversity=diversity, intents=args.intents, intent_types=args.intent_types,
+                     empty_intents=args.empty_intents, **options)
+
+
+def _add_eval_options(p: argparse.ArgumentParser) -> None:
+    add_input_options(p)
+    p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
+    p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
+    p.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table",
+                   help="output format (default: table); json is an array of {run, topic, measure, value}")
     p.add_argument("--compat", choices=("gdeval",),
                    help="gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
                         "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a)")
@@ -95,19 +124,6 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
                         "or dd (weights 1 - diversity difficulty, paper 001)")
-    p.add_argument("--norel", choices=("include", "exclude"), default="include",
-                   help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
-    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
-                   help="a document twice in a topic of a run: error (default) or keep the first line")
-    kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
-    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
-    p.add_argument("--intents", metavar="FILE",
-                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
-    p.add_argument("--intent-types", metavar="FILE",
-                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
-    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
-                   help="intents without relevant documents: drop (ndeval; default) or keep")
     p.add_argument("--dd-truth", metavar="FILE",
                    help="TREC Dynamic Domain ground truth (topic subtopic docno passage rating); then every "
                         "positional file is a run. DD runs (topic iteration docno score on_topic ...) are detected")
@@ -175,14 +191,12 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
-    from .evaluate import Evaluator
     from .report import render, write_provenance
 
     gdeval = args.compat == "gdeval"
     measures = _split_measures(args.measure) or (GDEVAL_MEASURES if gdeval else DEFAULT_MEASURES)
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
-    diversity = True if args.diversity else False if args.adhoc else None
     if args.dd_truth:  # every positional file is a run
         from .io.dd import read_dd_truth
 
@@ -196,10 +210,9 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
-    evaluator = Evaluator(qrels, parsed, missing="zero" if args.complete else args.missing, norel=norel,
-                          diversity=diversity, intents=args.intents, intent_types=args.intent_types,
-                          empty_intents=args.empty_intents, depth=args.depth, judged_only=args.judged_only,
-                          names=names, average=args.average)
+    evaluator = evaluator_from(args, qrels, parsed, missing="zero" if args.complete else args.missing,
+                               norel=norel, depth=args.depth, judged_only=args.judged_only, names=names,
+                               average=args.average)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
     text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)

@@ -136,24 +136,11 @@ def add_parser(sub: Any) -> None:
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
-    g = p.add_argument_group("scoring (as in `cranfield eval`)")
-    g.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
-    g.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
-                   help="qrels topics absent from a run (default auto: 0, or the empty ranking for "
-                        "truncation-aware measures); skip leaves holes, which meta-evaluation rejects")
-    g.add_argument("--norel", choices=("include", "exclude"), default="include",
-                   help="topics without relevant documents: include (default) or exclude")
-    g.add_argument("--on-duplicate", choices=("error", "first"), default="error",
-                   help="a document twice in a topic of a run: error (default) or keep the first line")
-    kind = g.add_mutually_exclusive_group()
-    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels")
-    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels")
-    g.add_argument("--intents", metavar="FILE", help="intent probabilities: qid intent probability [inf|nav]")
-    g.add_argument("--intent-types", metavar="FILE",
-                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
-    g.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
-                   help="intents without relevant documents: drop (ndeval; default) or keep")
+    from ..cli import add_input_options
+
+    g = p.add_argument_group("scoring (as in `cranfield eval`; --missing skip leaves holes, which "
+                             "meta-evaluation rejects)")
+    add_input_options(g)
     g.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
 
 
@@ -212,12 +199,10 @@ def _measures(values: list[str] | None) -> list[str]:
 
 def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
     """Evaluate the runs: :class:`~cranfield.Results` with the measures in order."""
-    from ..evaluate import Evaluator
+    from ..cli import evaluator_from
 
-    diversity = True if args.diversity else False if args.adhoc else None
-    evaluator = Evaluator(args.qrels, measures, missing=args.missing, norel=args.norel, diversity=diversity,
-                          intents=args.intents, intent_types=args.intent_types, empty_intents=args.empty_intents)
-    return evaluator.evaluate(args.runs, order=args.order, on_duplicate=args.on_duplicate)
+    return evaluator_from(args, args.qrels, measures).evaluate(args.runs, order=args.order,
+                                                               on_duplicate=args.on_duplicate)
 
 
 def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
