@@ -181,3 +181,34 @@ def test_report_cli(capsys, write, tmp_path):
     out = capsys.readouterr().out
     assert "upper bound of CAM(AP)" in out and "0.7917" in out and "< 1" in out
     assert (tmp_path / "b.png").stat().st_size > 1000
+
+
+def test_missing_aspect_rules():
+    judgments = {"relevance": {"t": {"a": "nr", "b": "hr"}}, "correctness": {"t": {}}}
+    gated = AspectSpace({"relevance": RELEVANCE, "correctness": CORRECTNESS}, gate="relevance", missing="gate")
+    with pytest.raises(CranfieldError, match="'b' is not judged on correctness"):
+        evaluate_aspects(gated, judgments, [{"t": {"a": 1.0}}], "AP")
+    ok = {"relevance": {"t": {"a": "nr", "b": "hr"}}, "correctness": {"t": {"b": "c"}}}
+    with pytest.warns(Warning, match="missing and take the aspect's lowest label"):
+        evaluate_aspects(gated, ok, [{"t": {"a": 1.0}}], "AP")  # a is not relevant: lowest label
+    strict = AspectSpace({"relevance": RELEVANCE, "correctness": CORRECTNESS}, missing="error")
+    with pytest.raises(CranfieldError, match="missing='error'"):
+        evaluate_aspects(strict, ok, [{"t": {"a": 1.0}}], "AP")
+
+
+def test_multi_column_qrels_and_config(capsys, write):
+    import json
+
+    from cranfield.cli import main
+
+    qrels = write("multi.qrels", "t 0 d1 mr c\nt 0 d2 hr pc\nt 0 d3 hr nc\n")
+    config = write("aspects.json", json.dumps({
+        "labels": {"relevance": list(RELEVANCE), "correctness": list(CORRECTNESS)},
+        "embed": {"correctness": [0, 1.5, 3]}, "gate": "relevance",
+        "grades": {"relevance": [0, 5, 10, 15], "correctness": [0, 5, 10]}}))
+    run = write("run.txt", "t Q0 d1 1 3 r\nt Q0 d2 2 2 r\nt Q0 d3 3 1 r\n")
+    assert main(["aspects", "eval", "--aspect-qrels", str(qrels), "--aspect-names", "relevance,correctness",
+                 "--config", str(config), str(run), "-m", "CAM(nDCG),TOMA(nDCG,dist=chebyshev)",
+                 "--format", "json"]) == 0
+    rows = {r["measure"]: r["value"] for r in json.loads(capsys.readouterr().out)}
+    assert round(rows["CAM(nDCG)"], 4) == 0.9073 and round(rows["TOMA(nDCG,dist=chebyshev)"], 4) == 0.8597

@@ -34,6 +34,10 @@ from .evaluate import Evaluator
 from .registry import MeasureSpec, Param, parse_measure, register
 
 DISTANCES = ("euclidean", "manhattan", "chebyshev", "minkowski")
+# a document not judged on an aspect: the aspect's lowest label; the lowest label only when the
+# gate aspect is at its lowest (paper 003 §4.1: credibility is not assessed for non-relevant
+# documents), else an error; or always an error
+MISSING_RULES = ("lowest", "gate", "error")
 WEIGHTS = ("rank", "binary")
 
 
@@ -44,8 +48,13 @@ class AspectSpace:
     labels: dict[str, tuple[str, ...]]
     embed: dict[str, tuple[float, ...]] = field(default_factory=dict)
     gate: str | None = None
+    missing: str = "lowest"
 
     def __post_init__(self) -> None:
+        if self.missing not in MISSING_RULES:
+            raise CranfieldError(f"missing must be one of {', '.join(MISSING_RULES)}, got {self.missing!r}")
+        if self.missing == "gate" and self.gate is None:
+            raise CranfieldError("missing='gate' needs a gate aspect")
         for aspect, values in self.embed.items():
             if aspect not in self.labels:
                 raise CranfieldError(f"embedding for unknown aspect {aspect!r}")
@@ -146,9 +155,15 @@ def _labels_of(space: AspectSpace, judgments: Mapping[str, Mapping[str, Mapping[
                     raise CranfieldError(f"aspect {aspect!r}, topic {topic!r}, document {doc!r}: label {label!r} "
                                          f"is not one of {', '.join(names)}")
                 out.setdefault(topic, {}).setdefault(doc, [None] * len(space.aspects))[k] = index  # type: ignore[list-item]
-    for topic in out.values():
+    gate = space.aspects.index(space.gate) if space.gate is not None else None
+    for name, topic in out.items():
         for doc, tup in topic.items():
             if None in tup:
+                missing = [a for a, x in zip(space.aspects, tup) if x is None]
+                gated = gate is not None and tup[gate] == 0 and space.gate not in missing
+                if space.missing == "error" or (space.missing == "gate" and not gated):
+                    raise CranfieldError(f"topic {name!r}, document {doc!r} is not judged on "
+                                         f"{', '.join(missing)} (missing={space.missing!r})")
                 filled += tup.count(None)
                 topic[doc] = [0 if x is None else x for x in tup]
             if not space.allowed(topic[doc]):
@@ -261,15 +276,35 @@ def _pairs(values: Sequence[str] | None, what: str) -> dict[str, list[str]]:
     return out
 
 
-def _space_from(args: Any) -> AspectSpace:
-    labels = {a: tuple(v) for a, v in _pairs(args.labels, "--labels").items()}
+def load_config(path: str) -> dict[str, Any]:
+    """An aspect configuration file, JSON or TOML: ``labels``, ``embed``, ``gate``, ``grades``,
+    ``missing`` (the command-line options of the same names)."""
+    import json
+
+    text = open(path, "rb").read()
     try:
-        embed = {a: tuple(float(x) for x in v) for a, v in _pairs(args.embed, "--embed").items()}
+        if path.endswith(".toml"):
+            import tomllib
+
+            return tomllib.loads(text.decode())
+        return json.loads(text)
+    except (ValueError, ImportError) as exc:
+        raise CranfieldError(f"{path}: cannot read the aspect configuration: {exc}") from None
+
+
+def _space_from(args: Any) -> AspectSpace:
+    config = load_config(args.config) if getattr(args, "config", None) else {}
+    labels = {a: tuple(str(x) for x in v) for a, v in config.get("labels", {}).items()}
+    labels.update({a: tuple(v) for a, v in _pairs(args.labels, "--labels").items()})
+    try:
+        embed = {a: tuple(float(x) for x in v) for a, v in config.get("embed", {}).items()}
+        embed.update({a: tuple(float(x) for x in v) for a, v in _pairs(args.embed, "--embed").items()})
     except ValueError:
         raise CranfieldError("--embed values must be numbers") from None
     if not labels:
         raise CranfieldError("declare each aspect's labels, worst first: --labels relevance=nr,mr,fr,hr")
-    return AspectSpace(labels, embed, gate=args.gate)
+    missing = getattr(args, "missing_aspect", None) or config.get("missing", "lowest")
+    return AspectSpace(labels, embed, gate=args.gate or config.get("gate"), missing=missing)
 
 
 def read_aspect_judgments(files: Mapping[str, str]) -> dict[str, dict[str, dict[str, str]]]:
@@ -283,6 +318,20 @@ def read_aspect_judgments(files: Mapping[str, str]) -> dict[str, dict[str, dict[
         require_columns(cols, (4,), "qid iter docno label")
         for q, d, label in zip(*(cols.text[j].tolist() for j in (0, 2, 3))):
             out.setdefault(aspect, {}).setdefault(q.decode(), {})[d.decode()] = label.decode()
+    return out
+
+
+def read_multi_aspect_qrels(path: str, names: Sequence[str]) -> dict[str, dict[str, dict[str, str]]]:
+    """{aspect: {topic: {docno: label}}} from one file ``qid iter docno label_1 .. label_A``."""
+    from .io._tokens import read_columns, require_columns
+
+    width = 3 + len(names)
+    cols = read_columns(path, width)
+    require_columns(cols, (width,), "qid iter docno " + " ".join(names))
+    out: dict = {a: {} for a in names}
+    for k, aspect in enumerate(names):
+        for q, d, label in zip(cols.text[0].tolist(), cols.text[2].tolist(), cols.text[3 + k].tolist()):
+            out[aspect].setdefault(q.decode(), {})[d.decode()] = label.decode()
     return out
 
 
@@ -303,12 +352,18 @@ def add_parser(sub: Any) -> None:
         q.add_argument("--labels", action="append", metavar="ASPECT=l0,l1,...", help="an aspect's labels, worst first")
         q.add_argument("--embed", action="append", metavar="ASPECT=v0,v1,...", help="non-decreasing coordinates")
         q.add_argument("--gate", metavar="ASPECT", help="at its lowest label, every aspect is at its lowest label")
+        q.add_argument("--config", metavar="FILE", help="labels, embed, gate, grades and missing as JSON or TOML")
         if name == "order":
             q.add_argument("--dist", choices=(*DISTANCES[:3], "all"), default="all")
             q.set_defaults(handler=_run_order)
         else:
             q.add_argument("runs", nargs="+", metavar="run")
-            q.add_argument("--aspect", action="append", required=True, metavar="NAME=FILE", help="an aspect's qrels")
+            q.add_argument("--aspect", action="append", metavar="NAME=FILE", help="an aspect's qrels (qid iter docno label)")
+            q.add_argument("--aspect-qrels", metavar="FILE", help="one file: qid iter docno label_1 .. label_A")
+            q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
+            q.add_argument("--missing-aspect", choices=MISSING_RULES,
+                           help="a document not judged on an aspect: lowest label (default), lowest only when "
+                                "the gate aspect is at its lowest (paper 003 §4.1), or an error")
             q.add_argument("--grades", action="append", metavar="ASPECT=g0,g1,...",
                            help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
             q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
@@ -338,9 +393,17 @@ def _run_eval(args: Any) -> int:
     from .report import render
 
     sp = _space_from(args)
-    files = {a: v[0] for a, v in _pairs(args.aspect, "--aspect").items()}
-    judgments = read_aspect_judgments(files)
-    grades = {a: [int(x) for x in v] for a, v in _pairs(args.grades, "--grades").items()}
+    if args.aspect_qrels:
+        if not args.aspect_names:
+            raise CranfieldError("--aspect-qrels needs --aspect-names a1,a2,...")
+        judgments = read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")])
+    elif args.aspect:
+        judgments = read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect").items()})
+    else:
+        raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
+    config = load_config(args.config) if args.config else {}
+    grades = {a: [int(x) for x in v] for a, v in config.get("grades", {}).items()}
+    grades.update({a: [int(x) for x in v] for a, v in _pairs(args.grades, "--grades").items()})
     names = _split_measures(args.measure)
     results = [evaluate_named(sp, judgments, args.runs, n, grades=grades) for n in names]
     first = results[0]
