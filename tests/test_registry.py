@@ -54,7 +54,7 @@ def test_parameters_and_cutoff():
     ("nDCG(@10", r"unbalanced parentheses"),
     ("nDCG@10x@3", r"must be an int"),
     ("AP(nDCG@10)", r"AP takes key=value parameters \(rel=...\), not 'nDCG@10'"),
-    ("nDCG(exp)", r"nDCG takes key=value parameters \(gains=...\), not 'exp'"),
+    ("nDCG(exp)", r"nDCG takes key=value parameters \(gains=..., discount=..., b=...\), not 'exp'"),
     ("nDCG(gains=exp, 3)", r"'gains' parameter of nDCG must be"),
     ("@10", r"must start with a name"),
     ("P@", r"unexpected '@'"),

@@ -134,13 +134,14 @@ def _num(x: float) -> str:
 
 
 def parse_gains(text: str, bad: Exception) -> str | tuple[tuple[int, float], ...]:
-    """``linear``, ``exp``, a map ``0:0,1:1,2:3`` (label:gain) or NTCIREVAL's per-level list
-    ``1:3:7`` (the gains of labels 1, 2, 3)."""
+    """``linear``, ``exp``, a map ``0:0,1:1,2:3`` (label:gain pairs, comma-separated; a single pair
+    is written with a trailing comma, ``2:5,``) or NTCIREVAL's per-level list ``1:3:7`` (the gains
+    of labels 1, 2, 3; without a comma a colon-separated list is always per level)."""
     text = text.strip()
     if text in ("linear", "exp"):
         return text
     try:
-        if "," in text or text.count(":") == 1:
+        if "," in text:
             pairs = [p.split(":") for p in text.split(",") if p.strip()]
             items = tuple(sorted((int(k), float(v)) for k, v in pairs))
         else:

@@ -71,6 +71,13 @@ EXPECTED = {
     "IPrec@1.0": 0.0,   # 4 needed, 3 retrieved
     "11pt": 8 * 0.5 / 11,  # levels 0.0–0.7 need ≤ 3 relevant, 0.8–1.0 need 4
     "NumQ": 1,
+    # nERR: stop g/(h+1) with exp gains 7, 3, 1 and h = 7 is ERR's (2^g-1)/2^3; the ideal is a, b, c, e
+    "nERR": (ERR_STOP[3] / 2 + ERR_STOP[1] * (1 - ERR_STOP[3]) / 4
+             + ERR_STOP[2] * (1 - ERR_STOP[3]) * (1 - ERR_STOP[1]) / 6)
+    / (7 / 8 + (1 / 8) * (3 / 8) / 2 + (1 / 8) * (5 / 8) * (1 / 8) / 3 + (1 / 8) * (5 / 8) * (7 / 8) * (1 / 8) / 4),
+    # Järvelin & Kekäläinen's discount, base 2: ranks 1 and 2 undiscounted, then 1/log2(r)
+    "nDCG(discount=jk)": (3 + 1 / log2(4) + 2 / log2(6)) / (3 + 2 + 1 / log2(3) + 1 / log2(4)),
+    "Hit@2": 1.0,
     "AP(rel=2)": (1 / 2 + 2 / 6) / 2,
 }
 

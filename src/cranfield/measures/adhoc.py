@@ -63,16 +63,31 @@ def dcg(g: np.ndarray) -> np.ndarray:
     return g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
 
 
-def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
-    """nDCG@k = Σ_{r≤k} gain(d_r)/log2(r+1) over the same sum for the ideal ranking of all
-    judged documents (Järvelin & Kekäläinen 2002 with the log2(r+1) discount; trec_eval
-    ``ndcg``/``ndcg_cut.k`` with linear gains, gdeval with ``gains=exp``)."""
-    return safe_div(dcg(gain(cut(batch.grades, cutoff), gains)), dcg(gain(cut(batch.topics.ideal, cutoff), gains)))
+def jk_discount(d: int, base: float) -> np.ndarray:
+    """Järvelin & Kekäläinen's original discount: 1 for r < b (and r = 1), 1/log_b(r) from r = b on."""
+    r = ranks(d)
+    return np.where((r < base) | (r == 1), 1.0, 1.0 / (np.log(np.maximum(r, 1.0)) / np.log(base)))
+
+
+def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: str = "log2",
+         b: float = 2.0) -> np.ndarray:
+    """nDCG@k = Σ_{r≤k} gain(d_r)·discount(r) over the same sum for the ideal ranking of all
+    judged documents. ``discount="log2"``: 1/log2(r+1) (trec_eval ``ndcg``/``ndcg_cut.k`` with
+    linear gains, gdeval with ``gains=exp``, NTCIREVAL's MSnDCG); ``discount="jk"``: Järvelin &
+    Kekäläinen's original (TOIS 2002) with log base ``b`` and no discount above rank b
+    (NTCIREVAL's nDCG)."""
+    def total(g: np.ndarray) -> np.ndarray:
+        if discount == "log2":
+            return dcg(g)
+        return g @ jk_discount(g.shape[-1], b) if g.shape[-1] else np.zeros(g.shape[:-1])
+
+    return safe_div(total(gain(cut(batch.grades, cutoff), gains)), total(gain(cut(batch.topics.ideal, cutoff), gains)))
 
 
 def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) -> np.ndarray:
-    if sat == "ntcir":
-        return gain(grades, gains) / (float(gain(np.array(max_rel), gains)) + 1.0)
+    if sat == "ntcir":  # g/(h + 1), h the highest gain: of the gain vector when one is given (NTCIREVAL)
+        top = max(v for _, v in gains) if isinstance(gains, tuple) else float(gain(np.array(max_rel), gains))
+        return gain(grades, gains) / (top + 1.0)
     return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
 
 
@@ -91,13 +106,22 @@ def err(batch: Batch, *, cutoff: int | None, max_rel: int | None = None,
     return cascade(_stop_probability(cut(batch.grades, cutoff), max(top, 1), sat, gains))
 
 
+def nerr(batch: Batch, *, cutoff: int | None, gains: Any = "exp", max_rel: int | None = None) -> np.ndarray:
+    """nERR@l (NTCIREVAL; Sakai & Song SIGIR 2011): ERR with stop probability g/(h + 1) over the
+    ERR of the ideal list, both cut at l."""
+    top = max(batch.topics.max_rel if max_rel is None else max_rel, 1)
+    run = cascade(_stop_probability(cut(batch.grades, cutoff), top, "ntcir", gains))
+    ideal = cascade(_stop_probability(cut(batch.topics.ideal, cutoff), top, "ntcir", gains))
+    return safe_div(run, ideal)
+
+
 def rbp_weights(p: float, d: int) -> np.ndarray:
     """(1 − p)·p^{r−1} for r = 1..d: RBP's user model (Moffat & Zobel 2008)."""
     return (1.0 - p) * p ** np.arange(d, dtype=np.float64)
 
 
 def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None = None,
-        part: str = "base") -> np.ndarray:
+        part: str = "base", gains: Any = "linear") -> np.ndarray:
     """Rank-biased precision (Moffat & Zobel, TOIS 2008, Eq. 6): (1 − p)·Σ_r p^{r−1}·g_r/max_rel.
 
     ``part="residual"`` gives the weight of the unjudged and unretrieved ranks,
@@ -107,7 +131,9 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     grades = cut(batch.grades, cutoff)
     d = grades.shape[-1]
     weight = rbp_weights(p, d)
-    base = (np.maximum(grades, 0) / max(top, 1)) @ weight if d else np.zeros(grades.shape[:-1])
+    # gain relative to the highest gain: g/max_rel for linear gains, of the gain vector when one is given
+    highest = max(v for _, v in gains) if isinstance(gains, tuple) else float(gain(np.array(max(top, 1)), gains))
+    base = (gain(grades, gains) / highest) @ weight if d else np.zeros(grades.shape[:-1])
     if part == "base":
         return base
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
@@ -286,7 +312,10 @@ register(MeasureSpec(
     normalised=True, reference=f"{TREC_EVAL}: recip_rank",
 ))
 register(MeasureSpec(
-    "nDCG", ndcg, (CUT, LINEAR),
+    "nDCG", ndcg, (CUT, LINEAR,
+                   Param("discount", "choice", "log2", "log2: 1/log2(r+1); jk: Järvelin & Kekäläinen's log base b, "
+                         "no discount above rank b", choices=("log2", "jk")),
+                   Param("b", "float", 2.0, "the log base of discount=jk", low=1, open_low=True)),
     cite="Järvelin & Kekäläinen, TOIS 2002; trec_eval ndcg / ndcg_cut.k",
     doc="normalised discounted cumulative gain, discount 1/log2(r+1), ideal over all judged documents",
     aliases=("NDCG",), normalised=True, reference=f"{TREC_EVAL}: ndcg, ndcg_cut_k",
@@ -300,9 +329,15 @@ register(MeasureSpec(
     doc="expected reciprocal rank (cascade model)",
 ))
 register(MeasureSpec(
+    "nERR", nerr, (CUT, EXP, MAX_REL), cite="Chapelle et al. CIKM 2009; Sakai & Song SIGIR 2011 (NTCIREVAL nERR)",
+    doc="ERR with NTCIREVAL's stop probability g/(h+1), over the ideal list's", normalised=True,
+    reference="NTCIREVAL (pyNTCIREVAL 0.0.3): nERR@l",
+))
+register(MeasureSpec(
     "RBP", rbp, (CUT, P_RBP, MAX_REL,
                  Param("part", "choice", "base", "base score, residual (unjudged + unretrieved mass) or upper = base + residual",
-                       choices=("base", "residual", "upper"))),
+                       choices=("base", "residual", "upper")),
+                 Param("gains", "gains", "linear", "gain of each label, relative to the highest gain (NTCIREVAL's gain vector)")),
     cite="Moffat & Zobel, TOIS 2008, Eq. 6", doc="rank-biased precision with graded gain g/max_rel",
     **WHOLE,
 ))
@@ -334,7 +369,8 @@ register(MeasureSpec(
     aggregate="sum",
 ))
 register(MeasureSpec(
-    "Success", success, (CUT, REL), cite="trec_eval success.k", doc="1 if a relevant document is in the top k",
+    "Success", success, (CUT, REL), cite="trec_eval success.k; NTCIREVAL Hit@l",
+    doc="1 if a relevant document is in the top k", aliases=("Hit",),
     cutoff="required", normalised=True, reference=f"{TREC_EVAL}: success_k",
 ))
 register(MeasureSpec(
