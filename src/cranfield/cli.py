@@ -89,6 +89,8 @@ def add_input_options(p: Any) -> None:
                    help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
     p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
                    help="intents without relevant documents: drop (ndeval; default) or keep")
+    p.add_argument("--strip-topic-prefix", action="store_true",
+                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, as ndeval and gdeval do)")
 
 
 def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:
@@ -99,7 +101,7 @@ def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any]
     options.setdefault("missing", args.missing)
     options.setdefault("norel", args.norel)
     return Evaluator(qrels, measures, diversity=diversity, intents=args.intents, intent_types=args.intent_types,
-                     empty_intents=args.empty_intents, **options)
+                     empty_intents=args.empty_intents, strip_topic_prefix=args.strip_topic_prefix, **options)
 
 
 def _add_eval_options(p: argparse.ArgumentParser) -> None:
@@ -107,7 +109,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table",
+    p.add_argument("--format", choices=("table", "trec", "csv", "json", "ndeval"), default="table",
                    help="output format (default: table); json is an array of {run, topic, measure, value}")
     p.add_argument("--compat", choices=("gdeval",),
                    help="gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "

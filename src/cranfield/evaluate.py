@@ -8,6 +8,7 @@ relevant documents, topics only in the run) follow SPEC §0 and are announced as
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -164,6 +165,8 @@ class Evaluator:
         before scoring: condensed lists (trec_eval ``-J``).
     names : sequence of str, optional
         Display names of the measures (default: as given).
+    strip_topic_prefix : bool
+        Read run topic ids such as ``wt09-1`` as ``1`` (ndeval, gdeval).
     average : {"avg", "geom", "dd"}
         Topic average of the ``all`` row: arithmetic (default), geometric (trec_eval's gm_map,
         ε = 1e-5) or weighted by 1 − dd(t) (paper 001 §6.3; diversity qrels).
@@ -174,6 +177,7 @@ class Evaluator:
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
         intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
         judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
+        strip_topic_prefix: bool = False,
     ) -> None:
         self.missing = _choice(missing, MISSING, "missing")
         self.norel = _choice(norel, NOREL, "norel")
@@ -184,6 +188,7 @@ class Evaluator:
             raise CranfieldError(f"depth must be at least 1, got {depth}")
         self.max_depth = depth
         self.judged_only = judged_only
+        self.strip_topic_prefix = strip_topic_prefix
         from .averaging import AVERAGES
 
         self.average = _choice(average, AVERAGES, "average")
@@ -228,7 +233,12 @@ class Evaluator:
         return dd_weights(self.collection.topics)[keep]
 
     def prepare(self, run: Run) -> Run:
-        """Apply ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a loaded run."""
+        """Apply ``strip_topic_prefix``, ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a run."""
+        if self.strip_topic_prefix:
+            stripped = tuple(t.rsplit("-", 1)[-1] for t in run.topic_ids)
+            if len(set(stripped)) < len(stripped):
+                raise CranfieldError(f"{run.source}: stripping topic prefixes makes two topics the same")
+            run = dataclasses.replace(run, topic_ids=stripped)
         if self.max_depth is not None:
             run = run.head(self.max_depth)
         if self.judged_only:

@@ -17,7 +17,7 @@ import numpy as np
 
 from .evaluate import Results
 
-FORMATS = ("table", "trec", "csv", "json")
+FORMATS = ("table", "trec", "csv", "json", "ndeval")
 
 
 def provenance_line(results: Results) -> str:
@@ -103,8 +103,22 @@ def _aligned(results: Results, head: list[str], body: list[list[str]], n_text: i
     return "\n".join([provenance_line(results), fmt(head), *map(fmt, body)]) + "\n"
 
 
+def format_ndeval(results: Results, per_topic: bool = True) -> str:
+    """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
+    (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
+    lines = ["runid,topic," + ",".join(results.measures)]
+    means = results.summary()
+    for s, run in enumerate(results.runs):
+        for t, topic in enumerate(results.topics):
+            vals = results.values[s, :, t]
+            if not np.isnan(vals).all():
+                lines.append(f"{run},{topic}," + ",".join("" if np.isnan(v) else f"{v:.6f}" for v in vals))
+        lines.append(f"{run},amean," + ",".join("" if np.isnan(v) else f"{v:.6f}" for v in means[s]))
+    return "\n".join(lines) + "\n"
+
+
 FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
-    "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json,
+    "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json, "ndeval": format_ndeval,
 }
 
 

@@ -138,3 +138,18 @@ def random_case(seed: int):
 def test_random_case(seed, write):
     qrels_text, run_text = random_case(seed)
     compare(write("q.txt", qrels_text), write("r.txt", run_text), qrels_text=qrels_text)
+
+
+def test_ndeval_layout_and_topic_prefixes(capsys, write):
+    """--format ndeval prints ndeval's CSV (runid,topic,measures..., then amean); run topics such
+    as wt09-1 match qrels topic 1 with --strip-topic-prefix."""
+    from cranfield.cli import main
+
+    qrels = write("q.txt", "1 1 a 1\n1 2 b 1\n2 1 c 1\n")
+    run = write("r.txt", "wt09-1 Q0 a 1 2 r\nwt09-1 Q0 b 2 1 r\nwt09-2 Q0 x 1 1 r\n")
+    assert main(["eval", str(qrels), str(run), "-m", "alpha-nDCG@5,strec@5", "--format", "ndeval",
+                 "--strip-topic-prefix", "--diversity"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "runid,topic,alpha-nDCG@5,strec@5"
+    assert lines[1] == "r,1,1.000000,1.000000" and lines[2] == "r,2,0.000000,0.000000"
+    assert lines[3] == "r,amean,0.500000,0.500000"
