@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from cranfield.cli import main
@@ -93,3 +94,27 @@ def test_console_script_exit_status(write):
     assert proc.returncode == 2 and proc.stderr.startswith("cranfield: error: ") and "bad.qrels:1" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "cranfield.cli", "eval", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "ir_measures' syntax" in proc.stdout
+
+
+def test_baseline_gives_urisk_and_trisk(capsys):
+    code, out, _ = run_cli(capsys, "eval", QRELS, RUN, "-m", "P@10", "--baseline", RUN, "--risk-alpha", "1",
+                           "--format", "json")
+    assert code == 0
+    rows = {r["measure"]: r["value"] for r in json.loads(out) if r["topic"] == "all"}
+    assert rows == {"P@10": 0.0, "P@10[TRisk]": 0.0}  # a run against itself neither wins nor loses
+
+
+def test_baseline_urisk_matches_per_topic_differences(capsys):
+    other = DATA / "web2012" / "rm-filtered.run.gz"
+    _, out, _ = run_cli(capsys, "eval", QRELS, other, "-m", "nDCG@20", "--per-topic", "--format", "json")
+    _, base, _ = run_cli(capsys, "eval", QRELS, RUN, "-m", "nDCG@20", "--per-topic", "--format", "json")
+    ours = {r["topic"]: r["value"] for r in json.loads(out) if r["topic"] != "all"}
+    theirs = {r["topic"]: r["value"] for r in json.loads(base) if r["topic"] != "all"}
+    delta = [ours[t] - theirs[t] for t in ours]
+    adjusted = [d if d >= 0 else 6 * d for d in delta]
+    _, risk, _ = run_cli(capsys, "eval", QRELS, other, "-m", "nDCG@20", "--baseline", RUN, "--risk-alpha", "5",
+                         "--format", "json")
+    rows = {r["measure"]: r["value"] for r in json.loads(risk) if r["topic"] == "all"}
+    assert rows["nDCG@20"] == pytest.approx(sum(adjusted) / len(adjusted))
+    se = float(np.std(adjusted, ddof=1)) / len(adjusted) ** 0.5
+    assert rows["nDCG@20[TRisk]"] == pytest.approx(sum(adjusted) / len(adjusted) / se)

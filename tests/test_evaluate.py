@@ -117,3 +117,22 @@ def test_progress_bar_draws_on_stderr_only_when_asked(capsys):
         time.sleep(0.12)
     err = capsys.readouterr().err
     assert "evaluating [" in err and "/3" in err
+
+
+def test_urisk_and_trisk_by_hand():
+    from cranfield.evaluate import risk_adjusted, trisk
+
+    qrels = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+    ev = Evaluator(qrels, ["P@1"])
+    run = ev.evaluate([{"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}}])
+    base = ev.evaluate([{"1": {"x": 1.0}, "2": {"b": 1.0}, "3": {"c": 1.0}}])
+    # per-topic deltas: +1, -1, 0; with alpha = 2 the loss weighs 3
+    adjusted = risk_adjusted(run, base, alpha=2.0)
+    assert adjusted.values[0, 0].tolist() == [1.0, -3.0, 0.0]
+    urisk = (1 - 3 + 0) / 3
+    sd = np.std([1.0, -3.0, 0.0], ddof=1)
+    assert trisk(adjusted)[0, 0] == pytest.approx(urisk / (sd / np.sqrt(3)))
+    assert scores(adjusted.to_frame())["P@1"] == pytest.approx(urisk)
+    assert risk_adjusted(run, base).values[0, 0].tolist() == [1.0, -1.0, 0.0]  # alpha 0: plain differences
+    with pytest.raises(CranfieldError, match="non-negative"):
+        risk_adjusted(run, base, alpha=-1)

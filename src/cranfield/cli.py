@@ -138,6 +138,11 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-intent", action="store_true",
                    help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
                         "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
+    p.add_argument("--baseline", metavar="RUN",
+                   help="risk-sensitive evaluation against this run (TREC Web 2013-14, ndeval -baseline): per topic "
+                        "run - baseline, losses weighted by 1 + risk alpha; the all row is URisk, and rows "
+                        "MEASURE[TRisk] give TRisk")
+    p.add_argument("--risk-alpha", type=float, default=0.0, metavar="A", help="weight of losses: 1 + A (default 0)")
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
     p.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
 
@@ -217,7 +222,25 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                average=args.average)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
-    text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
+    if args.baseline:
+        from .evaluate import risk_adjusted, trisk
+
+        base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
+                                  score_dtype=score_dtype)
+        results = risk_adjusted(results, base, args.risk_alpha)
+        t = trisk(results)
+        text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
+        if args.format == "json":
+            import json as _json
+
+            rows = _json.loads(text) + [{"run": run, "topic": "all", "measure": f"{m}[TRisk]", "value": float(t[s, k])}
+                                        for s, run in enumerate(results.runs) for k, m in enumerate(results.measures)]
+            text = _json.dumps(rows, indent=1) + "\n"
+        else:
+            text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
+                            for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
+    else:
+        text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

@@ -343,6 +343,32 @@ class Evaluator:
         )
 
 
+def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Results:
+    """Risk-sensitive scores against a baseline run (Dinçer, Macdonald, Ounis SIGIR 2014; TREC Web
+    2013–14; ndeval ``-baseline -riskAlpha``): per topic Δ = run − baseline when it is not negative,
+    else (1 + α)·Δ. The ``all`` row is then URisk; ``TRisk`` = URisk / (sd(Δ')/√n) (sample sd)
+    is returned in ``trisk`` (S, M)."""
+    if alpha < 0:
+        raise CranfieldError(f"the risk alpha must be non-negative, got {alpha}")
+    if baseline.values.shape[0] != 1 or baseline.topics != results.topics or baseline.measures != results.measures:
+        raise CranfieldError("the baseline must be one run scored with the same measures and topics")
+    delta = results.values - baseline.values[0]
+    adjusted = np.where(delta >= 0, delta, (1.0 + alpha) * delta)
+    out = dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
+                              provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
+    return out
+
+
+def trisk(adjusted: Results) -> np.ndarray:
+    """TRisk = URisk / (sample sd of the risk-adjusted differences / √n), shape (S, M)."""
+    v = adjusted.values
+    n = (~np.isnan(v)).sum(axis=2)
+    mean = np.nanmean(v, axis=2)
+    sd = np.nanstd(v, axis=2, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((n > 1) & (sd > 0), mean / (sd / np.sqrt(n)), 0.0)
+
+
 def _stack_ragged(parts: list[np.ndarray], gone: np.ndarray) -> np.ndarray:
     """Join topic blocks of per-iteration values (T, C_block) into (T, C), NaN-padded."""
     width = max((p.shape[1] for p in parts), default=0)
