@@ -47,15 +47,18 @@ def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.nda
     return np.where(found, 1.0 / (first + 1.0), 0.0)
 
 
-def r_precision(batch: Batch, *, rel: int = 1) -> np.ndarray:
-    """Rprec = P@R with R the topic's number of relevant documents (trec_eval ``Rprec``)."""
+def r_precision(batch: Batch, *, rel: int = 1, mult: float = 1.0) -> np.ndarray:
+    """Rprec = P@R with R the topic's number of relevant documents (trec_eval ``Rprec``); with
+    ``mult`` it is precision at ⌊mult·R + 0.9⌋ documents (trec_eval ``Rprec_mult``), counting
+    unretrieved positions as non-relevant, and 0 when that cutoff is 0."""
     j = _relevant(batch, None, rel)
     r = batch.topics.num_rel(rel)
+    cut = r if mult == 1.0 else np.floor(mult * r + 0.9).astype(np.int64)
     if j.shape[-1] == 0:
         return np.zeros(j.shape[:-1])
     found = np.cumsum(j, axis=-1)
-    idx = np.broadcast_to(np.clip(r - 1, 0, j.shape[-1] - 1)[:, None], j.shape[:-1] + (1,))
-    return safe_div(np.take_along_axis(found, idx, axis=-1)[..., 0] * (r > 0), r)
+    idx = np.broadcast_to(np.clip(cut - 1, 0, j.shape[-1] - 1)[:, None], j.shape[:-1] + (1,))
+    return safe_div(np.take_along_axis(found, idx, axis=-1)[..., 0] * (cut > 0), cut)
 
 
 def dcg(g: np.ndarray) -> np.ndarray:
@@ -351,7 +354,9 @@ register(MeasureSpec(
     aliases=("Pplus", "P-plus"), normalised=True,
 ))
 register(MeasureSpec(
-    "Rprec", r_precision, (REL,), cite="trec_eval Rprec", doc="precision at rank R", aliases=("R-prec", "Rprecision"),
+    "Rprec", r_precision, (REL, Param("mult", "float", 1.0, "precision at ⌊mult·R + 0.9⌋ documents (trec_eval "
+                                      "Rprec_mult)", low=0, open_low=True)),
+    cite="trec_eval Rprec, Rprec_mult", doc="precision at rank R (or a multiple of R)", aliases=("R-prec", "Rprecision"),
     cutoff="none", normalised=True, depth=lambda p: None, reference=f"{TREC_EVAL}: Rprec",
 ))
 register(MeasureSpec(
