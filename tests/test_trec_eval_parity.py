@@ -31,12 +31,13 @@ MEASURES = {
     "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
     "success_1": "Success@1", "success_5": "Success@5", "success_10": "Success@10", "bpref": "Bpref",
     "set_P": "SetP", "set_recall": "SetR", "set_map": "SetAP", "11pt_avg": "11pt", "num_q": "NumQ",
+    "infAP": "infAP",
     **{f"iprec_at_recall_{r:.2f}": f"IPrec@{r:.1f}" for r in (0.0, 0.1, 0.3, 0.5, 0.8, 1.0)},
     **{f"Rprec_mult_{m:.2f}": f"Rprec(mult={m:.2f})" for m in (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)},
 }
 TREC_SET = {"map", "map_cut", "P", "recall", "ndcg", "ndcg_cut", "recip_rank", "Rprec", "set_F",
             "num_ret", "num_rel", "num_rel_ret", "success", "bpref", "set_P", "set_recall", "set_map",
-            "11pt_avg", "iprec_at_recall", "num_q", "Rprec_mult"}
+            "11pt_avg", "iprec_at_recall", "num_q", "Rprec_mult", "infAP"}
 
 
 def reference(qrels: dict, run: dict, relevance_level: int = 1) -> dict:

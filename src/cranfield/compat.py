@@ -16,7 +16,7 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "map": ("AP", None), "map_cut": ("AP@{}", CUTOFFS), "P": ("P@{}", CUTOFFS), "recall": ("R@{}", CUTOFFS),
     "ndcg": ("nDCG", None), "ndcg_cut": ("nDCG@{}", CUTOFFS), "recip_rank": ("RR", None),
     "Rprec": ("Rprec", None),
-    "Rprec_mult": ("Rprec(mult={})", "0.20,0.40,0.60,0.80,1.00,1.20,1.40,1.60,1.80,2.00"), "bpref": ("Bpref", None), "success": ("Success@{}", "1,5,10"),
+    "Rprec_mult": ("Rprec(mult={})", "0.20,0.40,0.60,0.80,1.00,1.20,1.40,1.60,1.80,2.00"), "bpref": ("Bpref", None), "infAP": ("infAP", None), "success": ("Success@{}", "1,5,10"),
     "set_P": ("SetP", None), "set_recall": ("SetR", None), "set_map": ("SetAP", None), "set_F": ("F", None),
     "num_ret": ("NumRet", None), "num_rel": ("NumRel", None), "num_rel_ret": ("NumRelRet", None),
     "num_q": ("NumQ", None), "11pt_avg": ("11pt", None), "gm_map": ("AP", None),

@@ -20,6 +20,7 @@ RUN = {"q": {"d": 6, "a": 5, "x": 4, "c": 3, "f": 2, "b": 1}}
 
 ERR_STOP = {0: 0.0, 1: 1 / 8, 2: 3 / 8, 3: 7 / 8}  # (2^g - 1) / 2^3
 CG_STAR = [7, 10, 11, 12, 12, 12]  # ideal cumulative exp gains 7, 3, 1, 1
+EPS = 1e-5  # trec_eval's INFAP_EPSILON
 BR = {2: (1 + 7) / (2 + 10), 4: (2 + 8) / (4 + 12), 6: (3 + 11) / (6 + 12)}
 
 EXPECTED = {
@@ -79,6 +80,14 @@ EXPECTED = {
     "nDCG(discount=jk)": (3 + 1 / log2(4) + 2 / log2(6)) / (3 + 2 + 1 / log2(3) + 1 / log2(4)),
     "Hit@2": 1.0,
     "AP(rel=2)": (1 / 2 + 2 / 6) / 2,
+    # Rprec_mult: precision at ⌊m·R + 0.9⌋ = 2 and 8 documents (the missing ranks non-relevant)
+    "Rprec(mult=0.5)": 1 / 2,
+    "Rprec(mult=2)": 3 / 8,
+    # infAP: d judged non-relevant; x absent (not pooled, skipped); f's -2 pooled but unjudged.
+    # a at j=1: r−1=0, n=1, u=0; c at j=3: r−1=1, n=1, u=0; b at j=5: r−1=2, n=1, u=1
+    "infAP": (1 / 2 + (1 / 2) * (1 / 1) * (EPS / (1 + 2 * EPS))
+              + 1 / 4 + (3 / 4) * (2 / 3) * ((1 + EPS) / (2 + 2 * EPS))
+              + 1 / 6 + (5 / 6) * (4 / 5) * ((2 + EPS) / (3 + 2 * EPS))) / 4,
 }
 
 

@@ -241,6 +241,32 @@ def bpref(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     return safe_div((term * j).sum(axis=-1), big_r)
 
 
+INFAP_EPSILON = 1e-5  # trec_eval's smoothing of the judged-relevant fraction
+
+
+def inf_ap(batch: Batch, *, rel: int = 1) -> np.ndarray:
+    """infAP (Yilmaz & Aslam, CIKM 2006; trec_eval ``infAP``): expected precision at each retrieved
+    relevant document, inferred from the judged sample above it, summed and divided by R.
+
+    trec_eval's conventions: documents absent from the qrels are outside the pool and skipped; a
+    negative label (−1, spam −2, ...) marks a pooled document that was not judged; labels in
+    [0, rel) are judged non-relevant and labels ≥ rel relevant. At 0-based rank j > 0 a relevant
+    document adds 1/(j+1) + (j/(j+1))·((r−1+n+u)/j)·((r−1+ε)/(r−1+n+2ε)) with r, n, u the
+    relevant, non-relevant and pooled-unjudged documents up to it and ε = 1e−5; at rank 1 it adds 1."""
+    grades = batch.grades
+    unjudged = batch.judged & (grades < 0)
+    nonrel = batch.judged & (grades >= 0) & (grades < rel)
+    relevant = grades >= rel
+    r_before = np.cumsum(relevant, axis=-1) - 1.0
+    n, u = np.cumsum(nonrel, axis=-1), np.cumsum(unjudged, axis=-1)
+    j = ranks(grades.shape[-1]) - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r_before + n + u) / j) * (
+            (r_before + INFAP_EPSILON) / (r_before + n + 2 * INFAP_EPSILON))
+    term = np.where(j == 0, 1.0, later)
+    return safe_div(np.where(relevant, term, 0.0).sum(axis=-1), batch.topics.num_rel(rel))
+
+
 def set_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """Precision of the retrieved set (trec_eval ``set_P``; the first k with @k)."""
     retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
@@ -382,6 +408,11 @@ register(MeasureSpec(
     "Bpref", bpref, (CUT, REL), cite="Buckley & Voorhees, SIGIR 2004; trec_eval bpref",
     doc="binary preference: relevant documents ranked above judged non-relevant ones", aliases=("bpref",),
     reference=f"{TREC_EVAL}: bpref",
+))
+register(MeasureSpec(
+    "infAP", inf_ap, (REL,), cite="Yilmaz & Aslam, CIKM 2006; trec_eval infAP",
+    doc="inferred AP over a sampled pool (negative label: pooled, not judged; absent: not pooled)",
+    cutoff="none", depth=lambda p: None, reference=f"{TREC_EVAL}: infAP",
 ))
 register(MeasureSpec(
     "SetP", set_precision, (CUT, REL), cite="trec_eval set_P", doc="precision of the retrieved set",
