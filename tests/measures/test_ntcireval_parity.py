@@ -19,6 +19,7 @@ def reference(labels: dict[str, int], ranked: list[str], gains: list[float], cut
     ranked_list = [(d, labels.get(d)) for d in ranked]
     return {
         "Q": metrics.QMeasure(xrelnum, gains, 1.0).compute(ranked_list),
+        "Q@l": metrics.QMeasure(xrelnum, gains, 1.0, cutoff).compute(ranked_list),
         "P+": metrics.PPlusMeasure(xrelnum, gains, 1.0).compute(ranked_list),
         "AP": metrics.AP(xrelnum, gains).compute(ranked_list),
         "jk": metrics.nDCG(xrelnum, gains, 2, cutoff).compute(ranked_list),
@@ -32,7 +33,7 @@ def reference(labels: dict[str, int], ranked: list[str], gains: list[float], cut
 
 def ours(labels: dict[str, int], ranked: list[str], gains: list[float], cutoff: int) -> dict[str, float]:
     g = ":".join(f"{x:g}" for x in gains)
-    names = {"Q": f"Q(gains={g})", "P+": f"P+(gains={g})", "AP": "AP",
+    names = {"Q": f"Q(gains={g})", "Q@l": f"Q(gains={g})@{cutoff}", "P+": f"P+(gains={g})", "AP": "AP",
              "jk": f"nDCG(gains={g},discount=jk)@{cutoff}", "ms": f"nDCG(gains={g})@{cutoff}",
              "nERR": f"nERR(gains={g})@{cutoff}", "ERR": f"ERR(sat=ntcir,gains={g})",
              "RBP": f"RBP(p=0.95,gains={g})", "Hit": f"Hit@{cutoff}"}

@@ -69,7 +69,7 @@ def dcg(g: np.ndarray) -> np.ndarray:
 def jk_discount(d: int, base: float) -> np.ndarray:
     """Järvelin & Kekäläinen's original discount: 1 for r < b (and r = 1), 1/log_b(r) from r = b on."""
     r = ranks(d)
-    return np.where((r < base) | (r == 1), 1.0, 1.0 / (np.log(np.maximum(r, 1.0)) / np.log(base)))
+    return np.where((r < base) | (r == 1), 1.0, 1.0 / (np.log(np.maximum(r, 2.0)) / np.log(base)))
 
 
 def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: str = "log2",
