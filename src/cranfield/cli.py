@@ -18,6 +18,10 @@ from .errors import CranfieldError, EvaluationWarning
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
+# ndeval's 21 default columns, under ndeval's own names (cranfield reads them as aliases)
+NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)] + [
+    "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
+COMPAT_MEASURES = {"gdeval": GDEVAL_MEASURES, "ndeval": NDEVAL_MEASURES}
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
@@ -109,11 +113,14 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=("table", "trec", "csv", "json", "ndeval"), default="table",
-                   help="output format (default: table); json is an array of {run, topic, measure, value}")
-    p.add_argument("--compat", choices=("gdeval",),
+    p.add_argument("--format", choices=("table", "trec", "csv", "json", "ndeval"), default=None,
+                   help="output format (default: table; ndeval with --compat ndeval); json is an array of "
+                        "{run, topic, measure, value}")
+    p.add_argument("--compat", choices=("gdeval", "ndeval"),
                    help="gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
-                        "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a)")
+                        "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a); ndeval: "
+                        "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
+                        "wt09- stripped (ndeval 4.5)")
     p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
                    help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
@@ -201,7 +208,11 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     from .report import render, write_provenance
 
     gdeval = args.compat == "gdeval"
-    measures = _split_measures(args.measure) or (GDEVAL_MEASURES if gdeval else DEFAULT_MEASURES)
+    measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
+    fmt = args.format or ("ndeval" if args.compat == "ndeval" else "table")
+    detail = args.per_topic or args.per_intent or args.per_iteration
+    if args.compat == "ndeval":
+        args.strip_topic_prefix = True  # ndeval always reads wt09-1 as topic 1
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
     if args.dd_truth:  # every positional file is a run
@@ -229,8 +240,8 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                   score_dtype=score_dtype)
         results = risk_adjusted(results, base, args.risk_alpha)
         t = trisk(results)
-        text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
-        if args.format == "json":
+        text = render(results, fmt, detail)
+        if fmt == "json":
             import json as _json
 
             rows = _json.loads(text) + [{"run": run, "topic": "all", "measure": f"{m}[TRisk]", "value": float(t[s, k])}
@@ -240,7 +251,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
             text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
                             for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
     else:
-        text = render(results, args.format, args.per_topic or args.per_intent or args.per_iteration)
+        text = render(results, fmt, detail)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)

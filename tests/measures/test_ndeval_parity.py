@@ -39,6 +39,15 @@ def qrels_rows(text: str):
     return [(q, i, d, int(r)) for q, i, d, r in (line.split() for line in text.splitlines() if line.strip())]
 
 
+def oracle_run(run) -> list[tuple[str, str, float]]:
+    """The run with scores that encode cranfield's (trec_eval's) order, for pyndeval's own sort."""
+    rows = []
+    for t, q in enumerate(run.topic_ids):
+        docs = run.docno[run.offsets[t]:run.offsets[t + 1]].tolist()
+        rows += [(q, d.decode(), float(len(docs) - k)) for k, d in enumerate(docs)]
+    return rows
+
+
 def compare(qrels_path, run_path, *, alpha=0.5, beta=0.5, qrels_text=None) -> int:
     qrels = qrels_rows(qrels_text if qrels_text is not None else read_text(qrels_path))
     params = "" if (alpha, beta) == (0.5, 0.5) else f"(alpha={alpha},beta={beta})"
@@ -47,12 +56,7 @@ def compare(qrels_path, run_path, *, alpha=0.5, beta=0.5, qrels_text=None) -> in
         warnings.simplefilter("ignore", cranfield.EvaluationWarning)
         run = cranfield.read_run(run_path)
         df = cranfield.evaluate(qrels_path, run, list(names.values()), diversity=True, missing="skip")
-    # scores that encode cranfield's order, for pyndeval's own sort
-    oracle_run = []
-    for t, q in enumerate(run.topic_ids):
-        docs = run.docno[run.offsets[t]:run.offsets[t + 1]].tolist()
-        oracle_run += [(q, d.decode(), float(len(docs) - k)) for k, d in enumerate(docs)]
-    ref = pyndeval.ndeval(qrels, oracle_run, list(MEASURES), alpha=alpha, beta=beta)
+    ref = pyndeval.ndeval(qrels, oracle_run(run), list(MEASURES), alpha=alpha, beta=beta)
     got = {(r.topic, r.measure): r.value for r in df.itertuples() if r.topic != "all"}
     assert {t for t, _ in got} == set(ref)
     n = 0
@@ -153,3 +157,21 @@ def test_ndeval_layout_and_topic_prefixes(capsys, write):
     assert lines[0] == "runid,topic,alpha-nDCG@5,strec@5"
     assert lines[1] == "r,1,1.000000,1.000000" and lines[2] == "r,2,0.000000,0.000000"
     assert lines[3] == "r,amean,0.500000,0.500000"
+
+
+def test_compat_ndeval_prints_ndevals_default_table(capsys):
+    """``--compat ndeval``: ndeval's 21 default columns under its names, its CSV, its numbers."""
+    from cranfield.cli import NDEVAL_MEASURES, main
+
+    qrels_path, run_path = DATA / "web2012" / "qrels-for-ndeval.txt.gz", DATA / "web2012" / "rm-filtered.run.gz"
+    assert main(["eval", "--compat", "ndeval", str(qrels_path), str(run_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "runid,topic," + ",".join(pyndeval.DEFAULT_MEASURES)
+    assert NDEVAL_MEASURES == list(pyndeval.DEFAULT_MEASURES)
+    ref = pyndeval.ndeval(qrels_rows(read_text(qrels_path)), oracle_run(cranfield.read_run(run_path)),
+                          list(pyndeval.DEFAULT_MEASURES))
+    rows = [line.split(",") for line in lines[1:]]
+    per_topic = {r[1]: [float(v) for v in r[2:]] for r in rows if r[1] != "amean"}
+    assert set(per_topic) == set(ref) and rows[-1][1] == "amean"
+    for topic, values in per_topic.items():
+        assert values == pytest.approx([ref[topic][m] for m in pyndeval.DEFAULT_MEASURES], abs=1e-6), topic
