@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
 import pstats
 import sys
@@ -28,6 +27,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _gen import make_collection  # noqa: E402
+from _timing import timed_runs  # noqa: E402
 
 import cranfield  # noqa: E402
 
@@ -38,20 +38,6 @@ TREC_EVAL = {"P@10": "P_10", "AP": "map", "nDCG@10": "ndcg_cut_10", "RR": "recip
 RANX = {"P@10": "precision@10", "AP": "map", "nDCG@10": "ndcg@10", "RR": "mrr"}
 TOL = 1e-9
 
-
-def time_best(fn, repeat: int, budget: float):
-    """Run ``fn`` up to ``repeat`` times (stop early once ``budget`` seconds are spent);
-    return (best seconds, all seconds, last result)."""
-    times, result = [], None
-    for _ in range(repeat):
-        result = None
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-        if sum(times) > budget:
-            break
-    return min(times), times, result
 
 
 def cranfield_evaluator(qrels: Path, runs: list[Path]):
@@ -167,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, object] = {}
 
     def bench(label: str, fn) -> None:
-        best, times, result = time_best(lambda: fn(qrels, runs), args.repeat, args.budget)
+        times, result = timed_runs(lambda: fn(qrels, runs), args.repeat, args.budget)
+        best = min(times)
         rows.append((label, best, times))
         results[label] = result
         print(f"  {label:<34} " + " ".join(f"{t:.2f}s" for t in times), flush=True)

@@ -21,14 +21,15 @@ Times, in one process and on one seeded score matrix,
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
 import time
 from importlib.metadata import version
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
+
+from _timing import best_time
 
 from cranfield.meta import discriminative_power, randomization_test, t_test
 
@@ -41,15 +42,6 @@ def score_matrix(topics: int, systems: int, seed: int = 0) -> np.ndarray:
     noise = rng.normal(0, 0.08, size=(topics, systems))
     return np.round(np.clip(difficulty + strength + noise, 0, 1), 4)
 
-
-def best_time(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, result = [], None
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), result
 
 
 # --------------------------------------------------------------------------- per-pair loops

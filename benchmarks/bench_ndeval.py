@@ -14,9 +14,7 @@ It also checks that the two agree to 1e-6 per topic.
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
 import warnings
 from importlib.metadata import version
 from pathlib import Path
@@ -26,6 +24,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _gen import docnos, unique_ids, write_lines  # noqa: E402
+from _timing import best_time  # noqa: E402
 
 import cranfield  # noqa: E402
 
@@ -93,15 +92,6 @@ def run_pyndeval(qrels: Path, runs: list[Path]):
     return out
 
 
-def best(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        gc.collect()
-        t0 = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t0)
-    return min(times), result
-
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -115,8 +105,8 @@ def main() -> None:
                             a.runs, a.topics, a.docs, a.seed)
     print(f"cranfield {cranfield.__version__}, pyndeval {version('pyndeval')}; "
           f"{a.runs} runs × {a.topics} topics × {a.docs} docs, {len(NDEVAL)} measures, best of {a.repeat}")
-    t_c, ours = best(lambda: run_cranfield(qrels, runs), a.repeat)
-    t_n, ref = best(lambda: run_pyndeval(qrels, runs), a.repeat)
+    t_c, ours = best_time(lambda: run_cranfield(qrels, runs), a.repeat)
+    t_n, ref = best_time(lambda: run_pyndeval(qrels, runs), a.repeat)
     worst = 0.0
     for s, per_topic in enumerate(ref):  # type: ignore[arg-type]
         for t, topic in enumerate(ours.topics):  # type: ignore[union-attr]

@@ -104,8 +104,9 @@ def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any]
     diversity = True if args.diversity else False if args.adhoc else None
     options.setdefault("missing", args.missing)
     options.setdefault("norel", args.norel)
+    options.setdefault("strip_topic_prefix", args.strip_topic_prefix)
     return Evaluator(qrels, measures, diversity=diversity, intents=args.intents, intent_types=args.intent_types,
-                     empty_intents=args.empty_intents, strip_topic_prefix=args.strip_topic_prefix, **options)
+                     empty_intents=args.empty_intents, **options)
 
 
 def _add_eval_options(p: argparse.ArgumentParser) -> None:
@@ -211,8 +212,6 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
     fmt = args.format or ("ndeval" if args.compat == "ndeval" else "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
-    if args.compat == "ndeval":
-        args.strip_topic_prefix = True  # ndeval always reads wt09-1 as topic 1
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
     if args.dd_truth:  # every positional file is a run
@@ -230,7 +229,8 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
     evaluator = evaluator_from(args, qrels, parsed, missing="zero" if args.complete else args.missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=names,
-                               average=args.average)
+                               average=args.average,
+                               strip_topic_prefix=args.strip_topic_prefix or args.compat == "ndeval")
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
     if args.baseline:

@@ -175,3 +175,12 @@ def test_compat_ndeval_prints_ndevals_default_table(capsys):
     assert set(per_topic) == set(ref) and rows[-1][1] == "amean"
     for topic, values in per_topic.items():
         assert values == pytest.approx([ref[topic][m] for m in pyndeval.DEFAULT_MEASURES], abs=1e-6), topic
+
+
+def test_compat_ndeval_strips_topic_prefixes(capsys, write):
+    from cranfield.cli import main
+
+    qrels = write("q.txt", "1 1 a 1\n1 2 b 1\n")
+    run = write("r.txt", "wt09-1 Q0 a 1 2 r\nwt09-1 Q0 b 2 1 r\n")
+    assert main(["eval", "--compat", "ndeval", "-m", "strec@5", str(qrels), str(run)]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == ["r,1,1.000000", "r,amean,1.000000"]

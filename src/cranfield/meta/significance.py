@@ -296,7 +296,6 @@ def wilcoxon_test(data: Any, *, measure: str | None = None, correction: str = "n
 
     Parameters are those of :func:`t_test`.
     """
-    from scipy import stats
 
     return _scipy_test("wilcoxon", data, measure, correction, baseline, _wilcoxon_rows)
 
