@@ -43,10 +43,10 @@ def test_comma_separated_measures_and_formats(capsys, tmp_path):
     assert lines[0].startswith("# cranfield ") and lines[1] == "run,topic,measure,value"
     assert [line.split(",")[2] for line in lines[2:5]] == ["AP", "P@5", '"nDCG(gains=0:0']
     assert json.loads((tmp_path / "p.json").read_text())["order"] == "score"
-    code, out, _ = run_cli(capsys, "eval", QRELS, RUN, "-m", "NumRet,AP", "--format", "trec", "-q")
+    code, out, _ = run_cli(capsys, "eval", QRELS, RUN, "-m", "NumRet,AP,runid", "--format", "trec", "-q")
     lines = out.splitlines()
-    assert lines[1] == "runid                 \tall\tindri"
-    assert lines[2].startswith("NumRet                \t151\t") and lines[-2].split("\t")[2].isdigit()
+    assert lines[1].startswith("NumRet                \t151\t") and lines[1].split("\t")[2].isdigit()
+    assert lines[-3:-1] == ["runid                 \tall\tindri", lines[-2]] and lines[-2].startswith("NumRet")
     code, out, _ = run_cli(capsys, "eval", QRELS, RUN, "-m", "AP")
     assert out.splitlines()[1].split() == ["run", "AP"]
 

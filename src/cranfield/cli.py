@@ -7,6 +7,7 @@ with status 2; warnings print ``cranfield: warning: ...`` on stderr and do not s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import json
 import sys
@@ -21,7 +22,7 @@ GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
 # ndeval's 21 default columns, under ndeval's own names (cranfield reads them as aliases)
 NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)] + [
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
-COMPAT_MEASURES = {"gdeval": GDEVAL_MEASURES, "ndeval": NDEVAL_MEASURES}
+COMPAT_MEASURES = {"gdeval": GDEVAL_MEASURES, "ndeval": NDEVAL_MEASURES, "trec_eval": ["official"]}
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
@@ -115,17 +116,20 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
     p.add_argument("--format", choices=("table", "trec", "csv", "json", "ndeval"), default=None,
-                   help="output format (default: table; ndeval with --compat ndeval); json is an array of "
-                        "{run, topic, measure, value}")
-    p.add_argument("--compat", choices=("gdeval", "ndeval"),
-                   help="gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
+                   help="output format (default: table; trec or ndeval with that --compat); trec is trec_eval's "
+                        "layout and order; json is an array of {run, topic, measure, value}")
+    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval"),
+                   help="trec_eval: its default measures (-m official), topics missing from a run skipped "
+                        "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
+                        "gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
                         "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a); ndeval: "
                         "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
                         "wt09- stripped (ndeval 4.5)")
     p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
                    help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
-                   help="average over all qrels topics, missing ones scoring 0 (trec_eval -c; = --missing zero)")
+                   help="average over all qrels topics, missing ones scored as the empty ranking (trec_eval -c; "
+                        "= --missing empty: 0 for every measure but num_rel)")
     p.add_argument("-M", "--depth", type=int, metavar="N", help="only the first N documents of each ranking count (trec_eval -M)")
     p.add_argument("-J", "--judged-only", action="store_true",
                    help="drop unjudged documents (and negative labels) from the rankings first (trec_eval -J)")
@@ -206,13 +210,15 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
-    from .report import render, write_provenance
+    from .report import write_provenance
 
     gdeval = args.compat == "gdeval"
+    trec_eval = args.compat == "trec_eval"
     measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or ("ndeval" if args.compat == "ndeval" else "table")
+    fmt = args.format or {"ndeval": "ndeval", "trec_eval": "trec"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
+    missing = "empty" if args.complete else "skip" if trec_eval and args.missing == "auto" else args.missing
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
     if args.dd_truth:  # every positional file is a run
         from .io.dd import read_dd_truth
@@ -222,17 +228,22 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         raise CranfieldError("give at least one run file after the qrels")
     from .compat import resolve, with_relevance_level
 
-    names, parsed = resolve(measures)
+    request = resolve(measures)
+    parsed = request.measures
     if args.docs_per_iteration:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
-    evaluator = evaluator_from(args, qrels, parsed, missing="zero" if args.complete else args.missing,
-                               norel=norel, depth=args.depth, judged_only=args.judged_only, names=names,
+    evaluator = evaluator_from(args, qrels, parsed, missing=missing,
+                               norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat == "ndeval")
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
+    results = dataclasses.replace(results, aggregate=[
+        override or how for override, how in zip(request.averages, results.aggregate)])
+
+    shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1}
     if args.baseline:
         from .evaluate import risk_adjusted, trisk
 
@@ -240,7 +251,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                   score_dtype=score_dtype)
         results = risk_adjusted(results, base, args.risk_alpha)
         t = trisk(results)
-        text = render(results, fmt, detail)
+        text = _render(results, fmt, detail, **shape)
         if fmt == "json":
             import json as _json
 
@@ -251,7 +262,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
             text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
                             for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
     else:
-        text = render(results, fmt, detail)
+        text = _render(results, fmt, detail, **shape)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(text)
@@ -260,6 +271,15 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool) -> str:
+    """The results as text; the trec layout takes ``header`` (the ``#`` line) and ``runid``."""
+    from .report import format_trec, render
+
+    if fmt == "trec":
+        return format_trec(results, per_topic, header=header, runid=runid)
+    return render(results, fmt, per_topic)
 
 
 def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202

@@ -1,12 +1,17 @@
-"""trec_eval's measure names, kept apart from cranfield's own grammar (STYLE: one native
-grammar, a separate compatibility table). ``gm_map`` is AP with the geometric topic average
-(``--average geom``); the per-topic values are AP's.
+"""trec_eval's measure names and output order, kept apart from cranfield's own grammar
+(STYLE: one native grammar, a separate compatibility table).
 
-``-m map -m P.5,10 -m ndcg_cut.10`` work as in trec_eval: each name maps to cranfield
-measures, labelled as trec_eval prints them (``map``, ``P_5``, ``ndcg_cut_10``).
+``-m map -m P.5,10 -m ndcg_cut.10`` work as in trec_eval 9.0.x: each name maps to cranfield
+measures, labelled as trec_eval prints them (``map``, ``P_5``, ``ndcg_cut_10``). ``official``
+is trec_eval's default set; ``runid`` asks for the ``runid all <tag>`` line. ``gm_map`` and
+``gm_bpref`` are AP and bpref averaged geometrically (floor 1e-5), in the same command as
+``map``. :func:`trec_eval_key` orders labels as trec_eval prints them (its measure table, then
+each measure's cutoffs ascending).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from .registry import Measure, parse_measure
 
@@ -16,17 +21,46 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "map": ("AP", None), "map_cut": ("AP@{}", CUTOFFS), "P": ("P@{}", CUTOFFS), "recall": ("R@{}", CUTOFFS),
     "ndcg": ("nDCG", None), "ndcg_cut": ("nDCG@{}", CUTOFFS), "recip_rank": ("RR", None),
     "Rprec": ("Rprec", None),
-    "Rprec_mult": ("Rprec(mult={})", "0.20,0.40,0.60,0.80,1.00,1.20,1.40,1.60,1.80,2.00"), "bpref": ("Bpref", None), "infAP": ("infAP", None), "success": ("Success@{}", "1,5,10"),
+    "Rprec_mult": ("Rprec(mult={})", "0.20,0.40,0.60,0.80,1.00,1.20,1.40,1.60,1.80,2.00"), "bpref": ("Bpref", None),
+    "infAP": ("infAP", None), "success": ("Success@{}", "1,5,10"),
     "set_P": ("SetP", None), "set_recall": ("SetR", None), "set_map": ("SetAP", None), "set_F": ("F", None),
     "num_ret": ("NumRet", None), "num_rel": ("NumRel", None), "num_rel_ret": ("NumRelRet", None),
-    "num_q": ("NumQ", None), "11pt_avg": ("11pt", None), "gm_map": ("AP", None),
+    "num_q": ("NumQ", None), "11pt_avg": ("11pt", None), "gm_map": ("AP", None), "gm_bpref": ("Bpref", None),
     "iprec_at_recall": ("IPrec@{}", "0.00,0.10,0.20,0.30,0.40,0.50,0.60,0.70,0.80,0.90,1.00"),
 }
+GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
+RUNID = "runid"
+
+# trec_eval 9.0.x prints measures in the order of its measure table (measures.c)
+TABLE_ORDER: tuple[str, ...] = (
+    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+    "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+    "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
+    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
+)
+# trec_eval's nicknames for measure sets (measures.c); only sets cranfield computes in full
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P"),
+}
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``-m`` asked for: display labels, measures, the topic average of each (None: the
+    ``--average`` option; ``"geom"`` for trec_eval's gm_ measures) and whether a ``runid`` line
+    was asked for."""
+
+    labels: list[str]
+    measures: list[Measure]
+    averages: list[str | None]
+    runid: bool = False
 
 
 def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     """[(trec_eval's printed label, cranfield measure)] for a trec_eval measure name such as
-    ``P.5,10`` or ``ndcg_cut``; None when the text is not a trec_eval name."""
+    ``P.5,10`` or ``ndcg_cut``; None when the text is not a trec_eval name. Cutoffs are printed
+    as trec_eval prints them: integers for ranks (``P_5``), two decimals otherwise."""
     name, _, params = text.partition(".")
     if name not in TREC_EVAL:
         return None
@@ -34,7 +68,12 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     if "{}" not in template:
         return [(name, template)] if not params else None
     values = [v.strip() for v in (params or default or "").split(",") if v.strip()]
-    return [(f"{name}_{v}", template.format(v)) for v in values]
+    try:
+        numbers = sorted({float(v) for v in values})
+    except ValueError:
+        return None
+    shown = [f"{v:.2f}" if "." in (default or "") else f"{int(v)}" for v in numbers]
+    return [(f"{name}_{s}", template.format(s)) for s in shown]
 
 
 def with_relevance_level(measure: Measure, level: int) -> Measure:
@@ -43,20 +82,53 @@ def with_relevance_level(measure: Measure, level: int) -> Measure:
     return measure.with_params(rel=level) if "rel" in names else measure
 
 
-def resolve(texts: list[str]) -> tuple[list[str], list[Measure]]:
-    """Display names and measures for ``-m`` values: cranfield names, else trec_eval names."""
+def _expand(texts: list[str]) -> list[str]:
+    out: list[str] = []
+    for text in texts:
+        out.extend(NICKNAMES.get(text, (text,)))
+    return out
+
+
+def resolve(texts: list[str]) -> Request:
+    """Labels and measures for ``-m`` values: cranfield names, else trec_eval names and
+    nicknames (``official``); a measure asked for twice is kept once."""
     from .errors import MeasureError
 
-    labels, measures = [], []
-    for text in texts:
+    labels: list[str] = []
+    measures: list[Measure] = []
+    averages: list[str | None] = []
+    runid = False
+    for text in _expand(texts):
+        if text == RUNID:
+            runid = True
+            continue
         try:
-            measures.append(parse_measure(text))
-            labels.append(text)
+            pairs = [(text, parse_measure(text))]
         except MeasureError:
             mapped = from_trec_eval(text)
             if mapped is None:
                 raise
-            for label, name in mapped:
+            pairs = [(label, parse_measure(name)) for label, name in mapped]
+        for label, measure in pairs:
+            if label not in labels:
                 labels.append(label)
-                measures.append(parse_measure(name))
-    return labels, measures
+                measures.append(measure)
+                averages.append("geom" if label in GEOMETRIC else None)
+    return Request(labels, measures, averages, runid)
+
+
+def trec_eval_key(label: str, position: int) -> tuple[int, float, int]:
+    """Sort key that puts labels in trec_eval's printing order: its measure table, cutoffs
+    ascending; labels that are not trec_eval's keep their ``position`` after those."""
+    best = ""
+    for name in TABLE_ORDER:
+        if (label == name or label.startswith(name + "_")) and len(name) > len(best):
+            best = name
+    if not best:
+        return (len(TABLE_ORDER), 0.0, position)
+    rest = label[len(best) + 1:]
+    try:
+        cutoff = float(rest) if rest else 0.0
+    except ValueError:
+        return (len(TABLE_ORDER), 0.0, position)
+    return (TABLE_ORDER.index(best), cutoff, position)

@@ -48,7 +48,8 @@ class Results:
     values : ndarray of float64, shape (S, M, T)
         NaN where a topic is not scored (``missing="skip"``).
     aggregate : list of str
-        ``"mean"`` or ``"sum"`` per measure (trec_eval sums its counts).
+        ``"mean"``, ``"sum"`` (trec_eval sums its counts) or ``"geom"`` (the geometric mean
+        whatever ``average`` says: trec_eval's ``gm_map``) per measure.
     provenance : dict
         Version and settings, written as a ``#`` header or with ``--provenance``.
     intent_values : ndarray of float64, shape (S, M, T, I), optional
@@ -81,7 +82,7 @@ class Results:
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
-        over scored topics, or the sum for trec_eval's counts."""
+        over scored topics, the sum for trec_eval's counts, the geometric mean for ``geom``."""
         from .averaging import average
 
         out = np.full(self.values.shape[:2], np.nan)
@@ -92,8 +93,8 @@ class Results:
                 out[has, m] = np.where(scored[:, m], self.values[:, m], 0.0).sum(axis=1)[has]
             else:
                 spec = self.measure_specs[m] if self.measure_specs else None
-                out[:, m] = average(self.values[:, m], self.average, weights=self.topic_weights,
-                                    topics=self.topics, measure=spec)
+                out[:, m] = average(self.values[:, m], "geom" if how == "geom" else self.average,
+                                    weights=self.topic_weights, topics=self.topics, measure=spec)
         return out
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:

@@ -35,17 +35,49 @@ def _value(v: float, how: str, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
-def format_trec(results: Results, per_topic: bool = False) -> str:
-    """trec_eval's layout: ``measure<TAB>topic<TAB>value`` with 4 decimals, counts as integers,
-    ``runid`` first; per-topic rows (``-q``) before the ``all`` rows of each run."""
-    lines = [provenance_line(results)]
+def _summary_only(results: Results) -> set[str]:
+    """Measures trec_eval prints only in the ``all`` rows: counts of topics and geometric means."""
+    specs = results.measure_specs or [None] * len(results.measures)
+    return {label for label, how, spec in zip(results.measures, results.aggregate, specs)
+            if how == "geom" or getattr(getattr(spec, "spec", None), "name", None) == "NumQ"}
+
+
+def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
+    """One row as trec_eval prints it: ``%-22s\t%s\t%6.4f``, or ``%ld`` for its counts."""
+    text = "nan" if math.isnan(value) else str(int(value)) if how == "sum" else f"{value:6.4f}"
+    return f"{measure:<22}\t{topic}\t{text}"
+
+
+def format_trec(results: Results, per_topic: bool = False, *, header: bool = True,
+                runid: bool | None = None) -> str:
+    """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
+
+    Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
+    in trec_eval's table order, cutoffs ascending; ``num_q`` and the geometric means only in
+    the summary), then the ``all`` rows, ``runid all <tag>`` first. ``runid`` is printed when
+    asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
+    shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``header`` writes the ``#``
+    provenance line first (SPEC §0); ``--compat trec_eval`` leaves it out, so the text is
+    trec_eval's byte for byte.
+    """
+    from .compat import trec_eval_key
+
     how = dict(zip(results.measures, results.aggregate))
-    current = None
-    for run, topic, measure, value in results.rows(per_topic):
-        if run != current:
+    key = {m: trec_eval_key(m, i) for i, m in enumerate(results.measures)}
+    summary_only = _summary_only(results)
+    show_runid = len(results.runs) > 1 if runid is None else runid
+    lines = [provenance_line(results)] if header else []
+    rows = list(results.rows(per_topic))
+    for run in results.runs:
+        mine = [(i, r) for i, r in enumerate(rows) if r[0] == run]
+        topic_rows = sorted(
+            ((r[1].encode(), key[r[2].partition("[")[0]], i), r) for i, r in mine
+            if r[1] != "all" and r[2].partition("[")[0] not in summary_only)
+        lines += [_trec_row(m, t, v, how.get(m.partition("[")[0], "mean")) for _, (_, t, m, v) in topic_rows]
+        if show_runid:
             lines.append(f"{'runid':<22}\tall\t{run}")
-            current = run
-        lines.append(f"{measure:<22}\t{topic}\t{_value(value, how.get(measure, 'mean'))}")
+        all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
+        lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
     return "\n".join(lines) + "\n"
 
 

@@ -1,0 +1,150 @@
+"""``cranfield eval --compat trec_eval -q`` prints what ``trec_eval -q`` prints, byte for byte.
+
+No trec_eval binary is available here, so the expected text is built from trec_eval's own
+numbers (pytrec-eval-terrier: per-topic values and ``compute_aggregated_measure``) laid out by
+trec_eval 9.0.x's printing rules, restated independently below from its sources:
+``trec_eval.c`` (topics in qrels order, sorted with strcmp; without -c only topics the run has),
+``measures.c`` (measures in table order), ``meas_init.c`` (cutoffs sorted ascending),
+``meas_print_single.c`` / ``meas_print_final.c`` (``%-22s\\t%s\\t%6.4f``, counts ``%ld``,
+``runid``, ``num_q`` and ``gm_map`` only in the summary).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from conftest import DATA, qrels_dict, run_dict
+from test_trec_eval_parity import random_case
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+TABLE = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+         "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
+         "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
+         "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]
+LONGS = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
+SUMMARY_ONLY = {"runid", "num_q", "gm_map", "gm_bpref"}
+OFFICIAL = {"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            "iprec_at_recall", "P"}
+
+
+def _base(key: str) -> tuple[int, float]:
+    """(table position, cutoff) of a pytrec_eval result key such as ``P_10``."""
+    name = max((n for n in TABLE if key == n or key.startswith(n + "_")), key=len)
+    rest = key[len(name) + 1:]
+    return TABLE.index(name), float(rest) if rest else 0.0
+
+
+def _row(name: str, qid: str, value: float) -> str:
+    base = TABLE[_base(name)[0]]
+    return f"{name:<22}\t{qid}\t{int(value)}" if base in LONGS else f"{name:<22}\t{qid}\t{value:6.4f}"
+
+
+def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: int = 1, complete: bool = False,
+                judged_only: bool = False) -> str:
+    """The text of ``trec_eval -q [-c] [-l rel] [-J] -m ... qrels run``."""
+    per = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=rel,
+                                         judged_docs_only_flag=judged_only).evaluate(run)
+    keys = sorted({k for v in per.values() for k in v if k != "runid"}, key=_base)
+    if complete:  # trec_eval -c: a missing topic is evaluated on an empty ranking
+        for qid in set(qrels) - set(per):
+            empty = {k: 0.0 for k in keys}
+            empty["num_q"] = 1.0
+            empty["num_rel"] = float(sum(r >= rel for r in qrels[qid].values()))
+            if "gm_map" in empty:
+                empty["gm_map"] = float(np.log(1e-5))
+            per[qid] = empty
+    lines = []
+    for qid in sorted(per, key=str.encode):
+        lines += [_row(k, qid, per[qid][k]) for k in keys if TABLE[_base(k)[0]] not in SUMMARY_ONLY]
+    if tag is not None:
+        lines.append(f"{'runid':<22}\tall\t{tag}")
+    for k in keys:
+        lines.append(_row(k, "all", pytrec_eval.compute_aggregated_measure(k, [v[k] for v in per.values()])))
+    return "\n".join(lines) + "\n"
+
+
+def cranfield_q(capsys, *args: str) -> str:
+    from cranfield.cli import main
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["eval", "--compat", "trec_eval", "-q", *map(str, args)]) == 0
+    return capsys.readouterr().out
+
+
+WEB = DATA / "web2012" / "qrels.adhoc.txt"
+
+
+@pytest.mark.parametrize("run_path", [DATA / "web2012" / "ql-filtered.run.gz", *sorted((DATA / "robust03").glob("input.*.gz"))[:2]],
+                         ids=lambda p: p.name)
+def test_official_measures_on_real_runs(capsys, run_path):
+    qrels_path = WEB if "web2012" in str(run_path) else DATA / "robust03" / "qrels.txt.gz"
+    tag = next(line.split()[5] for line in __import__("gzip").open(run_path, "rt") if line.strip())
+    expected = trec_eval_q(qrels_dict(qrels_path), run_dict(run_path), OFFICIAL, tag)
+    assert cranfield_q(capsys, qrels_path, run_path) == expected
+
+
+MANY = {"map": "map", "P.10,5": "P", "ndcg_cut.10,5": "ndcg_cut", "recall.5": "recall", "success": "success",
+        "set_F": "set_F", "infAP": "infAP", "Rprec_mult": "Rprec_mult", "11pt_avg": "11pt_avg", "num_q": "num_q",
+        "gm_map": "gm_map", "map_cut.100,5": "map_cut", "ndcg": "ndcg", "set_P": "set_P", "set_recall": "set_recall",
+        "set_map": "set_map", "bpref": "bpref", "num_rel_ret": "num_rel_ret"}
+
+
+def _measure_args(names) -> list[str]:
+    return [a for n in names for a in ("-m", n)]
+
+
+def _reference_set(names) -> set:
+    return {n.replace(".10,5", ".5,10").replace(".100,5", ".5,100") for n in names}
+
+
+@pytest.mark.parametrize("options", [(), ("-l", "2"), ("-J",), ("-c",)], ids=lambda o: " ".join(o) or "plain")
+def test_many_measures_and_options_on_web2012(capsys, write, options):
+    """trec_eval names given in user order come out in trec_eval's order, with -l, -J and -c."""
+    run_path = DATA / "web2012" / "rm-filtered.run.gz"
+    qrels, run = qrels_dict(WEB), run_dict(run_path)
+    run = {q: d for q, d in run.items() if q not in ("160", "199")}  # two topics missing, for -c
+    lines = [f"{q} Q0 {d} 0 {s!r} rm" for q, docs in run.items() for d, s in docs.items()]
+    got = cranfield_q(capsys, WEB, write("run.txt", "\n".join(lines) + "\n"), *options, *_measure_args(MANY))
+    rel = int(options[1]) if options[:1] == ("-l",) else 1
+    expected = trec_eval_q(qrels, run, _reference_set(MANY), None, rel=rel, complete="-c" in options,
+                           judged_only="-J" in options)
+    assert got == expected
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 5))
+def test_random_cases(capsys, write, seed):
+    """Topic ids that sort differently as text and as numbers, ties, duplicates, missing topics."""
+    qrels_text, run_text, qrels, run = random_case(seed)
+    qrels_path, run_path = write("q.txt", qrels_text), write("r.txt", run_text)
+    if not set(qrels) & set(run):
+        pytest.skip("no topic on both sides: trec_eval stops with an error")
+    got = cranfield_q(capsys, qrels_path, run_path, "--on-duplicate", "first", "-m", "official")
+    assert got == trec_eval_q(qrels, run, OFFICIAL, f"tag{seed}")
+
+
+def test_topics_in_strcmp_order(capsys, write):
+    qrels = write("q.txt", "".join(f"{t} 0 d{t} 1\n" for t in (2, 10, 1, 100)))
+    run = write("r.txt", "".join(f"{t} Q0 d{t} 1 1.0 x\n" for t in (2, 10, 1, 100)))
+    out = cranfield_q(capsys, qrels, run, "-m", "recip_rank")
+    assert [line.split("\t")[1] for line in out.splitlines()] == ["1", "10", "100", "2", "all"]
+
+
+def test_format_trec_keeps_the_provenance_line(capsys):
+    """Outside --compat trec_eval, --format trec opens with cranfield's # line (SPEC §0) and
+    prints runid only when asked or when several runs are shown."""
+    from cranfield.cli import main
+
+    runs = [DATA / "web2012" / "ql-filtered.run.gz", DATA / "web2012" / "rm-filtered.run.gz"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["eval", str(WEB), str(runs[0]), "-m", "P.10", "-m", "map", "--format", "trec"]) == 0
+        one = capsys.readouterr().out.splitlines()
+        assert main(["eval", str(WEB), *map(str, runs), "-m", "P@10", "--format", "trec"]) == 0
+        two = capsys.readouterr().out.splitlines()
+    assert one[0].startswith("# cranfield") and [line.split("\t")[0].strip() for line in one[1:]] == ["map", "P_10"]
+    assert [line.split("\t")[2] for line in two if line.startswith("runid")] == ["indri#ql-filtered.run.gz", "indri#rm-filtered.run.gz"]
