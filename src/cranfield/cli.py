@@ -49,6 +49,8 @@ TREC Dynamic Domain: cranfield eval --dd-truth truth.txt run.txt -m CT@10 -m nCT
 
 trec_eval users: trec_eval's names and options work too, e.g.
   cranfield eval -q -c -l 2 -M 100 -m map -m P.5,10 -m ndcg_cut.10 --format trec qrels.txt run.txt
+and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
+  cranfield eval --compat trec_eval -q qrels.txt run.txt
 
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
