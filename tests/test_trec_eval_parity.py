@@ -242,3 +242,29 @@ def test_gm_map_is_the_geometric_average_of_ap():
         df = cranfield.evaluate(qrels_path, run_path, ["AP"], missing="skip", average="geom", per_topic=False)
     assert df.value.iloc[0] == pytest.approx(expected, abs=1e-12)
     assert any(v["gm_map"] == pytest.approx(math.log(1e-5)) for v in ref.values())  # a topic with AP = 0
+
+
+@pytest.mark.parametrize("pairs", ["1=3,2=7", "1=5,2=1", "2=10"])
+def test_custom_ndcg_gains(capsys, pairs):
+    """trec_eval ``-m ndcg.1=3,2=7``: listed levels take the given gain, the others keep gain =
+    level, the ideal list is sorted by gain. pytrec_eval cannot take gain pairs, so its oracle
+    is trec_eval's ``ndcg`` on qrels relabelled with the (integer) gains, as ir_measures does."""
+    from cranfield.cli import main
+
+    qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "rm-filtered.run.gz"
+    gains = {int(k): int(v) for k, v in (p.split("=") for p in pairs.split(","))}
+    qrels = qrels_dict(qrels_path)
+    relabelled = {q: {d: gains.get(r, r) for d, r in docs.items()} for q, docs in qrels.items()}
+    ref = pytrec_eval.RelevanceEvaluator(relabelled, {"ndcg"}).evaluate(run_dict(run_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["eval", str(qrels_path), str(run_path), "-m", f"ndcg.{pairs}", "--format", "json", "-q",
+                     "--missing", "skip"]) == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["measure"] for r in rows} == {f"ndcg_{pairs}"}
+    got = {r["topic"]: r["value"] for r in rows if r["topic"] != "all"}
+    assert set(got) == set(ref)
+    for topic, values in ref.items():
+        assert got[topic] == pytest.approx(values["ndcg"], abs=1e-9), topic

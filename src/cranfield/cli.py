@@ -68,12 +68,18 @@ def _split_measures(values: list[str] | None) -> list[str]:
     out: list[str] = []
     for value in values or []:
         for part in (p.strip() for p in _split_top(value) if p.strip()):
-            if out and part.replace(".", "", 1).isdigit() and out[-1].partition(".")[0] in TREC_EVAL \
-                    and "." in out[-1]:
+            if out and _continues(part) and out[-1].partition(".")[0] in TREC_EVAL and "." in out[-1]:
                 out[-1] += "," + part
             else:
                 out.append(part)
     return out
+
+
+def _continues(part: str) -> bool:
+    """A bare cutoff (``10``) or gain pair (``2=7``) continuing a trec_eval parameter list."""
+    level, eq, value = part.partition("=")
+    number = value if eq else level
+    return (not eq or level.isdigit()) and number.lstrip("-").replace(".", "", 1).isdigit()
 
 
 def add_input_options(p: Any) -> None:

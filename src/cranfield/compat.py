@@ -65,6 +65,8 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     if name not in TREC_EVAL:
         return None
     template, default = TREC_EVAL[name]
+    if name == "ndcg" and params:  # gain pairs level=gain, unlisted levels keeping gain = level
+        return _ndcg_gains(params)
     if "{}" not in template:
         return [(name, template)] if not params else None
     values = [v.strip() for v in (params or default or "").split(",") if v.strip()]
@@ -74,6 +76,20 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
         return None
     shown = [f"{v:.2f}" if "." in (default or "") else f"{int(v)}" for v in numbers]
     return [(f"{name}_{s}", template.format(s)) for s in shown]
+
+
+def _ndcg_gains(params: str) -> list[tuple[str, str]] | None:
+    """trec_eval's ``ndcg.1=3,2=7`` as ``nDCG(gains=1:3,2:7)``, labelled ``ndcg_1=3,2=7``."""
+    pairs = [p.partition("=") for p in params.split(",")]
+    try:
+        levels = [(int(level), float(value)) for level, eq, value in pairs if eq]
+    except ValueError:
+        return None
+    if len(levels) != len(pairs):
+        return None
+    if 0 not in dict(levels):  # a pair list, never read as NTCIREVAL's per-level vector 2:10
+        levels.insert(0, (0, 0.0))
+    return [(f"ndcg_{params}", "nDCG(gains=" + ",".join(f"{k}:{v:g}" for k, v in levels) + ")")]
 
 
 def with_relevance_level(measure: Measure, level: int) -> Measure:

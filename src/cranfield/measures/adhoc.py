@@ -84,7 +84,14 @@ def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: s
             return dcg(g)
         return g @ jk_discount(g.shape[-1], b) if g.shape[-1] else np.zeros(g.shape[:-1])
 
-    return safe_div(total(gain(cut(batch.grades, cutoff), gains)), total(gain(cut(batch.topics.ideal, cutoff), gains)))
+    return safe_div(total(gain(cut(batch.grades, cutoff), gains)), total(cut(ideal_gains(batch.topics.ideal, gains), cutoff)))
+
+
+def ideal_gains(ideal: np.ndarray, gains: Any) -> np.ndarray:
+    """Gains of the ideal ranking, largest first: an explicit gain map need not grow with the
+    label (trec_eval ``ndcg.1=3,2=1`` sorts its ideal list by gain; negative gains stay out)."""
+    g = gain(ideal, gains)
+    return np.maximum(-np.sort(-g, axis=-1), 0.0) if isinstance(gains, tuple) else g
 
 
 def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) -> np.ndarray:
@@ -172,7 +179,7 @@ def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     (NTCIREVAL's Q@l)."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    br = blended_ratio(j, gain(grades, gains), gain(batch.topics.ideal, gains), beta)
+    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
     return q_value(j, br, batch.topics.num_rel(1), cutoff)
 
 
@@ -182,7 +189,7 @@ def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = 
     relevant document there."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    br = blended_ratio(j, gain(grades, gains), gain(batch.topics.ideal, gains), beta)
+    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
     best = np.where(j, grades, 0).max(axis=-1, initial=0)
     rp, found = first_true(j & (grades == best[..., None]))
     upto = np.arange(j.shape[-1]) <= rp[..., None]
