@@ -11,7 +11,8 @@ from cranfield import Batch, Topics, parse_measure
 
 MEASURES = ["P@1", "P@5", "R@5", "AP", "AP@5", "RR", "Rprec", "nDCG", "nDCG@3", "nDCG(gains=exp)@5",
             "ERR", "ERR@3", "RBP", "RBP(p=0.5,part=upper)", "Q", "Q@5", "P+", "P+@3", "F", "F(beta=0.5)@4",
-            "NumRet", "NumRel", "NumRelRet", "P(rel=2)@5", "AP(rel=2)"]
+            "NumRet", "NumRel", "NumRelRet", "P(rel=2)@5", "AP(rel=2)", "O-measure", "P-measure", "P-measure@3",
+            "NCU", "NCU(stop=u,beta=0)@5", "NCU(stop=gu,beta=0)", "NCU(stop=gu)@4", "NCU(stop=rb)", "NCU(stop=rb,gamma=0.5,beta=0)"]
 PARSED = {name: parse_measure(name) for name in MEASURES}
 
 
@@ -58,8 +59,10 @@ def test_ideal_ranking_scores_one(labels):
     ideal = sorted((d for d in range(len(labels)) if labels[d] > 0), key=lambda d: -labels[d])
     batch = make_batch(labels, [ideal])
     for name, m in PARSED.items():
-        # AP@k and F@k keep R in their denominator (trec_eval's map_cut, set_F): not 1 when R > k
-        if m.spec.normalised and "rel=2" not in name and not (m.name in ("AP", "F") and m.cutoff):
+        # AP@k and F@k keep R in their denominator (trec_eval's map_cut, set_F), and NCU's
+        # graded-uniform stop distribution spreads over all R documents: not 1 when R > k
+        if m.spec.normalised and "rel=2" not in name and not (m.name in ("AP", "F", "NCU") and m.cutoff
+                                                                and "stop=u" not in name):
             assert m(batch)[0, 0] == pytest.approx(1.0, abs=1e-12), name
 
 

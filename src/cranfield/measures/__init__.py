@@ -6,6 +6,7 @@
 - :mod:`.alpha_sharp` — the α#-IA family of paper 001 (SPEC §2).
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (SPEC §3).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (SPEC §2).
+- :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 """
 
-from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest  # noqa: F401
+from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest, ncu  # noqa: F401

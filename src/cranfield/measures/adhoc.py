@@ -159,12 +159,17 @@ def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: fl
     the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
     """
     d = j.shape[-1]
+    return (np.cumsum(j, axis=-1) + beta * np.cumsum(g, axis=-1)) / (ranks(d) + beta * ideal_cumulative(ideal_gain, d))
+
+
+def ideal_cumulative(ideal_gain: np.ndarray, d: int) -> np.ndarray:
+    """cg*(r) for r = 1..d, shape (T, d): the ideal list's cumulative gain, cg*(K) beyond it."""
     ideal_cg = np.zeros((ideal_gain.shape[0], d))
     width = min(d, ideal_gain.shape[1])
     if width:
         ideal_cg[:, :width] = np.cumsum(ideal_gain[:, :width], axis=-1)
         ideal_cg[:, width:] = ideal_cg[:, width - 1 : width]
-    return (np.cumsum(j, axis=-1) + beta * np.cumsum(g, axis=-1)) / (ranks(d) + beta * ideal_cg)
+    return ideal_cg
 
 
 def q_value(j: np.ndarray, br: np.ndarray, num_relevant: np.ndarray, cutoff: int | None) -> np.ndarray:

@@ -1,0 +1,102 @@
+"""Sakai's measures for finding one highly relevant document and normalised cumulative
+utility, as NTCIREVAL computes them (pyNTCIREVAL 0.0.3: ``OMeasure``, ``PMeasure``, ``NCU*``).
+
+- O-measure (Sakai, IPSJ TOD 48(SIG9), 2007): the blended ratio at the first relevant rank r1,
+  with the document's own gain: (1 + β·g(r1)) / (r1 + β·cg*(r1)).
+- P-measure (same paper): the blended ratio BR(rp) at rp, the first rank holding the highest
+  label in the list.
+- NCU (Sakai & Robertson, EVIA 2008): Σ_r Pr(r)·NU(r), the expected utility NU = BR (β > 0) or
+  precision (β = 0) at the rank where the user stops, with stop probability Pr uniform over the
+  relevant documents (``stop=u``: 1/R, 1/min(R, l) with @l — NCU(u, β=0) is AP, and NTCIREVAL's
+  AP@l), graded-uniform (``stop=gu``: stops(L)/Σ_d stops(L_d) over the judged relevant
+  documents; the stop values default to the gains) or rank-biased (``stop=rb``:
+  γ^(C(r)−1) / Σ_{i<R} γ^i).
+
+Gains are NTCIREVAL's per-level gain vector (``gains=1:3:7``) or ``exp`` (2^L − 1), as for Q.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..batch import Batch
+from ..registry import MeasureSpec, Param, cutoff_param, register
+from ._common import cut, first_true, gain, ranks, safe_div
+from .adhoc import blended_ratio, ideal_cumulative, ideal_gains
+
+NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
+
+
+def _at(x: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """x at the (0-based) rank of each (run, topic); 0 where x has no ranks."""
+    return np.take_along_axis(x, rank[..., None], axis=-1)[..., 0] if x.shape[-1] else np.zeros(rank.shape)
+
+
+def o_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
+    """O-measure (Sakai 2007; NTCIREVAL ``OMeasure``): (1 + β·g(r1)) / (r1 + β·cg*(r1)) at the
+    first relevant rank r1 of the top l; 0 without a relevant document there."""
+    grades = cut(batch.grades, cutoff)
+    r1, found = first_true(grades > 0)
+    icg = ideal_cumulative(ideal_gains(batch.topics.ideal, gains), grades.shape[-1])
+    icg_r1 = _at(np.broadcast_to(icg, grades.shape), r1)
+    value = (1.0 + beta * _at(gain(grades, gains), r1)) / (r1 + 1.0 + beta * icg_r1)
+    return np.where(found, value, 0.0)
+
+
+def p_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
+    """P-measure (Sakai 2007; NTCIREVAL ``PMeasure``): the blended ratio BR(rp) at rp, the first
+    rank of the top l holding the highest label there; 0 without a relevant document."""
+    grades = cut(batch.grades, cutoff)
+    j = grades > 0
+    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    best = np.where(j, grades, 0).max(axis=-1, initial=0)
+    rp, found = first_true(j & (grades == best[..., None]))
+    return np.where(found, _at(br, rp), 0.0)
+
+
+def ncu(batch: Batch, *, cutoff: int | None, stop: str = "u", beta: float = 1.0, gamma: float = 0.95,
+        gains: Any = "exp", stops: Any = None) -> np.ndarray:
+    """NCU (Sakai & Robertson, EVIA 2008; NTCIREVAL ``NCUguP``, ``NCUguBR``, ``NCUrbP``,
+    ``NCUrbBR``, and ``AP``/``AP@l`` as ``stop=u, beta=0``): Σ_{r≤l} Pr(r)·NU(r) with NU the
+    blended ratio (precision for β = 0) and Pr the stop distribution (module docstring)."""
+    grades = cut(batch.grades, cutoff)
+    j = grades > 0
+    nu = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    num_rel = batch.topics.num_rel(1).astype(np.float64)
+    if stop == "u":
+        total = num_rel if cutoff is None else np.minimum(num_rel, cutoff)
+        prob = safe_div(j, total[..., None])
+    elif stop == "gu":
+        weight = gains if stops is None else stops
+        prob = safe_div(np.where(j, gain(grades, weight), 0.0), gain(batch.topics.ideal, weight).sum(axis=-1)[..., None])
+    else:  # rank-biased
+        mass = safe_div(1.0 - gamma ** num_rel, 1.0 - gamma) if gamma < 1 else num_rel
+        prob = safe_div(np.where(j, gamma ** np.maximum(np.cumsum(j, axis=-1) - 1.0, 0.0), 0.0), mass[..., None])
+    return (prob * nu).sum(axis=-1) if grades.shape[-1] else np.zeros(grades.shape[:-1])
+
+
+CUT = cutoff_param("rank cutoff l")
+BETA = Param("beta", "float", 1.0, "weight of graded gain in the blended ratio (0: precision)", low=0)
+EXP = Param("gains", "gains", "exp", "gain of each label: exp (2^L - 1), linear, or NTCIREVAL's vector 1:3:7")
+
+register(MeasureSpec(
+    "O-measure", o_measure, (CUT, BETA, EXP), cite="Sakai, IPSJ TOD 48(SIG9) 2007 (NTCIREVAL O-measure)",
+    doc="blended ratio at the first relevant document, with its own gain", aliases=("OMeasure", "O"),
+    normalised=True, reference=f"{NTCIREVAL}: OMeasure",
+))
+register(MeasureSpec(
+    "P-measure", p_measure, (CUT, BETA, EXP), cite="Sakai, IPSJ TOD 48(SIG9) 2007 (NTCIREVAL P-measure)",
+    doc="blended ratio at the first document of the highest label retrieved", aliases=("PMeasure",),
+    normalised=True, reference=f"{NTCIREVAL}: PMeasure",
+))
+register(MeasureSpec(
+    "NCU", ncu, (CUT, Param("stop", "choice", "u", "stop distribution: u (uniform over relevant documents), gu "
+                            "(graded-uniform) or rb (rank-biased)", choices=("u", "gu", "rb")),
+                 BETA, Param("gamma", "float", 0.95, "rank-biased stop: weight of each further relevant document",
+                             low=0, high=1), EXP,
+                 Param("stops", "gains", None, "graded-uniform stop value of each label (default: the gains)")),
+    cite="Sakai & Robertson, EVIA 2008 (NTCIREVAL NCU)", doc="normalised cumulative utility",
+    normalised=True, reference=f"{NTCIREVAL}: NCUguP, NCUguBR, NCUrbP, NCUrbBR, AP@l",
+))
