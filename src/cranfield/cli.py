@@ -16,6 +16,7 @@ from typing import Any, Sequence
 
 from . import __version__
 from .errors import CranfieldError, EvaluationWarning
+from .report import FORMATS
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
@@ -123,16 +124,23 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=("table", "trec", "csv", "json", "ndeval"), default=None,
-                   help="output format (default: table; trec or ndeval with that --compat); trec is trec_eval's "
-                        "layout and order; json is an array of {run, topic, measure, value}")
-    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval"),
+    p.add_argument("--format", choices=FORMATS, default=None,
+                   help="output format (default: table, or the tool's own with --compat); trec is trec_eval's "
+                        "layout and order; json is an array of {run, topic, measure, value}; ndeval and ntcireval "
+                        "are those tools' layouts")
+    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
                         "gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
                         "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a); ndeval: "
                         "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
-                        "wt09- stripped (ndeval 4.5)")
+                        "wt09- stripped (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 measures under its names "
+                        "(needs -g; cutoffs from --cutoffs) in its layout (pyNTCIREVAL 0.0.3)")
+    p.add_argument("-g", "--gains", metavar="G",
+                   help="gain vector for every measure with a gains parameter, e.g. 1:2:3 for labels 1..3 "
+                        "(NTCIREVAL -g), or exp / linear")
+    p.add_argument("--cutoffs", default="1000", metavar="L[,L...]",
+                   help="--compat ntcireval: the cutoffs of its @l measures (NTCIREVAL --cutoffs; default 1000)")
     p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
                    help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
@@ -223,7 +231,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     gdeval = args.compat == "gdeval"
     trec_eval = args.compat == "trec_eval"
     measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or {"ndeval": "ndeval", "trec_eval": "trec"}.get(args.compat, "table")
+    fmt = args.format or {"ndeval": "ndeval", "trec_eval": "trec", "ntcireval": "ntcireval"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     missing = "empty" if args.complete else "skip" if trec_eval and args.missing == "auto" else args.missing
@@ -234,10 +242,12 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    from .compat import resolve, with_relevance_level
+    from .compat import resolve, with_gains, with_relevance_level
 
-    request = resolve(measures)
+    request = _ntcireval_request(args) if args.compat == "ntcireval" and not args.measure else resolve(measures)
     parsed = request.measures
+    if args.gains:
+        parsed = [with_gains(m, args.gains) for m in parsed]
     if args.docs_per_iteration:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
     if args.rel_level is not None:
@@ -279,6 +289,21 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _ntcireval_request(args: argparse.Namespace) -> Any:
+    """``--compat ntcireval``'s measures: NTCIREVAL needs a gain vector, so -g is required."""
+    from .compat import ntcireval_request
+
+    if not args.gains:
+        raise CranfieldError("--compat ntcireval needs the gain vector, as NTCIREVAL's -g does: e.g. -g 1:2:3")
+    try:
+        cutoffs = [int(c) for c in args.cutoffs.split(",")]
+    except ValueError:
+        raise CranfieldError(f"--cutoffs must be ranks separated by commas, e.g. 10,1000; got {args.cutoffs!r}") from None
+    if min(cutoffs) < 1:
+        raise CranfieldError(f"--cutoffs must be ranks of 1 or more; got {args.cutoffs!r}")
+    return ntcireval_request(cutoffs)
 
 
 def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool) -> str:

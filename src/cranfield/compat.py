@@ -57,6 +57,31 @@ class Request:
     runid: bool = False
 
 
+# NTCIREVAL ``compute``'s output, in its order (pyNTCIREVAL main.py): name -> cranfield measure;
+# then, per cutoff l, ``name@%04d``. Gains come from -g, as NTCIREVAL's do.
+NTCIREVAL_WHOLE: tuple[tuple[str, str], ...] = (
+    ("RR", "RR"), ("O-measure", "O-measure"), ("P-measure", "P-measure"), ("P-plus", "P+"), ("AP", "AP"),
+    ("Q-measure", "Q"), ("NCUgu,P", "NCU(stop=gu,beta=0)"), ("NCUgu,BR", "NCU(stop=gu)"),
+    ("NCUrb,P", "NCU(stop=rb,beta=0)"), ("NCUrb,BR", "NCU(stop=rb)"), ("RBP", "RBP(p=0.95)"), ("ERR", "ERR(sat=ntcir)"),
+)
+NTCIREVAL_AT: tuple[tuple[str, str], ...] = (
+    ("AP", "NCU(stop=u,beta=0)"), ("Q", "Q"), ("nDCG", "nDCG(discount=jk)"), ("MSnDCG", "nDCG"), ("P", "P"),
+    ("nERR", "nERR"), ("Hit", "Hit"),
+)
+
+
+def ntcireval_request(cutoffs: list[int]) -> Request:
+    """NTCIREVAL ``compute``'s measures under its names (``Q-measure``, ``NCUgu,P``,
+    ``nDCG@0010``, ...) for the given cutoffs (its default: 1000)."""
+    pairs = list(NTCIREVAL_WHOLE) + [(f"{name}@{k:04d}", f"{measure}@{k}") for k in cutoffs for name, measure in NTCIREVAL_AT]
+    return Request([label for label, _ in pairs], [parse_measure(m) for _, m in pairs], [None] * len(pairs))
+
+
+def with_gains(measure: Measure, gains: str) -> Measure:
+    """The measure with ``gains`` set when it has that parameter (NTCIREVAL ``-g 1:2:3``)."""
+    return measure.with_params(gains=gains) if any(p.name == "gains" for p in measure.spec.params) else measure
+
+
 def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     """[(trec_eval's printed label, cranfield measure)] for a trec_eval measure name such as
     ``P.5,10`` or ``ndcg_cut``; None when the text is not a trec_eval name. Cutoffs are printed

@@ -17,7 +17,7 @@ import numpy as np
 
 from .evaluate import Results
 
-FORMATS = ("table", "trec", "csv", "json", "ndeval")
+FORMATS = ("table", "trec", "csv", "json", "ndeval", "ntcireval")
 
 
 def provenance_line(results: Results) -> str:
@@ -149,8 +149,28 @@ def format_ndeval(results: Results, per_topic: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+def format_ntcireval(results: Results, per_topic: bool = True) -> str:
+    """NTCIREVAL ``compute``'s value lines (``--out <topic>``): ``"<topic> "``, then ``"<name>="``
+    padded to 21 characters and the value with 4 decimals, one block per topic, then the ``all``
+    block of topic means.
+    NTCIREVAL's ``# syslen= ... / # r1= ...`` comment lines are not written; with several runs
+    each run's blocks open with ``# run=<name>``."""
+    lines: list[str] = []
+    means = results.summary()
+    for s, run in enumerate(results.runs):
+        if len(results.runs) > 1:
+            lines.append(f"# run={run}")
+        for t, topic in enumerate(results.topics):
+            vals = results.values[s, :, t]
+            if not np.isnan(vals).all():
+                lines += [f"{topic} " + f"{m}=".ljust(21) + f"{v:0.4f}" for m, v in zip(results.measures, vals)]
+        lines += ["all " + f"{m}=".ljust(21) + f"{v:0.4f}" for m, v in zip(results.measures, means[s])]
+    return "\n".join(lines) + "\n"
+
+
 FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
     "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json, "ndeval": format_ndeval,
+    "ntcireval": format_ntcireval,
 }
 
 
