@@ -50,7 +50,7 @@ def ours(labels: dict[str, int], ranked: list[str], gains: list[float], cutoff: 
              "NCUguP": f"NCU(stop=gu,beta=0,gains={g})", "NCUguBR": f"NCU(stop=gu,gains={g})",
              "NCUrbP": f"NCU(stop=rb,beta=0,gains={g})", "NCUrbBR": f"NCU(stop=rb,gains={g})",
              "NCUgu-stops": f"NCU(stop=gu,gains={g},stops={':'.join(['1'] * len(gains))})",
-             "NCUrb-0.5": f"NCU(stop=rb,beta=0,gamma=0.5)"}
+             "NCUrb-0.5": "NCU(stop=rb,beta=0,gamma=0.5)"}
     run = {"t": {d: float(len(ranked) - k) for k, d in enumerate(ranked)}}
     df = cranfield.evaluate({"t": labels}, run, list(names.values()), per_topic=False)
     values = dict(zip(df.measure, df.value))

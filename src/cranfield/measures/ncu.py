@@ -23,7 +23,7 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import cut, first_true, gain, ranks, safe_div
+from ._common import cut, first_true, gain, safe_div
 from .adhoc import blended_ratio, ideal_cumulative, ideal_gains
 
 NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
@@ -83,7 +83,7 @@ EXP = Param("gains", "gains", "exp", "gain of each label: exp (2^L - 1), linear,
 
 register(MeasureSpec(
     "O-measure", o_measure, (CUT, BETA, EXP), cite="Sakai, IPSJ TOD 48(SIG9) 2007 (NTCIREVAL O-measure)",
-    doc="blended ratio at the first relevant document, with its own gain", aliases=("OMeasure", "O"),
+    doc="blended ratio at the first relevant document, with its own gain", aliases=("OMeasure",),
     normalised=True, reference=f"{NTCIREVAL}: OMeasure",
 ))
 register(MeasureSpec(
