@@ -148,3 +148,11 @@ def test_format_trec_keeps_the_provenance_line(capsys):
         two = capsys.readouterr().out.splitlines()
     assert one[0].startswith("# cranfield") and [line.split("\t")[0].strip() for line in one[1:]] == ["map", "P_10"]
     assert [line.split("\t")[2] for line in two if line.startswith("runid")] == ["indri#ql-filtered.run.gz", "indri#rm-filtered.run.gz"]
+
+
+def test_measure_sets_cranfield_cannot_complete(capsys):
+    from cranfield.cli import main
+
+    assert main(["eval", str(WEB), str(DATA / "web2012" / "ql-filtered.run.gz"), "-m", "all_trec"]) == 2
+    err = capsys.readouterr().err
+    assert "'all_trec' includes measures cranfield does not compute" in err and "relstring" in err

@@ -123,9 +123,23 @@ def with_relevance_level(measure: Measure, level: int) -> Measure:
     return measure.with_params(rel=level) if "rel" in names else measure
 
 
+# trec_eval's other nicknames hold measures cranfield does not compute
+PARTIAL_NICKNAMES: dict[str, str] = {
+    "all_trec": "relstring, utility, binG, G, dcg, ideal_dcg, ndcg_rel, Rndcg, relative_P, set_relative_P, "
+                "num_nonrel_judged_ret",
+    "set": "utility, set_relative_P", "prefs": "the prefs_* measures", "all_prefs": "the prefs_* measures",
+    "qrels_jg": "map_avgjg, P_avgjg, Rprec_mult_avgjg",
+}
+
+
 def _expand(texts: list[str]) -> list[str]:
+    from .errors import MeasureError
+
     out: list[str] = []
     for text in texts:
+        if text in PARTIAL_NICKNAMES:
+            raise MeasureError(f"trec_eval's measure set {text!r} includes measures cranfield does not compute "
+                               f"({PARTIAL_NICKNAMES[text]}); name the measures you need, or use 'official'")
         out.extend(NICKNAMES.get(text, (text,)))
     return out
 
