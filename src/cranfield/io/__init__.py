@@ -1,21 +1,49 @@
 """Input formats to arrays: TREC runs, qrels, diversity qrels and intent files, plain or gzip,
-plus pytrec_eval-style dicts and pandas DataFrames (SPEC §0)."""
+NTCIREVAL's per-topic ``.rel``/``.res`` files, plus pytrec_eval-style dicts and pandas
+DataFrames (SPEC §0)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
+from .ntcir import (
+    looks_like_ntcir_rel,
+    looks_like_ntcir_res,
+    read_ntcir_rel,
+    read_ntcir_res,
+)
 from .qrels import (
-    Intents, Qrels, qrels_from_dict, qrels_from_frame, read_intent_types, read_intents, read_qrels,
+    Intents,
+    Qrels,
+    qrels_from_dict,
+    qrels_from_frame,
+    read_intent_types,
+    read_intents,
+    read_qrels,
 )
 from .run import Order, Run, read_run, run_from_dict, run_from_frame
 
 __all__ = [
-    "Intents", "Qrels", "Run", "Order",
-    "read_qrels", "read_run", "read_intents", "read_intent_types",
-    "qrels_from_dict", "qrels_from_frame", "run_from_dict", "run_from_frame",
-    "as_qrels", "as_run",
+    "Intents",
+    "Order",
+    "Qrels",
+    "Run",
+    "as_qrels",
+    "as_run",
+    "looks_like_ntcir_rel",
+    "looks_like_ntcir_res",
+    "qrels_from_dict",
+    "qrels_from_frame",
+    "read_intent_types",
+    "read_intents",
+    "read_ntcir_rel",
+    "read_ntcir_res",
+    "read_qrels",
+    "read_run",
+    "run_from_dict",
+    "run_from_frame",
 ]
 
 
@@ -24,10 +52,16 @@ def _is_frame(obj: Any) -> bool:
 
 
 def as_qrels(obj: Any, *, diversity: bool | None = None) -> Qrels:
-    """Accept a :class:`Qrels`, a path, a ``{qid: {docno: rel}}`` dict or a DataFrame."""
+    """Accept a :class:`Qrels`, a path, a ``{qid: {docno: rel}}`` dict or a DataFrame.
+
+    A directory, or a file that :func:`looks_like_ntcir_rel`, is read as NTCIREVAL ``.rel``
+    files (ad hoc; ``diversity`` does not apply); any other path as TREC qrels.
+    """
     if isinstance(obj, Qrels):
         return obj
     if isinstance(obj, (str, Path)):
+        if Path(obj).is_dir() or looks_like_ntcir_rel(obj):
+            return read_ntcir_rel(obj)
         return read_qrels(obj, diversity=diversity)
     if isinstance(obj, Mapping):
         return qrels_from_dict(obj, diversity=diversity)
@@ -38,14 +72,21 @@ def as_qrels(obj: Any, *, diversity: bool | None = None) -> Qrels:
 
 def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", name: str | None = None,
            score_dtype: str = "float32") -> Run:
-    """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame."""
+    """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame.
+
+    A path is read as a TREC Dynamic Domain run when it looks like one, else as NTCIREVAL
+    ``.res`` ranked lists when it is a directory or :func:`looks_like_ntcir_res` (ranked in
+    file order whatever ``order`` says), else as a TREC run.
+    """
     if isinstance(obj, Run):
         return obj
     if isinstance(obj, (str, Path)):
         from .dd import looks_like_dd_run, read_dd_run
 
-        if looks_like_dd_run(obj):
+        if Path(obj).is_file() and looks_like_dd_run(obj):
             return read_dd_run(obj, name=name)
+        if Path(obj).is_dir() or looks_like_ntcir_res(obj):
+            return read_ntcir_res(obj, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
         return read_run(obj, order=order, on_duplicate=on_duplicate, name=name,  # type: ignore[arg-type]
                         score_dtype=score_dtype)
     if isinstance(obj, Mapping):
