@@ -190,8 +190,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate TREC runs against qrels (plain or .gz) and print the scores.",
         epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
-    ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag")
+    ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel), "
+                                  "or NTCIREVAL's <topic>.rel file (docID L<n>) or a directory of them")
+    ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag, or NTCIREVAL's "
+                                                           "<topic>.res ranked list or a directory of them")
     _add_eval_options(ev)
     ev.set_defaults(handler=lambda args: _run_eval(args, args.qrels, args.runs))
 
