@@ -24,8 +24,8 @@ pytrec_eval = pytest.importorskip("pytrec_eval")
 TABLE = ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
          "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
          "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P",
-         "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F"]
-LONGS = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
+         "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret"]
+LONGS = {"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 SUMMARY_ONLY = {"runid", "num_q", "gm_map", "gm_bpref"}
 OFFICIAL = {"num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P"}
@@ -48,7 +48,7 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
     """The text of ``trec_eval -q [-c] [-l rel] [-J] -m ... qrels run``."""
     per = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=rel,
                                          judged_docs_only_flag=judged_only).evaluate(run)
-    keys = sorted({k for v in per.values() for k in v if k != "runid"}, key=_base)
+    keys = sorted({k for v in per.values() for k in v if k not in ("runid", "relstring")}, key=_base)
     if complete:  # trec_eval -c: a missing topic is evaluated on an empty ranking
         for qid in set(qrels) - set(per):
             empty = {k: 0.0 for k in keys}
@@ -153,6 +153,43 @@ def test_format_trec_keeps_the_provenance_line(capsys):
 def test_measure_sets_cranfield_cannot_complete(capsys):
     from cranfield.cli import main
 
-    assert main(["eval", str(WEB), str(DATA / "web2012" / "ql-filtered.run.gz"), "-m", "all_trec"]) == 2
+    assert main(["eval", str(WEB), str(DATA / "web2012" / "ql-filtered.run.gz"), "-m", "qrels_jg"]) == 2
     err = capsys.readouterr().err
-    assert "'all_trec' includes measures cranfield does not compute" in err and "relstring" in err
+    assert "'qrels_jg' includes measures cranfield does not compute" in err and "map_avgjg" in err
+
+
+@pytest.mark.parametrize("options", [(), ("-l", "2")], ids=lambda o: " ".join(o) or "plain")
+def test_all_trec(capsys, options):
+    """``-m all_trec``: every measure but relstring (text, not a score; a warning says so)."""
+    from cranfield.cli import main
+
+    run_path = DATA / "web2012" / "ql-filtered.run.gz"
+    assert main(["eval", "--compat", "trec_eval", "-q", *options, "-m", "all_trec", str(WEB), str(run_path)]) == 0
+    out, err = capsys.readouterr()
+    rel = int(options[1]) if options else 1
+    assert out == trec_eval_q(qrels_dict(WEB), run_dict(run_path), {"all_trec"}, "indri", rel=rel)
+    assert "relstring" in err
+
+
+@pytest.mark.parametrize("seed", range(0, 200, 10))
+def test_all_trec_random_cases(capsys, write, seed):
+    qrels_text, run_text, qrels, run = random_case(seed)
+    if not set(qrels) & set(run):
+        pytest.skip("no topic on both sides")
+    got = cranfield_q(capsys, write("q.txt", qrels_text), write("r.txt", run_text), "--on-duplicate", "first",
+                      "-m", "all_trec")
+    assert got == trec_eval_q(qrels, run, {"all_trec"}, f"tag{seed}")
+
+
+def test_trec_eval_parameters_of_the_experimental_measures(capsys):
+    run_path = DATA / "web2012" / "ql-filtered.run.gz"
+    args = ["-m", "utility.2,-1,0.5,0", "-m", "G.1=3,2=7", "-m", "relative_P.20,5", "-m", "Rndcg.2=5", "-m", "binG"]
+    out = cranfield_q(capsys, WEB, run_path, *args)
+    labels = list(dict.fromkeys(line.split("\t")[0].strip() for line in out.splitlines()))
+    assert labels == ["utility_2,-1,0.5,0", "binG", "G_1=3,2=7", "Rndcg_2=5", "relative_P_5", "relative_P_20"]
+    qrels, run = qrels_dict(WEB), run_dict(run_path)
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"num_rel_ret", "num_ret", "num_rel"}).evaluate(run)
+    rows = {(line.split("\t")[0].strip(), line.split("\t")[1]): float(line.split("\t")[2]) for line in out.splitlines()}
+    for topic, v in ref.items():
+        expected = 2 * v["num_rel_ret"] - (v["num_ret"] - v["num_rel_ret"]) + 0.5 * (v["num_rel"] - v["num_rel_ret"])
+        assert rows[("utility_2,-1,0.5,0", topic)] == pytest.approx(expected, abs=5e-5)

@@ -31,13 +31,16 @@ MEASURES = {
     "num_ret": "NumRet", "num_rel": "NumRel", "num_rel_ret": "NumRelRet",
     "success_1": "Success@1", "success_5": "Success@5", "success_10": "Success@10", "bpref": "Bpref",
     "set_P": "SetP", "set_recall": "SetR", "set_map": "SetAP", "11pt_avg": "11pt", "num_q": "NumQ",
-    "infAP": "infAP",
+    "infAP": "infAP", "relative_P_5": "relative_P@5", "relative_P_100": "relative_P@100",
+    "set_relative_P": "set_relative_P", "num_nonrel_judged_ret": "num_nonrel_judged_ret", "utility": "utility",
+    "binG": "binG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg",
     **{f"iprec_at_recall_{r:.2f}": f"IPrec@{r:.1f}" for r in (0.0, 0.1, 0.3, 0.5, 0.8, 1.0)},
     **{f"Rprec_mult_{m:.2f}": f"Rprec(mult={m:.2f})" for m in (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)},
 }
 TREC_SET = {"map", "map_cut", "P", "recall", "ndcg", "ndcg_cut", "recip_rank", "Rprec", "set_F",
             "num_ret", "num_rel", "num_rel_ret", "success", "bpref", "set_P", "set_recall", "set_map",
-            "11pt_avg", "iprec_at_recall", "num_q", "Rprec_mult", "infAP"}
+            "11pt_avg", "iprec_at_recall", "num_q", "Rprec_mult", "infAP", "relative_P", "set_relative_P",
+            "num_nonrel_judged_ret", "utility", "binG", "G", "ndcg_rel", "Rndcg"}
 
 
 def reference(qrels: dict, run: dict, relevance_level: int = 1) -> dict:
@@ -66,7 +69,7 @@ def compare(qrels_path, run_path, qrels: dict, run: dict, *, rel: int = 1) -> in
 
 def _with_rel(name: str, rel: int) -> str:
     base, _, cut = name.partition("@")
-    if base in ("nDCG",):
+    if base in ("nDCG", "G", "ndcg_rel"):
         return name  # graded: the threshold does not apply
     if base.endswith(")"):
         return f"{base[:-1]},rel={rel})" + (f"@{cut}" if cut else "")
@@ -159,7 +162,8 @@ def test_only_negative_labels(write):
         df = cranfield.evaluate(qrels, run, list(MEASURES.values()))
     one = df[df.topic == "1"].set_index("measure").value
     assert one["NumRet"] == 2 and one["NumRel"] == 0 and one["NumQ"] == 1
-    assert (one.drop(["NumRet", "NumQ"]) == 0).all()
+    assert one["utility"] == -2  # two non-relevant documents retrieved, worth -1 each
+    assert (one.drop(["NumRet", "NumQ", "utility"]) == 0).all()
 
 
 def test_random_cases_cover_the_hard_parts():

@@ -364,9 +364,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    warnings.showwarning = _show_warning
     try:
-        return int(args.handler(args))
+        with warnings.catch_warnings():  # every warning of this command is shown, each time
+            warnings.simplefilter("always", EvaluationWarning)
+            warnings.showwarning = _show_warning
+            return int(args.handler(args))
     except CranfieldError as exc:
         print(f"cranfield: error: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,12 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "num_ret": ("NumRet", None), "num_rel": ("NumRel", None), "num_rel_ret": ("NumRelRet", None),
     "num_q": ("NumQ", None), "11pt_avg": ("11pt", None), "gm_map": ("AP", None), "gm_bpref": ("Bpref", None),
     "iprec_at_recall": ("IPrec@{}", "0.00,0.10,0.20,0.30,0.40,0.50,0.60,0.70,0.80,0.90,1.00"),
+    "relative_P": ("relative_P@{}", CUTOFFS), "set_relative_P": ("set_relative_P", None),
+    "num_nonrel_judged_ret": ("num_nonrel_judged_ret", None), "utility": ("utility", None),
+    "binG": ("binG", None), "G": ("G", None), "ndcg_rel": ("ndcg_rel", None), "Rndcg": ("Rndcg", None),
 }
+GAIN_PAIR_MEASURES = {"ndcg": "nDCG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}  # take level=gain pairs
+RELSTRING = "relstring"  # a string of labels, not a score: not computed
 GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
 RUNID = "runid"
 
@@ -42,6 +47,13 @@ TABLE_ORDER: tuple[str, ...] = (
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
                  "recip_rank", "iprec_at_recall", "P"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
+                 "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+                 "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+                 "num_nonrel_judged_ret"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
 }
 
 
@@ -90,8 +102,10 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     if name not in TREC_EVAL:
         return None
     template, default = TREC_EVAL[name]
-    if name == "ndcg" and params:  # gain pairs level=gain, unlisted levels keeping gain = level
-        return _ndcg_gains(params)
+    if name in GAIN_PAIR_MEASURES and params:  # gain pairs level=gain, unlisted levels keeping gain = level
+        return _gain_pairs(name, params)
+    if name == "utility" and params:  # utility.a,b,c,d
+        return _utility(params)
     if "{}" not in template:
         return [(name, template)] if not params else None
     values = [v.strip() for v in (params or default or "").split(",") if v.strip()]
@@ -103,8 +117,8 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     return [(f"{name}_{s}", template.format(s)) for s in shown]
 
 
-def _ndcg_gains(params: str) -> list[tuple[str, str]] | None:
-    """trec_eval's ``ndcg.1=3,2=7`` as ``nDCG(gains=1:3,2:7)``, labelled ``ndcg_1=3,2=7``."""
+def _gain_pairs(name: str, params: str) -> list[tuple[str, str]] | None:
+    """trec_eval's ``ndcg.1=3,2=7`` as ``nDCG(gains=0:0,1:3,2:7)``, labelled ``ndcg_1=3,2=7``."""
     pairs = [p.partition("=") for p in params.split(",")]
     try:
         levels = [(int(level), float(value)) for level, eq, value in pairs if eq]
@@ -114,7 +128,19 @@ def _ndcg_gains(params: str) -> list[tuple[str, str]] | None:
         return None
     if 0 not in dict(levels):  # a pair list, never read as NTCIREVAL's per-level vector 2:10
         levels.insert(0, (0, 0.0))
-    return [(f"ndcg_{params}", "nDCG(gains=" + ",".join(f"{k}:{v:g}" for k, v in levels) + ")")]
+    gains = ",".join(f"{k}:{v:g}" for k, v in levels)
+    return [(f"{name}_{params}", f"{GAIN_PAIR_MEASURES[name]}(gains={gains})")]
+
+
+def _utility(params: str) -> list[tuple[str, str]] | None:
+    """trec_eval's ``utility.1,-1,0,0`` (the four contingency-table weights)."""
+    try:
+        weights = [float(v) for v in params.split(",")]
+    except ValueError:
+        return None
+    if len(weights) != 4:
+        return None
+    return [(f"utility_{params}", "utility(" + ",".join(f"{k}={w:g}" for k, w in zip("abcd", weights)) + ")")]
 
 
 def with_relevance_level(measure: Measure, level: int) -> Measure:
@@ -125,46 +151,58 @@ def with_relevance_level(measure: Measure, level: int) -> Measure:
 
 # trec_eval's other nicknames hold measures cranfield does not compute
 PARTIAL_NICKNAMES: dict[str, str] = {
-    "all_trec": "relstring, utility, binG, G, dcg, ideal_dcg, ndcg_rel, Rndcg, relative_P, set_relative_P, "
-                "num_nonrel_judged_ret",
-    "set": "utility, set_relative_P", "prefs": "the prefs_* measures", "all_prefs": "the prefs_* measures",
+    "prefs": "the prefs_* measures", "all_prefs": "the prefs_* measures",
     "qrels_jg": "map_avgjg, P_avgjg, Rprec_mult_avgjg",
 }
 
 
-def _expand(texts: list[str]) -> list[str]:
+def _expand(texts: list[str]) -> list[tuple[str, bool]]:
+    """(name, whether it came from a trec_eval nickname) for each ``-m`` value."""
     from .errors import MeasureError
 
-    out: list[str] = []
+    out: list[tuple[str, bool]] = []
     for text in texts:
         if text in PARTIAL_NICKNAMES:
             raise MeasureError(f"trec_eval's measure set {text!r} includes measures cranfield does not compute "
                                f"({PARTIAL_NICKNAMES[text]}); name the measures you need, or use 'official'")
-        out.extend(NICKNAMES.get(text, (text,)))
+        out.extend((name, True) for name in NICKNAMES[text]) if text in NICKNAMES else out.append((text, False))
     return out
 
 
-def resolve(texts: list[str]) -> Request:
-    """Labels and measures for ``-m`` values: cranfield names, else trec_eval names and
-    nicknames (``official``); a measure asked for twice is kept once."""
+def _pairs(text: str, trec_eval_first: bool) -> list[tuple[str, Measure]]:
+    """(label, measure) for one name: cranfield's grammar first, then trec_eval's table (the
+    other way round for names from a trec_eval nickname: its ``recall`` is ``recall.5,...``)."""
     from .errors import MeasureError
 
-    labels: list[str] = []
-    measures: list[Measure] = []
-    averages: list[str | None] = []
-    runid = False
-    for text in _expand(texts):
-        if text == RUNID:
-            runid = True
-            continue
+    mapped = from_trec_eval(text) if trec_eval_first else None
+    if mapped is None:
         try:
-            pairs = [(text, parse_measure(text))]
+            return [(text, parse_measure(text))]
         except MeasureError:
             mapped = from_trec_eval(text)
             if mapped is None:
                 raise
-            pairs = [(label, parse_measure(name)) for label, name in mapped]
-        for label, measure in pairs:
+    return [(label, parse_measure(name)) for label, name in mapped]
+
+
+def resolve(texts: list[str]) -> Request:
+    """Labels and measures for ``-m`` values: cranfield names, else trec_eval names and
+    nicknames (``official``, ``all_trec``, ``set``); a measure asked for twice is kept once."""
+    labels: list[str] = []
+    measures: list[Measure] = []
+    averages: list[str | None] = []
+    runid = False
+    for text, from_nickname in _expand(texts):
+        if text == RUNID:
+            runid = True
+            continue
+        if text.partition(".")[0] == RELSTRING:
+            from .errors import warn
+
+            warn("trec_eval's relstring (the labels of the first documents, as text) is not computed; "
+                 "its lines are left out")
+            continue
+        for label, measure in _pairs(text, from_nickname):
             if label not in labels:
                 labels.append(label)
                 measures.append(measure)
@@ -184,6 +222,6 @@ def trec_eval_key(label: str, position: int) -> tuple[int, float, int]:
     rest = label[len(best) + 1:]
     try:
         cutoff = float(rest) if rest else 0.0
-    except ValueError:
-        return (len(TABLE_ORDER), 0.0, position)
+    except ValueError:  # parameters that are not a cutoff (utility_1,-1,0,0; G_1=3,2=7)
+        cutoff = 0.0
     return (TABLE_ORDER.index(best), cutoff, position)

@@ -7,6 +7,7 @@
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (SPEC §3).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (SPEC §2).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
+- :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
 """
 
-from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest, ncu  # noqa: F401
+from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest, ncu, trec_experimental  # noqa: F401
