@@ -73,7 +73,17 @@ def test_warnings_go_to_stderr(capsys, write):
     code, out, err = run_cli(capsys, "eval", QRELS, run, "-m", "P@10", "--missing", "skip")
     assert code == 0
     assert "cranfield: warning: t: 1 topics are not in the qrels and are ignored: 999" in err
-    assert "49 qrels topics are missing from the run, scored left out of the mean" in err
+    assert "49 qrels topics are missing from the run, left out of the mean" in err
+
+
+def test_a_run_without_any_judged_topic_is_an_error(capsys, write):
+    """As trec_eval ("No queries with both results and relevance info"): no silent NaN rows."""
+    run = write("r.txt", "wt12-151 Q0 a 1 1 t\n")
+    code, out, err = run_cli(capsys, "eval", QRELS, run, "-m", "P@10", "--missing", "skip")
+    assert code == 2 and out == ""
+    assert "t: no topic of the run has judgments" in err and "--strip-topic-prefix" in err
+    code, out, _ = run_cli(capsys, "eval", QRELS, run, "-m", "P@10", "--strip-topic-prefix")
+    assert code == 0
 
 
 def test_example_and_measures(capsys):

@@ -260,6 +260,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                strip_topic_prefix=args.strip_topic_prefix or args.compat == "ndeval")
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
+    _require_scored_topics(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
 
@@ -291,6 +292,17 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _require_scored_topics(results: Any) -> None:
+    """A run none of whose topics is scored (``--missing skip``) is an error, as in trec_eval,
+    not a row of NaN: the topic ids of run and qrels usually differ by a prefix."""
+    import numpy as np
+
+    for s, run in enumerate(results.runs):
+        if results.topics and np.isnan(results.values[s]).all():
+            raise CranfieldError(f"{run}: no topic of the run has judgments in the qrels, so nothing is scored "
+                                 "(do the topic ids differ, e.g. by a prefix? see --strip-topic-prefix)")
 
 
 def _ntcireval_request(args: argparse.Namespace) -> Any:

@@ -294,9 +294,9 @@ class Evaluator:
         if not absent.size:
             return
         names = [self.collection.topic_ids[t] for t in absent]
-        rule = {"auto": "0 (the empty ranking for truncation-aware measures)", "zero": "0",
-                "empty": "the empty ranking", "skip": "left out of the mean"}[self.missing]
-        warn(f"{run.name}: {len(names)} qrels topics are missing from the run, scored {rule}: {listing(names)}")
+        rule = {"auto": "scored 0 (the empty ranking for truncation-aware measures)", "zero": "scored 0",
+                "empty": "scored as the empty ranking", "skip": "left out of the mean"}[self.missing]
+        warn(f"{run.name}: {len(names)} qrels topics are missing from the run, {rule}: {listing(names)}")
         for m, measure in enumerate(self.measures):
             if self.missing == "skip":
                 out[m, absent] = np.nan

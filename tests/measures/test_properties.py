@@ -106,3 +106,21 @@ def test_a_batch_scores_each_ranking_as_if_alone(case):
     for name, m in PARSED.items():
         alone = np.concatenate([m(make_batch(labels, [r])) for r in rankings])
         assert np.allclose(m(together), alone, atol=1e-12, rtol=0), name
+
+
+def test_every_measure_on_rankings_without_documents():
+    """A block of topics that no run retrieved anything for (depth 0) scores, never crashes."""
+    from cranfield.registry import iter_specs
+
+    topics = Topics.from_ideal(np.array([[2, 1, 0]]), num_judged=np.array([4]), max_rel=2)
+    batch = Batch.from_labels(np.zeros((2, 1, 0), dtype=np.int64), topics, length=np.zeros((2, 1), dtype=np.int64),
+                              judged=np.zeros((2, 1, 0), dtype=bool))
+    checked = 0
+    for spec in iter_specs():
+        if spec.needs_intents or spec.name in ("TOMA", "CAM", "MM"):
+            continue  # intent measures: tests/measures/test_diversity*.py; aspect wrappers need aspects
+        name = spec.name + ("@0.5" if spec.name == "IPrec" else "@5" if spec.cutoff == "required" else "")
+        values = parse_measure(name)(batch)
+        assert values.shape == (2, 1) and not np.isnan(values).any(), name
+        checked += 1
+    assert checked > 40

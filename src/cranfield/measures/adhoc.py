@@ -305,8 +305,9 @@ def _interpolated(batch: Batch, levels: np.ndarray, rel: int) -> np.ndarray:
     needed = np.floor(levels[None, :] * batch.topics.num_rel(rel)[:, None] + 0.9)  # (T, L)
     # the best precision at or after each rank, so that "enough found" is a suffix maximum
     best_after = np.maximum.accumulate(precision[..., ::-1], axis=-1)[..., ::-1] if j.shape[-1] else precision
-    reached = found[..., None] >= needed[None, :, None, :]  # (S, T, D, L)
-    first = np.where(reached.any(axis=2), reached.argmax(axis=2), -1)  # first rank reaching each level
+    reached = found[..., None, :] >= needed[None, :, :, None]  # (S, T, L, D)
+    index, any_rank = first_true(reached)
+    first = np.where(any_rank, index, -1)  # first rank reaching each level
     value = np.take_along_axis(best_after, np.maximum(first, 0), axis=-1) if j.shape[-1] else np.zeros(first.shape)
     return np.where(first >= 0, value, 0.0)
 

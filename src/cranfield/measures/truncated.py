@@ -22,7 +22,7 @@ import numpy as np
 from ..batch import Batch
 from ..errors import MeasureError
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import gain, log2_discount, ranks, safe_div
+from ._common import first_true, gain, log2_discount, ranks, safe_div
 
 PAPER = "Amigó, Mizzaro, Spina, SIGIR 2022 (paper 002)"
 
@@ -189,7 +189,8 @@ def rrt_prefix(batch: Batch, *, cutoff: int | None) -> np.ndarray:
     d = grades.shape[-1]
     hit = grades >= 1
     seen = prefix_sum(hit) > 0
-    first = np.where(hit.any(axis=-1), hit.argmax(axis=-1) + 1.0, np.inf)[..., None]
+    index, found = first_true(hit)
+    first = np.where(found, index + 1.0, np.inf)[..., None]
     rel_t = _terminal_relevance(batch, prefix_sum(rel_linear(grades, top)), top)
     return np.where(seen, 1.0 / first, rel_t / ranks(d + 1))
 
