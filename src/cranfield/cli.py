@@ -19,11 +19,10 @@ from .errors import CranfieldError, EvaluationWarning
 from .report import FORMATS
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
-GDEVAL_MEASURES = ["nDCG(gains=exp)@20", "ERR(max_rel=4)@20"]
 # ndeval's 21 default columns, under ndeval's own names (cranfield reads them as aliases)
 NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)] + [
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
-COMPAT_MEASURES = {"gdeval": GDEVAL_MEASURES, "ndeval": NDEVAL_MEASURES, "trec_eval": ["official"]}
+COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"]}  # gdeval, ntcireval: _preset_request
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
@@ -131,16 +130,18 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
-                        "gdeval: default measures nDCG(gains=exp)@20 and ERR(max_rel=4)@20, topics without "
-                        "relevant documents excluded, scores compared as doubles (gdeval.pl 1.2a); ndeval: "
+                        "gdeval: its ndcg@20 and err@20 (nDCG(gains=exp)@20, ERR(max_rel=4)@20), topics without "
+                        "relevant documents or results skipped, scores compared as doubles, its CSV output "
+                        "(gdeval.pl 1.2); ndeval: "
                         "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
                         "wt09- stripped (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 measures under its names "
                         "(needs -g; cutoffs from --cutoffs) in its layout (pyNTCIREVAL 0.0.3)")
     p.add_argument("-g", "--gains", metavar="G",
                    help="gain vector for every measure with a gains parameter, e.g. 1:2:3 for labels 1..3 "
                         "(NTCIREVAL -g), or exp / linear")
-    p.add_argument("--cutoffs", default="1000", metavar="L[,L...]",
-                   help="--compat ntcireval: the cutoffs of its @l measures (NTCIREVAL --cutoffs; default 1000)")
+    p.add_argument("--cutoffs", metavar="L[,L...]",
+                   help="--compat ntcireval: the cutoffs of its @l measures (NTCIREVAL --cutoffs; default 1000); "
+                        "--compat gdeval: its depth k (gdeval -k; default 20)")
     p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
                    help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
@@ -233,10 +234,12 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     gdeval = args.compat == "gdeval"
     trec_eval = args.compat == "trec_eval"
     measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or {"ndeval": "ndeval", "trec_eval": "trec", "ntcireval": "ntcireval"}.get(args.compat, "table")
+    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec",
+                          "ntcireval": "ntcireval"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
-    missing = "empty" if args.complete else "skip" if trec_eval and args.missing == "auto" else args.missing
+    # trec_eval (without -c) and gdeval average over the topics the run has
+    missing = "empty" if args.complete else "skip" if (trec_eval or gdeval) and args.missing == "auto" else args.missing
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
     if args.dd_truth:  # every positional file is a run
         from .io.dd import read_dd_truth
@@ -246,7 +249,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         raise CranfieldError("give at least one run file after the qrels")
     from .compat import resolve, with_gains, with_relevance_level
 
-    request = _ntcireval_request(args) if args.compat == "ntcireval" and not args.measure else resolve(measures)
+    request = resolve(measures) if args.measure else _preset_request(args) or resolve(measures)
     parsed = request.measures
     if args.gains:
         parsed = [with_gains(m, args.gains) for m in parsed]
@@ -257,7 +260,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     evaluator = evaluator_from(args, qrels, parsed, missing=missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average,
-                               strip_topic_prefix=args.strip_topic_prefix or args.compat == "ndeval")
+                               strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
     _require_scored_topics(results)
@@ -305,18 +308,26 @@ def _require_scored_topics(results: Any) -> None:
                                  "(do the topic ids differ, e.g. by a prefix? see --strip-topic-prefix)")
 
 
-def _ntcireval_request(args: argparse.Namespace) -> Any:
-    """``--compat ntcireval``'s measures: NTCIREVAL needs a gain vector, so -g is required."""
-    from .compat import ntcireval_request
+def _preset_request(args: argparse.Namespace) -> Any:
+    """The measures of ``--compat gdeval`` (``ndcg@K``, ``err@K``; K from --cutoffs, gdeval's -k)
+    and ``--compat ntcireval`` (NTCIREVAL needs a gain vector, so -g is required); None otherwise."""
+    from .compat import gdeval_request, ntcireval_request
 
+    if args.compat not in ("gdeval", "ntcireval"):
+        return None
+    given = args.cutoffs or ("20" if args.compat == "gdeval" else "1000")
+    try:
+        cutoffs = [int(c) for c in given.split(",")]
+    except ValueError:
+        raise CranfieldError(f"--cutoffs must be ranks separated by commas, e.g. 10,1000; got {given!r}") from None
+    if min(cutoffs) < 1:
+        raise CranfieldError(f"--cutoffs must be ranks of 1 or more; got {given!r}")
+    if args.compat == "gdeval":
+        if len(cutoffs) != 1:
+            raise CranfieldError(f"--compat gdeval takes one cutoff (gdeval's -k); got {given!r}")
+        return gdeval_request(cutoffs[0])
     if not args.gains:
         raise CranfieldError("--compat ntcireval needs the gain vector, as NTCIREVAL's -g does: e.g. -g 1:2:3")
-    try:
-        cutoffs = [int(c) for c in args.cutoffs.split(",")]
-    except ValueError:
-        raise CranfieldError(f"--cutoffs must be ranks separated by commas, e.g. 10,1000; got {args.cutoffs!r}") from None
-    if min(cutoffs) < 1:
-        raise CranfieldError(f"--cutoffs must be ranks of 1 or more; got {args.cutoffs!r}")
     return ntcireval_request(cutoffs)
 
 

@@ -82,6 +82,13 @@ NTCIREVAL_AT: tuple[tuple[str, str], ...] = (
 )
 
 
+def gdeval_request(k: int) -> Request:
+    """gdeval.pl's two measures under its names ``ndcg@k`` and ``err@k`` (exp gains, ERR's
+    stop probability over 2^4: TREC Web's maximum grade)."""
+    pairs = [(f"ndcg@{k}", f"nDCG(gains=exp)@{k}"), (f"err@{k}", f"ERR(max_rel=4)@{k}")]
+    return Request([label for label, _ in pairs], [parse_measure(m) for _, m in pairs], [None, None])
+
+
 def ntcireval_request(cutoffs: list[int]) -> Request:
     """NTCIREVAL ``compute``'s measures under its names (``Q-measure``, ``NCUgu,P``,
     ``nDCG@0010``, ...) for the given cutoffs (its default: 1000)."""

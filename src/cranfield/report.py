@@ -17,7 +17,7 @@ import numpy as np
 
 from .evaluate import Results
 
-FORMATS = ("table", "trec", "csv", "json", "ndeval", "ntcireval")
+FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval")
 
 
 def provenance_line(results: Results) -> str:
@@ -135,18 +135,33 @@ def _aligned(results: Results, head: list[str], body: list[list[str]], n_text: i
     return "\n".join([provenance_line(results), fmt(head), *map(fmt, body)]) + "\n"
 
 
-def format_ndeval(results: Results, per_topic: bool = True) -> str:
-    """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
-    (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
+def _csv_with_amean(results: Results, digits: int) -> str:
+    """``runid,topic,<measures>``, a row per scored topic, then an ``amean`` row per run."""
     lines = ["runid,topic," + ",".join(results.measures)]
     means = results.summary()
+
+    def cells(vals: np.ndarray) -> str:
+        return ",".join("" if np.isnan(v) else f"{v:.{digits}f}" for v in vals)
+
     for s, run in enumerate(results.runs):
         for t, topic in enumerate(results.topics):
             vals = results.values[s, :, t]
             if not np.isnan(vals).all():
-                lines.append(f"{run},{topic}," + ",".join("" if np.isnan(v) else f"{v:.6f}" for v in vals))
-        lines.append(f"{run},amean," + ",".join("" if np.isnan(v) else f"{v:.6f}" for v in means[s]))
+                lines.append(f"{run},{topic},{cells(vals)}")
+        lines.append(f"{run},amean,{cells(means[s])}")
     return "\n".join(lines) + "\n"
+
+
+def format_ndeval(results: Results, per_topic: bool = True) -> str:
+    """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
+    (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
+    return _csv_with_amean(results, 6)
+
+
+def format_gdeval(results: Results, per_topic: bool = True) -> str:
+    """gdeval.pl's CSV layout: ``runid,topic,ndcg@20,err@20``, a row per topic, then ``amean``,
+    values with 5 decimals (``printf "%.5f"``); no provenance line."""
+    return _csv_with_amean(results, 5)
 
 
 def format_ntcireval(results: Results, per_topic: bool = True) -> str:
@@ -170,7 +185,7 @@ def format_ntcireval(results: Results, per_topic: bool = True) -> str:
 
 FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
     "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json, "ndeval": format_ndeval,
-    "ntcireval": format_ntcireval,
+    "gdeval": format_gdeval, "ntcireval": format_ntcireval,
 }
 
 
