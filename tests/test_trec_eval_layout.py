@@ -54,17 +54,37 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
             empty = {k: 0.0 for k in keys}
             empty["num_q"] = 1.0
             empty["num_rel"] = float(sum(r >= rel for r in qrels[qid].values()))
-            if "gm_map" in empty:
-                empty["gm_map"] = float(np.log(1e-5))
+            for gm in ("gm_map", "gm_bpref"):  # pytrec_eval reports the logs of geometric-mean measures
+                if gm in empty:
+                    empty[gm] = float(np.log(1e-5))
             per[qid] = empty
+    strings = relstrings(qrels, run, judged_only) if "all_trec" in measures or "relstring" in measures else None
+    shown = sorted([*keys, "relstring"], key=_base) if strings is not None else keys
     lines = []
     for qid in sorted(per, key=str.encode):
-        lines += [_row(k, qid, per[qid][k]) for k in keys if TABLE[_base(k)[0]] not in SUMMARY_ONLY]
+        lines += [f"{'relstring':<22}\t{qid}\t'{strings.get(qid, '')}'" if k == "relstring" else _row(k, qid, per[qid][k])
+                  for k in shown if TABLE[_base(k)[0]] not in SUMMARY_ONLY]
     if tag is not None:
         lines.append(f"{'runid':<22}\tall\t{tag}")
     for k in keys:
         lines.append(_row(k, "all", pytrec_eval.compute_aggregated_measure(k, [v[k] for v in per.values()])))
     return "\n".join(lines) + "\n"
+
+
+def relstrings(qrels: dict, run: dict, judged_only: bool = False, n: int = 10) -> dict[str, str]:
+    """trec_eval's relstring (m_relstring.c): the first n labels of each ranking as characters —
+    0-9, '>' above 9, '-' outside the qrels (RELVALUE_NONPOOL = -1), '.' for -2, '<' below."""
+    out = {}
+    for qid, docs in run.items():
+        if qid not in qrels:
+            continue
+        ranked = sorted(docs.items(), key=lambda x: (-np.float32(x[1]), [-b for b in x[0].encode()]))
+        labels = [qrels[qid].get(d, -1) for d, _ in ranked]
+        if judged_only:
+            labels = [label for label in labels if label >= 0]
+        out[qid] = "".join(">" if v > 9 else str(v) if v >= 0 else "-" if v == -1 else "." if v == -2 else "<"
+                           for v in labels[:n])
+    return out
 
 
 def cranfield_q(capsys, *args: str) -> str:
@@ -158,17 +178,21 @@ def test_measure_sets_cranfield_cannot_complete(capsys):
     assert "'qrels_jg' includes measures cranfield does not compute" in err and "map_avgjg" in err
 
 
-@pytest.mark.parametrize("options", [(), ("-l", "2")], ids=lambda o: " ".join(o) or "plain")
-def test_all_trec(capsys, options):
-    """``-m all_trec``: every measure but relstring (text, not a score; a warning says so)."""
+@pytest.mark.parametrize("options", [(), ("-l", "2"), ("-J",), ("-c",)], ids=lambda o: " ".join(o) or "plain")
+def test_all_trec(capsys, write, options):
+    """``-m all_trec``: every measure, relstring included (two topics missing, for -c)."""
     from cranfield.cli import main
 
-    run_path = DATA / "web2012" / "ql-filtered.run.gz"
-    assert main(["eval", "--compat", "trec_eval", "-q", *options, "-m", "all_trec", str(WEB), str(run_path)]) == 0
-    out, err = capsys.readouterr()
-    rel = int(options[1]) if options else 1
-    assert out == trec_eval_q(qrels_dict(WEB), run_dict(run_path), {"all_trec"}, "indri", rel=rel)
-    assert "relstring" in err
+    run = {q: d for q, d in run_dict(DATA / "web2012" / "ql-filtered.run.gz").items() if q not in ("160", "199")}
+    run_path = write("run.txt", "".join(f"{q} Q0 {d} 0 {s!r} indri\n" for q, docs in run.items() for d, s in docs.items()))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert main(["eval", "--compat", "trec_eval", "-q", *options, "-m", "all_trec", str(WEB), str(run_path)]) == 0
+    out, _ = capsys.readouterr()
+    rel = int(options[1]) if options[:1] == ("-l",) else 1
+    assert out == trec_eval_q(qrels_dict(WEB), run, {"all_trec"}, "indri", rel=rel, complete="-c" in options,
+                              judged_only="-J" in options)
+    assert f"{'relstring':<22}\t151\t'" in out
 
 
 @pytest.mark.parametrize("seed", range(0, 200, 10))
@@ -193,3 +217,15 @@ def test_trec_eval_parameters_of_the_experimental_measures(capsys):
     for topic, v in ref.items():
         expected = 2 * v["num_rel_ret"] - (v["num_ret"] - v["num_rel_ret"]) + 0.5 * (v["num_rel"] - v["num_rel_ret"])
         assert rows[("utility_2,-1,0.5,0", topic)] == pytest.approx(expected, abs=5e-5)
+
+
+def test_relstring_is_text_for_the_trec_layout_only(capsys):
+    from cranfield.cli import main
+
+    run_path = DATA / "web2012" / "ql-filtered.run.gz"
+    assert main(["eval", str(WEB), str(run_path), "-m", "relstring.3", "-m", "P.5", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert "relstring" not in out and "printed only with --format trec -q" in err
+    out = cranfield_q(capsys, WEB, run_path, "-m", "relstring.3")
+    expected = relstrings(qrels_dict(WEB), run_dict(run_path), n=3)
+    assert out.splitlines()[0] == f"{'relstring':<22}\t151\t'{expected['151']}'" and len(expected["151"]) == 3

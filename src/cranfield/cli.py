@@ -250,6 +250,11 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     from .compat import resolve, with_gains, with_relevance_level
 
     request = resolve(measures) if args.measure else _preset_request(args) or resolve(measures)
+    # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
+    text_only = not request.measures and request.relstring is not None
+    if text_only:
+        request = dataclasses.replace(request, labels=["num_ret"], measures=resolve(["num_ret"]).measures,
+                                      averages=[None])
     parsed = request.measures
     if args.gains:
         parsed = [with_gains(m, args.gains) for m in parsed]
@@ -266,8 +271,13 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     _require_scored_topics(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
+    if text_only:
+        results = dataclasses.replace(results, measures=[], values=results.values[:, :0], aggregate=[],
+                                      measure_specs=[])
 
-    shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1}
+    shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
+             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail,
+                                       order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)}
     if args.baseline:
         from .evaluate import risk_adjusted, trisk
 
@@ -331,12 +341,31 @@ def _preset_request(args: argparse.Namespace) -> Any:
     return ntcireval_request(cutoffs)
 
 
-def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool) -> str:
-    """The results as text; the trec layout takes ``header`` (the ``#`` line) and ``runid``."""
+def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str, per_topic: bool,
+                **read: Any) -> list[dict[str, str]] | None:
+    """trec_eval's relstring texts per run, when asked for (``-m relstring``, ``all_trec``): a
+    per-topic text, so only ``--format trec -q`` prints it."""
+    if length is None:
+        return None
+    if fmt != "trec" or not per_topic:
+        from .errors import warn
+
+        warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
+        return None
+    from .compat import relstrings
+    from .io import as_run
+
+    return [relstrings(evaluator, as_run(r, **read), length) for r in runs]
+
+
+def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool,
+            relstrings: list[dict[str, str]] | None) -> str:
+    """The results as text; the trec layout takes ``header`` (the ``#`` line), ``runid`` and
+    the relstring texts."""
     from .report import format_trec, render
 
     if fmt == "trec":
-        return format_trec(results, per_topic, header=header, runid=runid)
+        return format_trec(results, per_topic, header=header, runid=runid, relstrings=relstrings)
     return render(results, fmt, per_topic)
 
 

@@ -12,6 +12,9 @@ each measure's cutoffs ascending).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
 
 from .registry import Measure, parse_measure
 
@@ -32,7 +35,7 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "binG": ("binG", None), "G": ("G", None), "ndcg_rel": ("ndcg_rel", None), "Rndcg": ("Rndcg", None),
 }
 GAIN_PAIR_MEASURES = {"ndcg": "nDCG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}  # take level=gain pairs
-RELSTRING = "relstring"  # a string of labels, not a score: not computed
+RELSTRING = "relstring"  # the first labels as text (trec_eval format only): see relstrings
 GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
 RUNID = "runid"
 
@@ -61,12 +64,13 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 class Request:
     """What ``-m`` asked for: display labels, measures, the topic average of each (None: the
     ``--average`` option; ``"geom"`` for trec_eval's gm_ measures) and whether a ``runid`` line
-    was asked for."""
+    was asked for, and ``relstring``'s length."""
 
     labels: list[str]
     measures: list[Measure]
     averages: list[str | None]
     runid: bool = False
+    relstring: int | None = None  # trec_eval's relstring: how many labels, when asked for
 
 
 # NTCIREVAL ``compute``'s output, in its order (pyNTCIREVAL main.py): name -> cranfield measure;
@@ -199,22 +203,63 @@ def resolve(texts: list[str]) -> Request:
     measures: list[Measure] = []
     averages: list[str | None] = []
     runid = False
+    relstring = None
     for text, from_nickname in _expand(texts):
         if text == RUNID:
             runid = True
             continue
-        if text.partition(".")[0] == RELSTRING:
-            from .errors import warn
-
-            warn("trec_eval's relstring (the labels of the first documents, as text) is not computed; "
-                 "its lines are left out")
+        name, _, length = text.partition(".")
+        if name == RELSTRING:
+            relstring = _relstring_length(length)
             continue
         for label, measure in _pairs(text, from_nickname):
             if label not in labels:
                 labels.append(label)
                 measures.append(measure)
                 averages.append("geom" if label in GEOMETRIC else None)
-    return Request(labels, measures, averages, runid)
+    return Request(labels, measures, averages, runid, relstring)
+
+
+def _relstring_length(text: str) -> int:
+    from .errors import MeasureError
+
+    try:
+        value = float(text) if text else 10.0
+    except ValueError:
+        value = -1.0
+    if value < 0 or not value.is_integer():
+        raise MeasureError(f"relstring takes the number of documents, e.g. relstring.10; got {text!r}")
+    return int(value)
+
+
+def relstring_text(labels: np.ndarray, judged: np.ndarray) -> str:
+    """trec_eval's relstring of one ranking (``m_relstring.c``): each label 0–9 as its digit,
+    ``>`` above 9, ``-`` for a document outside the qrels (or labelled -1), ``.`` for -2,
+    ``<`` below that."""
+    out = []
+    for label, known in zip(labels.tolist(), judged.tolist()):
+        value = label if known else -1
+        out.append(">" if value > 9 else str(value) if value >= 0 else "-" if value == -1 else "." if value == -2 else "<")
+    return "".join(out)
+
+
+def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
+    """{topic: relstring} of a run as trec_eval prints it (``-m relstring.N``), after the
+    evaluator's ``-M``/``-J``/prefix rules, for the topics it scores: those of the run, and the
+    qrels topics missing from it (as ``''``, the empty ranking) unless it skips them."""
+    run = evaluator.prepare(run)
+    coll = evaluator.collection
+    where = coll.topic_index(run)
+    out = {} if evaluator.missing == "skip" else {
+        topic: "" for topic, kept in zip(coll.topic_ids, evaluator.topic_mask.tolist()) if kept}
+    for t, index in enumerate(where.tolist()):
+        if index < 0 or not evaluator.topic_mask[index]:
+            continue
+        rows = slice(int(run.offsets[t]), int(min(run.offsets[t] + length, run.offsets[t + 1])))
+        found = coll.lookup(np.full(rows.stop - rows.start, index), run.doc_key[rows], run.docno[rows])
+        grade = coll.grades.max(axis=1) if coll.grades.shape[1] > 1 else coll.grades[:, 0]
+        out[coll.topic_ids[index]] = relstring_text(grade[np.maximum(found, 0)], found >= 0)
+    return out
 
 
 def trec_eval_key(label: str, position: int) -> tuple[int, float, int]:

@@ -49,18 +49,19 @@ def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
 
 
 def format_trec(results: Results, per_topic: bool = False, *, header: bool = True,
-                runid: bool | None = None) -> str:
+                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None) -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
     Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
     in trec_eval's table order, cutoffs ascending; ``num_q`` and the geometric means only in
     the summary), then the ``all`` rows, ``runid all <tag>`` first. ``runid`` is printed when
     asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
-    shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``header`` writes the ``#``
-    provenance line first (SPEC §0); ``--compat trec_eval`` leaves it out, so the text is
-    trec_eval's byte for byte.
+    shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``relstrings`` (one ``{topic: text}``
+    per run, :func:`cranfield.compat.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
+    ``'%s'``. ``header`` writes the ``#`` provenance line first (SPEC §0); ``--compat trec_eval``
+    leaves it out, so the text is trec_eval's byte for byte.
     """
-    from .compat import trec_eval_key
+    from .compat import RELSTRING, trec_eval_key
 
     how = dict(zip(results.measures, results.aggregate))
     key = {m: trec_eval_key(m, i) for i, m in enumerate(results.measures)}
@@ -68,12 +69,15 @@ def format_trec(results: Results, per_topic: bool = False, *, header: bool = Tru
     show_runid = len(results.runs) > 1 if runid is None else runid
     lines = [provenance_line(results)] if header else []
     rows = list(results.rows(per_topic))
-    for run in results.runs:
+    for s, run in enumerate(results.runs):
         mine = [(i, r) for i, r in enumerate(rows) if r[0] == run]
-        topic_rows = sorted(
-            ((r[1].encode(), key[r[2].partition("[")[0]], i), r) for i, r in mine
-            if r[1] != "all" and r[2].partition("[")[0] not in summary_only)
-        lines += [_trec_row(m, t, v, how.get(m.partition("[")[0], "mean")) for _, (_, t, m, v) in topic_rows]
+        topic_rows = [((r[1].encode(), key[r[2].partition("[")[0]], i),
+                       _trec_row(r[2], r[1], r[3], how.get(r[2].partition("[")[0], "mean")))
+                      for i, r in mine if r[1] != "all" and r[2].partition("[")[0] not in summary_only]
+        if relstrings is not None:
+            topic_rows += [((t.encode(), trec_eval_key(RELSTRING, -1), -1), f"{RELSTRING:<22}\t{t}\t'{text}'")
+                           for t, text in relstrings[s].items()]
+        lines += [line for _, line in sorted(topic_rows)]
         if show_runid:
             lines.append(f"{'runid':<22}\tall\t{run}")
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
