@@ -125,8 +125,8 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="output format (default: table, or the tool's own with --compat); trec is trec_eval's "
-                        "layout and order; json is an array of {run, topic, measure, value}; ndeval and ntcireval "
-                        "are those tools' layouts")
+                        "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
+                        "ntcireval are those tools' layouts")
     p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
