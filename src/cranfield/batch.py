@@ -16,6 +16,11 @@ from typing import Callable
 import numpy as np
 
 
+def adhoc_labels(grades: np.ndarray) -> np.ndarray:
+    """Each judged document's label over all intents (the largest), shape (J,), from grades (J, I)."""
+    return grades.max(axis=1) if grades.shape[1] > 1 else grades[:, 0]
+
+
 @dataclass(frozen=True, eq=False)
 class Topics:
     """Per-topic facts of the judgments, for a block of T topics.
@@ -60,7 +65,7 @@ class Topics:
     ) -> "Topics":
         """Build from the judged-document table: topic, grades (J, I) and docno of each document."""
         n_topics = weights.shape[0]
-        adhoc = grades.max(axis=1) if grades.shape[1] > 1 else grades[:, 0]
+        adhoc = adhoc_labels(grades)
         ideal = _sorted_positive(doc_topic, adhoc, n_topics)
         per_intent = [_sorted_positive(doc_topic, grades[:, i], n_topics) for i in range(grades.shape[1])]
         width = max((p.shape[1] for p in per_intent), default=0)

@@ -266,6 +266,10 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
+    if request.relstring is not None:  # read once: relstring needs the rankings again
+        from .io import as_run
+
+        runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype)
     _require_scored_topics(results)
@@ -276,8 +280,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                       measure_specs=[])
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
-             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail,
-                                       order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)}
+             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
     if args.baseline:
         from .evaluate import risk_adjusted, trisk
 
@@ -341,8 +344,8 @@ def _preset_request(args: argparse.Namespace) -> Any:
     return ntcireval_request(cutoffs)
 
 
-def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str, per_topic: bool,
-                **read: Any) -> list[dict[str, str]] | None:
+def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str,
+                per_topic: bool) -> list[dict[str, str]] | None:
     """trec_eval's relstring texts per run, when asked for (``-m relstring``, ``all_trec``): a
     per-topic text, so only ``--format trec -q`` prints it."""
     if length is None:
@@ -353,9 +356,8 @@ def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str, p
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
         return None
     from .compat import relstrings
-    from .io import as_run
 
-    return [relstrings(evaluator, as_run(r, **read), length) for r in runs]
+    return [relstrings(evaluator, run, length) for run in runs]
 
 
 def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool,

@@ -15,7 +15,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .batch import Batch, Topics
+from .batch import Batch, Topics, adhoc_labels
 from .errors import CranfieldError, InputError, listing, warn
 from .io import Intents, Qrels, Run
 from .io._tokens import doc_keys
@@ -136,6 +136,11 @@ class Collection:
     @property
     def n_topics(self) -> int:
         return len(self.topic_ids)
+
+    @cached_property
+    def labels(self) -> np.ndarray:
+        """Each judged document's label over all intents (the largest), shape (J,)."""
+        return adhoc_labels(self.grades)
 
     @cached_property
     def topics(self) -> Topics:

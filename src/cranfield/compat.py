@@ -176,7 +176,10 @@ def _expand(texts: list[str]) -> list[tuple[str, bool]]:
         if text in PARTIAL_NICKNAMES:
             raise MeasureError(f"trec_eval's measure set {text!r} includes measures cranfield does not compute "
                                f"({PARTIAL_NICKNAMES[text]}); name the measures you need, or use 'official'")
-        out.extend((name, True) for name in NICKNAMES[text]) if text in NICKNAMES else out.append((text, False))
+        if text in NICKNAMES:
+            out.extend((name, True) for name in NICKNAMES[text])
+        else:
+            out.append((text, False))
     return out
 
 
@@ -232,15 +235,12 @@ def _relstring_length(text: str) -> int:
     return int(value)
 
 
-def relstring_text(labels: np.ndarray, judged: np.ndarray) -> str:
-    """trec_eval's relstring of one ranking (``m_relstring.c``): each label 0–9 as its digit,
-    ``>`` above 9, ``-`` for a document outside the qrels (or labelled -1), ``.`` for -2,
-    ``<`` below that."""
-    out = []
-    for label, known in zip(labels.tolist(), judged.tolist()):
-        value = label if known else -1
-        out.append(">" if value > 9 else str(value) if value >= 0 else "-" if value == -1 else "." if value == -2 else "<")
-    return "".join(out)
+def relstring_chars(labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
+    """trec_eval's relstring characters (``m_relstring.c``): each label 0–9 as its digit, ``>``
+    above 9, ``-`` for a document outside the qrels (or labelled -1), ``.`` for -2, ``<`` below."""
+    value = np.where(judged, labels, -1)
+    digit = np.array(list("0123456789"))[np.clip(value, 0, 9)]
+    return np.select([value > 9, value >= 0, value == -1, value == -2], [">", digit, "-", "."], "<")
 
 
 def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
@@ -252,13 +252,15 @@ def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
     where = coll.topic_index(run)
     out = {} if evaluator.missing == "skip" else {
         topic: "" for topic, kept in zip(coll.topic_ids, evaluator.topic_mask.tolist()) if kept}
-    for t, index in enumerate(where.tolist()):
-        if index < 0 or not evaluator.topic_mask[index]:
-            continue
-        rows = slice(int(run.offsets[t]), int(min(run.offsets[t] + length, run.offsets[t + 1])))
-        found = coll.lookup(np.full(rows.stop - rows.start, index), run.doc_key[rows], run.docno[rows])
-        grade = coll.grades.max(axis=1) if coll.grades.shape[1] > 1 else coll.grades[:, 0]
-        out[coll.topic_ids[index]] = relstring_text(grade[np.maximum(found, 0)], found >= 0)
+    sizes = np.diff(run.offsets)
+    topic = np.repeat(where, sizes)
+    rank = np.arange(topic.size) - np.repeat(run.offsets[:-1], sizes)
+    keep = np.flatnonzero((rank < length) & (topic >= 0) & evaluator.topic_mask[np.maximum(topic, 0)])
+    found = coll.lookup(topic[keep], run.doc_key[keep], run.docno[keep])
+    chars = relstring_chars(coll.labels[np.maximum(found, 0)], found >= 0)
+    starts = np.flatnonzero(np.r_[True, topic[keep][1:] != topic[keep][:-1]]) if keep.size else np.zeros(0, int)
+    for a, b in zip(starts.tolist(), [*starts[1:].tolist(), keep.size]):
+        out[coll.topic_ids[int(topic[keep[a]])]] = "".join(chars[a:b].tolist())
     return out
 
 

@@ -247,8 +247,7 @@ class Evaluator:
             where = coll.topic_index(run)
             topic = np.repeat(where, run.lengths)
             row = coll.lookup(np.maximum(topic, 0), run.doc_key, run.docno)
-            grade = coll.grades.max(axis=1) if coll.grades.shape[1] > 1 else coll.grades[:, 0]
-            run = run.select((topic >= 0) & (row >= 0) & (grade[np.maximum(row, 0)] >= 0))
+            run = run.select((topic >= 0) & (row >= 0) & (coll.labels[np.maximum(row, 0)] >= 0))
         return run
 
     def topic_blocks(self, run: Run) -> list[slice]:

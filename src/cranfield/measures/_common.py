@@ -60,6 +60,11 @@ def within_length(length: np.ndarray, d: int) -> np.ndarray:
     return np.arange(d) < length[..., None]
 
 
+def at_rank(x: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """x at a (0-based) rank of each row along the last axis; 0 where x has no ranks."""
+    return np.take_along_axis(x, rank[..., None], axis=-1)[..., 0] if x.shape[-1] else np.zeros(rank.shape)
+
+
 def first_true(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(index of the first True along the last axis, whether there is one)."""
     if mask.shape[-1] == 0:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import MAX_REL, REL, cut, first_true, gain, log2_discount, ranks, safe_div, within_length
+from ._common import MAX_REL, REL, at_rank, cut, first_true, gain, log2_discount, ranks, safe_div, within_length
 
 TREC_EVAL = "trec_eval 9.0.7 (pytrec-eval-terrier)"
 
@@ -200,7 +200,7 @@ def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = 
     upto = np.arange(j.shape[-1]) <= rp[..., None]
     num = (j * br * upto).sum(axis=-1)
     count = np.cumsum(j, axis=-1)
-    denom = np.take_along_axis(count, rp[..., None], axis=-1)[..., 0] if j.shape[-1] else 0
+    denom = at_rank(count, rp)
     return np.where(found, safe_div(num, denom), 0.0)
 
 

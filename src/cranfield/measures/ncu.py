@@ -23,15 +23,10 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import cut, first_true, gain, safe_div
+from ._common import at_rank, cut, first_true, gain, safe_div
 from .adhoc import blended_ratio, ideal_cumulative, ideal_gains
 
 NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
-
-
-def _at(x: np.ndarray, rank: np.ndarray) -> np.ndarray:
-    """x at the (0-based) rank of each (run, topic); 0 where x has no ranks."""
-    return np.take_along_axis(x, rank[..., None], axis=-1)[..., 0] if x.shape[-1] else np.zeros(rank.shape)
 
 
 def o_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
@@ -40,8 +35,8 @@ def o_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     grades = cut(batch.grades, cutoff)
     r1, found = first_true(grades > 0)
     icg = ideal_cumulative(ideal_gains(batch.topics.ideal, gains), grades.shape[-1])
-    icg_r1 = _at(np.broadcast_to(icg, grades.shape), r1)
-    value = (1.0 + beta * _at(gain(grades, gains), r1)) / (r1 + 1.0 + beta * icg_r1)
+    icg_r1 = at_rank(np.broadcast_to(icg, grades.shape), r1)
+    value = (1.0 + beta * at_rank(gain(grades, gains), r1)) / (r1 + 1.0 + beta * icg_r1)
     return np.where(found, value, 0.0)
 
 
@@ -53,7 +48,7 @@ def p_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
     best = np.where(j, grades, 0).max(axis=-1, initial=0)
     rp, found = first_true(j & (grades == best[..., None]))
-    return np.where(found, _at(br, rp), 0.0)
+    return np.where(found, at_rank(br, rp), 0.0)
 
 
 def ncu(batch: Batch, *, cutoff: int | None, stop: str = "u", beta: float = 1.0, gamma: float = 0.95,

@@ -125,12 +125,11 @@ def r_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", rel: int 
 
 
 CUT = cutoff_param()
-CUT_REQ = cutoff_param()
 WHOLE = {"depth": lambda p: p.get("cutoff")}
 GAIN_PAIRS = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp, or level:gain pairs")
 
 register(MeasureSpec(
-    "relative_P", relative_precision, (CUT_REQ, REL), cite="trec_eval relative_P.k",
+    "relative_P", relative_precision, (CUT, REL), cite="trec_eval relative_P.k",
     doc="C(k) / min(k, R)", cutoff="required", normalised=True, reference=f"{TREC_EVAL}: relative_P",
 ))
 register(MeasureSpec(
