@@ -6,6 +6,9 @@ catch one type, and the command line turns it into a one-line message and exit s
 
 from __future__ import annotations
 
+import difflib
+import math
+import numbers
 import sys
 import warnings
 from pathlib import Path
@@ -17,6 +20,10 @@ __all__ = [
     "EvaluationWarning",
     "warn",
     "listing",
+    "invalid",
+    "check_int",
+    "check_float",
+    "check_choice",
 ]
 
 _PACKAGE_DIR = str(Path(__file__).resolve().parent)
@@ -60,3 +67,91 @@ def listing(items: "list[str] | tuple[str, ...]", limit: int = 10) -> str:
     """``a, b, c and 7 more``: a short list of names for a message."""
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+# --------------------------------------------------------------------------- argument validation
+# One message template for every invalid argument, option or parameter value in cranfield:
+#     The <what> must be <expected>. Got <value> instead.
+# (the measure registry's parameter errors use the same sentence).
+
+
+def invalid(what: str, expected: str, got: object) -> CranfieldError:
+    """The error for an invalid value: ``The {what} must be {expected}. Got {got!r} instead.``"""
+    return CranfieldError(f"The {what} must be {expected}. Got {got!r} instead.")
+
+
+def _bounds(kind: str, low: float | None, high: float | None, open_low: bool, open_high: bool) -> str:
+    if low is None and high is None:
+        return f"{kind}"
+    if high is None:
+        return f"{kind} {'>' if open_low else '>='} {low:g}"
+    if low is None:
+        return f"{kind} {'<' if open_high else '<='} {high:g}"
+    left, right = "(" if open_low else "[", ")" if open_high else "]"
+    return f"{kind} in the range {left}{low:g}, {high:g}{right}"
+
+
+def _within(value: float, low: float | None, high: float | None, open_low: bool, open_high: bool) -> bool:
+    if low is not None and (value < low or (open_low and value == low)):
+        return False
+    return not (high is not None and (value > high or (open_high and value == high)))
+
+
+def check_int(value: object, what: str, *, low: int | None = None, high: int | None = None) -> int:
+    """``value`` as an int within ``[low, high]``, else :func:`invalid`.
+
+    Accepts Python and numpy integers, integral floats and their text (``"10"``, ``"1e3"``);
+    refuses booleans, fractions, NaN and infinities.
+    """
+    expected = _bounds("an integer", low, high, False, False)
+    if isinstance(value, bool):
+        raise invalid(what, expected, value)
+    number: object = value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                raise invalid(what, expected, value) from None
+    if isinstance(number, numbers.Integral):
+        result = int(number)
+    elif isinstance(number, numbers.Real) and math.isfinite(float(number)) and float(number).is_integer():
+        result = int(float(number))
+    else:
+        raise invalid(what, expected, value)
+    if not _within(result, low, high, False, False):
+        raise invalid(what, expected, value)
+    return result
+
+
+def check_float(value: object, what: str, *, low: float | None = None, high: float | None = None,
+                open_low: bool = False, open_high: bool = False) -> float:
+    """``value`` as a finite float within the given bounds, else :func:`invalid`.
+
+    NaN and infinities are always refused; booleans too.
+    """
+    expected = _bounds("a finite number", low, high, open_low, open_high)
+    if isinstance(value, bool):
+        raise invalid(what, expected, value)
+    try:
+        result = float(value.strip() if isinstance(value, str) else value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise invalid(what, expected, value) from None
+    if not math.isfinite(result) or not _within(result, low, high, open_low, open_high):
+        raise invalid(what, expected, value)
+    return result
+
+
+def check_choice(value: object, what: str, choices: "tuple[str, ...] | list[str]") -> str:
+    """``value`` if it is one of ``choices``, else :func:`invalid` (with a close match suggested)."""
+    if isinstance(value, str) and value in choices:
+        return value
+    expected = "one of " + ", ".join(repr(c) for c in choices)
+    error = invalid(what, expected, value)
+    close = difflib.get_close_matches(str(value), list(choices), n=1)
+    if close:
+        error = CranfieldError(f"{error} Did you mean {close[0]!r}?")
+    raise error
