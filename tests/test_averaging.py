@@ -34,12 +34,16 @@ def test_dd_weights_normalised():
 
 def test_axis_and_nan():
     values = np.array([[[0.5, np.nan, 0.1], [1.0, 1.0, 1.0]], [[np.nan, np.nan, np.nan], [0.2, 0.4, 0.0]]])  # (S, M, T)
-    got = average(values, "avg")
+    with pytest.warns(EvaluationWarning, match="3 topics have no value"):
+        got = average(values, "avg")
     assert got.shape == (2, 2)
     assert got[0, 0] == pytest.approx(0.3) and np.isnan(got[1, 0]) and got[1, 1] == pytest.approx(0.2)
-    assert average(values, "dd", weights=[1, 3, 1])[0, 0] == pytest.approx(0.3)  # NaN topic's weight dropped
-    assert average(values, "geom")[0, 0] == pytest.approx(math.sqrt(0.05))
-    assert average(values.swapaxes(0, 2), "avg", axis=0).T == pytest.approx(got, nan_ok=True)
+    with pytest.warns(EvaluationWarning, match="dd-weighted mean"):
+        assert average(values, "dd", weights=[1, 3, 1])[0, 0] == pytest.approx(0.3)  # NaN topic's weight dropped
+    with pytest.warns(EvaluationWarning, match="geometric mean"):
+        assert average(values, "geom")[0, 0] == pytest.approx(math.sqrt(0.05))
+    with pytest.warns(EvaluationWarning, match="3 topics"):
+        assert average(values.swapaxes(0, 2), "avg", axis=0).T == pytest.approx(got, nan_ok=True)
 
 
 def test_weight_zero_topics_are_reported():
@@ -49,7 +53,7 @@ def test_weight_zero_topics_are_reported():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"how": "median"}, "average must be one of avg, geom, dd"),
+    ({"how": "median"}, "The average must be one of 'avg', 'geom', 'dd'. Got 'median' instead."),
     ({"how": "dd"}, "needs topic weights"),
     ({"how": "dd", "weights": [0, 0, 0]}, "every topic has weight 0"),
     ({"how": "dd", "weights": [1, 1]}, "expected 3 topic weights"),

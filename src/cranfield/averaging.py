@@ -1,5 +1,5 @@
 """Averaging scores over topics: arithmetic, geometric and diversity-difficulty weighted
-(paper 001 §6.3; SPEC §2 "Topic averaging").
+(Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; docs/conventions.md#averaging).
 
 - ``avg``: the arithmetic mean.
 - ``geom``: exp(mean(log(max(x, ε)))) with ε = 1e-5 — trec_eval's ``gm_map`` (Robertson,
@@ -10,8 +10,10 @@
   weight 0 (dd = 1, e.g. a topic with a single intent, M' = 1) does not count and is named in a
   warning; all weights 0 is an error.
 
-NaN values (topics not scored, ``missing="skip"``) are left out, the weights of the others
-renormalised; a row with no value left averages to NaN.
+NaN values (topics not scored, ``missing="skip"``, or a measure undefined for a topic) are left
+out, the weights of the others renormalised; a row with no value left averages to NaN. A topic
+never leaves a mean silently: the topics left out are named in a warning, except those the
+caller says were announced already (``announced``: the Evaluator's ``missing="skip"`` warning).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError, listing, warn
+from .errors import CranfieldError, check_choice, listing, warn
 
 AVERAGES = ("avg", "geom", "dd")
 GEOM_EPSILON = 1e-5
+_KINDS = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean", "sum": "sum"}
 
-__all__ = ["AVERAGES", "GEOM_EPSILON", "average", "dd_weights"]
+__all__ = ["AVERAGES", "GEOM_EPSILON", "average", "total", "dd_weights"]
 
 
 def _can_be_negative(measure: Any) -> bool:
@@ -36,9 +39,39 @@ def _can_be_negative(measure: Any) -> bool:
     return parse_measure(measure).spec.value_range[0] < 0
 
 
+def _left_out(values: Any, how: str, axis: int, topics: Sequence[str] | None, name: str | None,
+              announced: Any) -> np.ndarray:
+    """``values`` as float64 with the topic axis last; warns naming the topics whose NaN
+    values are left out of the ``how`` (``_KINDS``), except ``announced`` ones (bool,
+    broadcast to ``values``)."""
+    x = np.asarray(values, dtype=np.float64)
+    silent = np.isnan(x) & ~np.broadcast_to(np.asarray(False if announced is None else announced, bool), x.shape)
+    x, silent = np.moveaxis(x, axis, -1), np.moveaxis(silent, axis, -1)
+    lost = np.flatnonzero(silent.reshape(-1, x.shape[-1]).any(axis=0)) if x.size else np.zeros(0, int)
+    if lost.size:
+        ids = [str(topics[t]) if topics is not None else str(t) for t in lost]
+        what = f"{name}: " if name else ""
+        warn(f"{what}{lost.size} topics have no value (NaN) and are left out of the {_KINDS[how]}: {listing(ids)}")
+    return x
+
+
+def total(values: Any, *, axis: int = -1, topics: Sequence[str] | None = None, name: str | None = None,
+          announced: Any = None) -> np.ndarray:
+    """Sum over topics (trec_eval's counts, such as ``num_rel``), NaN values left out with a
+    warning as in :func:`average`; NaN where no topic has a value.
+
+    >>> total([[3.0, 4.0], [1.0, 0.0]]).tolist()
+    [7.0, 1.0]
+    """
+    x = _left_out(values, "sum", axis, topics, name, announced)
+    scored = ~np.isnan(x)
+    return np.where(scored.any(axis=-1), np.where(scored, x, 0.0).sum(axis=-1), np.nan)
+
+
 def average(
     values: Any, how: str = "avg", *, weights: Any = None, axis: int = -1,
     topics: Sequence[str] | None = None, measure: Any = None, eps: float = GEOM_EPSILON,
+    name: str | None = None, announced: Any = None,
 ) -> np.ndarray:
     """Average scores over topics.
 
@@ -53,11 +86,16 @@ def average(
     axis : int
         The topic axis.
     topics : sequence of str, optional
-        Topic names, for the warning that lists topics of weight 0.
+        Topic names, for the warnings that list topics left out (NaN values, weight 0).
     measure : str or Measure, optional
         The measure averaged: ``geom`` refuses measures whose range allows negative values.
     eps : float
         The floor of ``geom`` (1e-5, trec_eval's gm_map).
+    name : str, optional
+        The measure's name in warnings (default: ``measure``).
+    announced : array_like of bool, optional
+        Values (broadcast to ``values``) whose NaN was announced already: left out without a
+        warning. Any other NaN value left out is named in a warning.
 
     Returns
     -------
@@ -71,9 +109,8 @@ def average(
     >>> average([0.5, 0.0, 0.25], "dd", weights=[2.0, 1.0, 1.0]).item()  # weights 1 - dd(t)
     0.3125
     """
-    if how not in AVERAGES:
-        raise CranfieldError(f"average must be one of {', '.join(AVERAGES)}; got {how!r}")
-    x = np.moveaxis(np.asarray(values, dtype=np.float64), axis, -1)
+    check_choice(how, "average", AVERAGES)
+    x = _left_out(values, how, axis, topics, name or (None if measure is None else str(measure)), announced)
     scored = ~np.isnan(x)
     if how == "geom":
         if _can_be_negative(measure):
@@ -111,7 +148,7 @@ def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> n
     """Topic weights 1 − dd(t) for the ``dd`` average, shape (T,), in the collection's topic order.
 
     ``qrels`` is anything :func:`cranfield.diversity_stats.load_collection` accepts (a path, a
-    Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (SPEC §2).
+    Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (docs/conventions.md#averaging).
     """
     from .batch import Topics
     from .diversity_stats import diversity_difficulty, load_collection

@@ -3,7 +3,7 @@
 :class:`Evaluator` compiles the qrels once and scores any number of runs, each in blocks of
 topics small enough to keep the dense batch within a memory budget; :func:`evaluate` is the
 one-call form returning a tidy DataFrame. Topic-set rules (missing topics, topics without
-relevant documents, topics only in the run) follow SPEC §0 and are announced as warnings.
+relevant documents, topics only in the run) follow docs/conventions.md#topics and are announced as warnings.
 """
 
 from __future__ import annotations
@@ -11,14 +11,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterable, Mapping
+from typing import Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
 from . import __version__
 from ._progress import progress
 from .collection import Collection
-from .errors import CranfieldError, listing, warn
+from .errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from .io import Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
 from .registry import Measure, parse_measure
 
@@ -27,10 +28,38 @@ NOREL = ("include", "exclude")
 CELL_BUDGET = 1 << 23  # labels per batch block (runs × topics × depth × intents)
 
 
-def _choice(value: str, options: tuple[str, ...], what: str) -> str:
-    if value not in options:
-        raise CranfieldError(f"{what} must be one of {', '.join(options)}; got {value!r}")
-    return value
+def measure_list(measures: Any) -> list[str | Measure]:
+    """``measures`` as a list: one name (``"AP"``) or Measure is a list of one, not its letters.
+
+    Raises TypeError for anything that is not a name, a Measure or an iterable of them, and
+    :class:`CranfieldError` for an empty list.
+    """
+    if isinstance(measures, (str, Measure)):
+        return [measures]
+    expected = "a measure name such as 'AP', a Measure, or a list of them"
+    try:
+        items = list(measures)
+    except TypeError:
+        raise TypeError(f"measures must be {expected}; got {type(measures).__name__}") from None
+    wrong = [type(m).__name__ for m in items if not isinstance(m, (str, Measure))]
+    if wrong:
+        raise TypeError(f"measures must be {expected}; got a list holding {wrong[0]}")
+    if not items:
+        raise CranfieldError("no measures given")
+    return items
+
+
+def run_list(runs: Any) -> list[Any]:
+    """``runs`` as a list: one run (a path, a dict, a DataFrame or a Run) is a list of one.
+
+    Raises TypeError for ``None`` and other objects that are neither a run nor a list of runs.
+    """
+    if isinstance(runs, (str, Path, Run, Mapping)) or hasattr(runs, "columns"):
+        return [runs]
+    if not isinstance(runs, Iterable):
+        raise TypeError("runs must be a run (a path, a dict {qid: {docno: score}}, a DataFrame or a Run) "
+                        f"or a list of runs; got {type(runs).__name__}")
+    return list(runs)
 
 
 @dataclass(frozen=True)
@@ -64,6 +93,9 @@ class Results:
         always summed.
     topic_weights : ndarray, shape (T,), optional
         1 − dd(t) for ``average="dd"``.
+    unscored : ndarray of bool, shape (S, T), optional
+        The topics each run leaves out by a rule already announced (``missing="skip"``); every
+        other NaN value left out of an ``all`` row is named in a warning.
     """
 
     runs: list[str]
@@ -79,29 +111,30 @@ class Results:
     average: str = "avg"
     topic_weights: np.ndarray | None = None
     measure_specs: list[Any] | None = None
+    unscored: np.ndarray | None = None
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
-        over scored topics, the sum for trec_eval's counts, the geometric mean for ``geom``."""
-        from .averaging import average
+        over scored topics, the sum for trec_eval's counts, the geometric mean for ``geom``.
+        NaN values are left out, with a warning unless ``unscored`` says they were announced."""
+        from .averaging import average, total
 
-        out = np.full(self.values.shape[:2], np.nan)
-        scored = ~np.isnan(self.values)
+        out = np.empty(self.values.shape[:2])
         for m, how in enumerate(self.aggregate):
-            has = scored[:, m].any(axis=1)
+            spec = self.measure_specs[m] if self.measure_specs else None
+            where = {"topics": self.topics, "name": self.measures[m], "announced": self.unscored}
             if how == "sum":
-                out[has, m] = np.where(scored[:, m], self.values[:, m], 0.0).sum(axis=1)[has]
+                out[:, m] = total(self.values[:, m], **where)
             else:
-                spec = self.measure_specs[m] if self.measure_specs else None
                 out[:, m] = average(self.values[:, m], "geom" if how == "geom" else self.average,
-                                    weights=self.topic_weights, topics=self.topics, measure=spec)
+                                    weights=self.topic_weights, measure=spec, **where)
         return out
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
         """(run, topic, measure, value) rows: per topic when asked, then ``all`` per run.
 
         With per-intent values, each topic row of an intent-aware measure is followed by
-        ``measure[intent=i]`` (X_i) and ``measure[intent=i].w`` (w_i) rows (SPEC §0).
+        ``measure[intent=i]`` (X_i) and ``measure[intent=i].w`` (w_i) rows (docs/conventions.md#output).
         """
         means = self.summary()
         for s, run in enumerate(self.runs):
@@ -136,16 +169,30 @@ class Results:
         return pd.DataFrame(list(self.rows(per_topic)), columns=["run", "topic", "measure", "value"])
 
 
+class RunScores(NamedTuple):
+    """One run's scores over the collection's topics (:meth:`Evaluator.score_run`)."""
+
+    values: np.ndarray
+    """Shape (M, T); NaN where a topic is not scored (``missing="skip"``) or a measure is undefined."""
+    intents: np.ndarray | None
+    """With ``per_intent``: each intent's score of the intent-aware measures, (M, T, I)."""
+    iterations: list[np.ndarray] | None
+    """With ``per_iteration``: each iteration measure's value after every iteration, M × (T, C)."""
+    unscored: np.ndarray | None
+    """With ``missing="skip"``: the topics left out (absent from the run), shape (T,)."""
+
+
 class Evaluator:
     """Qrels and measures compiled once, applied to many runs (ir_measures' ``evaluator``).
 
     Parameters
     ----------
     qrels : path, dict, DataFrame or Qrels
-    measures : sequence of str or Measure
+    measures : str, Measure, or a sequence of them
         ir_measures-style names (``P@10``, ``nDCG(gains=exp)@20``); see ``cranfield measures``.
+        One name is one measure (``"AP"``, not the letters A and P); wrong types raise TypeError.
     missing : {"auto", "zero", "empty", "skip"}
-        Topics of the qrels absent from a run (SPEC §0): ``auto`` scores the empty ranking for
+        Topics of the qrels absent from a run (docs/conventions.md#missing): ``auto`` scores the empty ranking for
         truncation-aware measures and 0 for the others; ``zero`` and ``empty`` apply one rule
         to all; ``skip`` leaves them out of the mean (trec_eval without ``-c``).
     norel : {"include", "exclude"}
@@ -158,9 +205,9 @@ class Evaluator:
     intent_types : path or dict, optional
         Intent types: ``qid intent inf|nav`` lines or a TREC Web topics XML file.
     empty_intents : {"drop", "keep"}
-        Intents without relevant documents: dropped (ndeval, default) or kept (SPEC §2).
+        Intents without relevant documents: dropped (ndeval, default) or kept (docs/conventions.md#intents).
     depth : int, optional
-        Only the first ``depth`` documents of each ranking count (trec_eval ``-M``).
+        Only the first ``depth`` documents of each ranking count (trec_eval ``-M``); an integer >= 1.
     judged_only : bool
         Remove documents that are not judged (or judged with a negative label) from the rankings
         before scoring: condensed lists (trec_eval ``-J``).
@@ -170,29 +217,28 @@ class Evaluator:
         Read run topic ids such as ``wt09-1`` as ``1`` (ndeval, gdeval).
     average : {"avg", "geom", "dd"}
         Topic average of the ``all`` row: arithmetic (default), geometric (trec_eval's gm_map,
-        ε = 1e-5) or weighted by 1 − dd(t) (paper 001 §6.3; diversity qrels).
+        ε = 1e-5) or weighted by 1 − dd(t) (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; diversity qrels).
     """
 
     def __init__(
-        self, qrels: Any, measures: Sequence[str | Measure], *, missing: str = "auto",
+        self, qrels: Any, measures: Sequence[str | Measure] | str | Measure, *, missing: str = "auto",
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
         intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
         judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
         strip_topic_prefix: bool = False,
     ) -> None:
-        self.missing = _choice(missing, MISSING, "missing")
-        self.norel = _choice(norel, NOREL, "norel")
-        if not measures:
-            raise CranfieldError("no measures given")
-        self.names = list(names) if names is not None else [str(m) for m in measures]
-        if depth is not None and depth < 1:
-            raise CranfieldError(f"depth must be at least 1, got {depth}")
-        self.max_depth = depth
-        self.judged_only = judged_only
-        self.strip_topic_prefix = strip_topic_prefix
         from .averaging import AVERAGES
 
-        self.average = _choice(average, AVERAGES, "average")
+        self.missing = check_choice(missing, "missing option", MISSING)
+        self.norel = check_choice(norel, "norel option", NOREL)
+        self.average = check_choice(average, "average option", AVERAGES)
+        measures = measure_list(measures)
+        self.names = [str(m) for m in (measures if names is None else names)]
+        if len(self.names) != len(measures):
+            raise CranfieldError(f"{len(self.names)} names given for {len(measures)} measures")
+        self.max_depth = None if depth is None else check_int(depth, "depth", low=1)
+        self.judged_only = judged_only
+        self.strip_topic_prefix = strip_topic_prefix
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None:
             diversity = True
@@ -213,18 +259,42 @@ class Evaluator:
                  "types were given (--intents with a type column, or --intent-types): all are informational")
         depths = [m.depth for m in self.measures]
         self.depth = None if any(d is None for d in depths) else max(depths)
-        norel_topics = np.flatnonzero(self.collection.topics.num_rel(1) == 0)
-        self.topic_mask = np.ones(self.collection.n_topics, dtype=bool)
-        if norel_topics.size:
-            names = [self.collection.topic_ids[t] for t in norel_topics]
-            if self.norel == "exclude":
-                self.topic_mask[norel_topics] = False
-                warn(f"{len(names)} topics without relevant documents are excluded: {listing(names)}")
-            else:
-                warn(
-                    f"{len(names)} topics have no relevant documents and are scored by each "
-                    f"measure's definition (mostly 0): {listing(names)}"
-                )
+        self.topic_mask = self._norel_rule()
+        self._warn_nothing_relevant()
+
+    def _norel_rule(self) -> np.ndarray:
+        """The topics evaluated, shape (T,): all, or (``norel="exclude"``) those with a relevant
+        document; either way the topics without one are named in a warning."""
+        coll = self.collection
+        norel_topics = np.flatnonzero(coll.topics.num_rel(1) == 0)
+        mask = np.ones(coll.n_topics, dtype=bool)
+        if not norel_topics.size:
+            return mask
+        names = [coll.topic_ids[t] for t in norel_topics]
+        if self.norel == "include":
+            warn(f"{len(names)} topics have no relevant documents and are scored by each "
+                 f"measure's definition (mostly 0): {listing(names)}")
+            return mask
+        if norel_topics.size == coll.n_topics:
+            raise CranfieldError(f"no topic is left to evaluate: none of the {coll.n_topics} qrels topics has a "
+                                 "relevant document, and topics without one are excluded (norel='exclude')")
+        mask[norel_topics] = False
+        warn(f"{len(names)} topics without relevant documents are excluded: {listing(names)}")
+        return mask
+
+    def _warn_nothing_relevant(self) -> None:
+        """Warn when no evaluated topic has a document at a measure's relevance level (``rel``,
+        trec_eval -l; 1 for the others): such a measure scores every topic by its no-relevant
+        case (mostly 0), which is almost never what was meant."""
+        coll = self.collection
+        levels: dict[int, list[str]] = {}
+        for name, measure in zip(self.names, self.measures):
+            levels.setdefault(int(measure.params.get("rel", 1)), []).append(name)
+        for level, names in sorted(levels.items()):
+            if not (coll.topics.num_rel(level)[self.topic_mask] > 0).any():
+                warn(f"no evaluated topic has a relevant document (label >= {level}; the highest label in the "
+                     f"qrels is {coll.max_rel}), so {listing(names, 5)} score every topic as if nothing were "
+                     "relevant (mostly 0)")
 
     def _topic_weights(self, keep: np.ndarray) -> np.ndarray | None:
         if self.average != "dd":
@@ -240,6 +310,7 @@ class Evaluator:
             if len(set(stripped)) < len(stripped):
                 raise CranfieldError(f"{run.source}: stripping topic prefixes makes two topics the same")
             run = dataclasses.replace(run, topic_ids=stripped)
+        self._check_topics(run)
         if self.max_depth is not None:
             run = run.head(self.max_depth)
         if self.judged_only:
@@ -250,6 +321,24 @@ class Evaluator:
             run = run.select((topic >= 0) & (row >= 0) & (coll.labels[np.maximum(row, 0)] >= 0))
         return run
 
+    def _check_topics(self, run: Run) -> None:
+        """No topic of ``run`` in the qrels is an error, whatever ``missing`` says (the ids
+        usually differ, by a prefix or a year); some topics not in the qrels, a warning."""
+        coll = self.collection
+        known = coll.topic_index(run) >= 0
+        if not known.any():
+            theirs = list(run.topic_ids) or ["(none: the run is empty)"]
+            stripped = {t.rsplit("-", 1)[-1] for t in run.topic_ids}
+            hint = ("they match once a prefix such as 'wt12-' is dropped: use --strip-topic-prefix "
+                    "(strip_topic_prefix=True)" if stripped & set(coll.topic_ids) else
+                    "are the qrels those of the run's track and year? a different prefix? see --strip-topic-prefix")
+            raise CranfieldError(f"{run.name}: no topic of the run has judgments in the qrels, so nothing can be "
+                                 f"scored; the run's topics are {listing(theirs, 5)}, the qrels' "
+                                 f"{listing(list(coll.topic_ids), 5)} ({hint})")
+        if not known.all():
+            unknown = [t for t, k in zip(run.topic_ids, known.tolist()) if not k]
+            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {listing(unknown)}")
+
     def topic_blocks(self, run: Run) -> list[slice]:
         """Blocks of topics whose batch for ``run`` stays within the memory budget."""
         longest = int(run.lengths.max()) if run.lengths.size else 0
@@ -259,11 +348,8 @@ class Evaluator:
         n = self.collection.n_topics
         return [slice(a, min(a + size, n)) for a in range(0, n, size)]
 
-    def score_run(self, run: Run, per_intent: bool = False, per_iteration: bool = False
-                  ) -> tuple[np.ndarray, np.ndarray | None, list[np.ndarray] | None]:
-        """Scores of one run over the collection's topics, shape (M, T) (NaN = skipped); with
-        ``per_intent`` each intent's score of the intent-aware measures, (M, T, I); with
-        ``per_iteration`` each iteration measure's value after every iteration, M × (T, C)."""
+    def score_run(self, run: Run, per_intent: bool = False, per_iteration: bool = False) -> RunScores:
+        """Scores of one run over the collection's topics (a prepared run, :meth:`prepare`)."""
         coll = self.collection
         out = np.empty((len(self.measures), coll.n_topics))
         detail = np.full(out.shape + (coll.weights.shape[1],), np.nan) if per_intent else None
@@ -283,13 +369,11 @@ class Evaluator:
         gone = np.isnan(out) | ((out == 0) & ~present)
         if detail is not None:
             detail[np.broadcast_to(gone[..., None], detail.shape)] = np.nan
-        return out, detail, None if steps is None else [_stack_ragged(parts, g) for parts, g in zip(steps, gone)]
+        iterations = None if steps is None else [_stack_ragged(parts, g) for parts, g in zip(steps, gone)]
+        return RunScores(out, detail, iterations, ~present & self.topic_mask if self.missing == "skip" else None)
 
     def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
         absent = np.flatnonzero(~present & self.topic_mask)
-        unknown = [t for t in run.topic_ids if t not in set(self.collection.topic_ids)]
-        if unknown:
-            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {listing(unknown)}")
         if not absent.size:
             return
         names = [self.collection.topic_ids[t] for t in absent]
@@ -302,22 +386,22 @@ class Evaluator:
             elif self.missing == "zero" or (self.missing == "auto" and not measure.spec.truncation_aware):
                 out[m, absent] = 0.0
 
-    def evaluate(self, runs: Sequence[Any], *, order: str = "score", on_duplicate: str = "error",
+    def evaluate(self, runs: Any, *, order: str = "score", on_duplicate: str = "error",
                  per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None,
                  score_dtype: str = "float32") -> Results:
-        """Score ``runs`` (paths, dicts, DataFrames or :class:`~cranfield.io.Run`); with
-        ``per_intent`` keep each intent's score of the intent-aware measures, with
-        ``per_iteration`` each iteration measure's value after every iteration."""
+        """Score ``runs`` (a run or a list of runs: paths, dicts, DataFrames or
+        :class:`~cranfield.io.Run`); with ``per_intent`` keep each intent's score of the
+        intent-aware measures, with ``per_iteration`` each iteration measure's value after every
+        iteration."""
+        runs = run_list(runs)
         loaded: list[Run] = []
-        values, details, steps = [], [], []
+        scored: list[RunScores] = []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):
             run = self.prepare(as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
                                       score_dtype=score_dtype))
             loaded.append(run)
-            scores, detail, step = self.score_run(run, per_intent, per_iteration)
-            values.append(scores)
-            details.append(detail)
-            steps.append(step)
+            scored.append(self.score_run(run, per_intent, per_iteration))
+        values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
         return Results(
@@ -326,8 +410,11 @@ class Evaluator:
             topics=[self.collection.topic_ids[t] for t in keep],
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
             aggregate=[m.spec.aggregate for m in self.measures],
-            intent_values=np.stack(details)[:, :, keep] if per_intent and details else None,
-            iteration_values=_iteration_array(steps, keep) if per_iteration and steps else None,
+            intent_values=np.stack([r.intents for r in scored])[:, :, keep] if per_intent and scored else None,
+            iteration_values=_iteration_array([r.iterations for r in scored], keep)
+            if per_iteration and scored else None,
+            unscored=np.stack([np.zeros(keep.size, dtype=bool) if r.unscored is None else r.unscored[keep]
+                               for r in scored]) if scored else None,
             average=self.average, topic_weights=self._topic_weights(keep), measure_specs=list(self.measures),
             intent_ids=[coll.intent_ids[t] for t in keep],
             intent_weights=coll.weights[keep],
@@ -347,26 +434,38 @@ def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Re
     """Risk-sensitive scores against a baseline run (Dinçer, Macdonald, Ounis SIGIR 2014; TREC Web
     2013–14; ndeval ``-baseline -riskAlpha``): per topic Δ = run − baseline when it is not negative,
     else (1 + α)·Δ. The ``all`` row is then URisk; ``TRisk`` = URisk / (sd(Δ')/√n) (sample sd)
-    is returned in ``trisk`` (S, M)."""
-    if alpha < 0:
-        raise CranfieldError(f"the risk alpha must be non-negative, got {alpha}")
+    is returned in ``trisk`` (S, M). A topic left out of either run (NaN) is left out of Δ."""
+    alpha = check_float(alpha, "risk alpha", low=0)
     if baseline.values.shape[0] != 1 or baseline.topics != results.topics or baseline.measures != results.measures:
         raise CranfieldError("the baseline must be one run scored with the same measures and topics")
     delta = results.values - baseline.values[0]
     adjusted = np.where(delta >= 0, delta, (1.0 + alpha) * delta)
+    unscored = [r.unscored for r in (results, baseline) if r.unscored is not None]
     out = dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
+                              unscored=np.logical_or.reduce(unscored) if unscored else None,
                               provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
     return out
 
 
 def trisk(adjusted: Results) -> np.ndarray:
-    """TRisk = URisk / (sample sd of the risk-adjusted differences / √n), shape (S, M)."""
+    """TRisk = URisk / (sample sd of the risk-adjusted differences / √n), shape (S, M).
+
+    0 when every difference is 0; NaN, with a warning, where it is undefined: fewer than two
+    scored topics, or differences that are all equal but not 0 (sd = 0)."""
     v = adjusted.values
-    n = (~np.isnan(v)).sum(axis=2)
-    mean = np.nanmean(v, axis=2)
-    sd = np.nanstd(v, axis=2, ddof=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where((n > 1) & (sd > 0), mean / (sd / np.sqrt(n)), 0.0)
+    scored = ~np.isnan(v)
+    n = scored.sum(axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):  # n < 2 and sd = 0 are masked below
+        mean = np.where(scored, v, 0.0).sum(axis=2) / n
+        sd = np.sqrt((np.where(scored, v - mean[..., None], 0.0) ** 2).sum(axis=2) / (n - 1))
+        t = mean / (sd / np.sqrt(n))
+    zero = (n > 1) & (sd == 0) & (mean == 0)
+    defined = (n > 1) & (sd > 0)
+    undefined = ~(defined | zero)
+    for s, m in zip(*np.nonzero(undefined)):
+        why = "fewer than 2 topics are scored" if n[s, m] < 2 else "every topic has the same difference (sd = 0)"
+        warn(f"{adjusted.runs[s]}: TRisk of {adjusted.measures[m]} is undefined (NaN): {why}")
+    return np.where(defined, t, np.where(zero, 0.0, np.nan))
 
 
 def _stack_ragged(parts: list[np.ndarray], gone: np.ndarray) -> np.ndarray:
@@ -387,7 +486,7 @@ def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> 
 
 
 def unique_names(runs: Sequence[Run]) -> list[str]:
-    """Run names, with ``tag#filename`` for runs that share a tag (SPEC §0)."""
+    """Run names, with ``tag#filename`` for runs that share a tag (docs/conventions.md#output)."""
     names = [r.name for r in runs]
     out = []
     for r in runs:
@@ -402,7 +501,7 @@ def unique_names(runs: Sequence[Run]) -> list[str]:
 
 
 def evaluate(
-    qrels: Any, runs: Any, measures: Sequence[str | Measure] | str, *, missing: str = "auto",
+    qrels: Any, runs: Any, measures: Sequence[str | Measure] | str | Measure, *, missing: str = "auto",
     norel: str = "include", order: str = "score", on_duplicate: str = "error",
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
@@ -415,10 +514,11 @@ def evaluate(
     qrels : path, dict ``{qid: {docno: rel}}``, DataFrame or Qrels
     runs : a run or a list of runs (paths, dicts ``{qid: {docno: score}}``, DataFrames, Runs)
     measures : str or list of str
-        ir_measures-style names such as ``"P@10"``, ``"nDCG(gains=exp)@20"``, ``"RBP(p=0.8)"``.
+        ir_measures-style names such as ``"P@10"``, ``"nDCG(gains=exp)@20"``, ``"RBP(p=0.8)"``;
+        one name is one measure (``"AP"``, not the letters A and P).
     missing, norel : see :class:`Evaluator`
     order : {"score", "rank", "file"}
-        How run lines are ranked (SPEC §0); ``"score"`` is trec_eval's rule.
+        How run lines are ranked (docs/conventions.md#order); ``"score"`` is trec_eval's rule.
     on_duplicate : {"error", "first"}
     diversity, intents, intent_types, empty_intents : see :class:`Evaluator`
     per_topic : bool
@@ -441,10 +541,6 @@ def evaluate(
     0  run   all     P@2  0.500000
     1  run   all      AP  0.833333
     """
-    if isinstance(measures, (str, Measure)):
-        measures = [measures]
-    if isinstance(runs, (str, Path, Run)) or isinstance(runs, dict) or hasattr(runs, "columns"):
-        runs = [runs]
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
                           average=average)
