@@ -1,12 +1,61 @@
-"""Data behind the figures of the documentation, computed with the ordinary kernels."""
+"""Figures: writing plot files, and the data behind the figures of the documentation.
+
+Every ``--plot FILE`` of cranfield goes through :func:`check_plot_path` before any work (the
+file can be written, its extension names a format matplotlib writes, matplotlib is installed)
+and :func:`save_figure`, which renders into a temporary file renamed over ``FILE`` only when
+rendering succeeded (:func:`cranfield._output.atomic_write`). Figures are plain
+``matplotlib.figure.Figure`` objects on the Agg canvas: pyplot's global state and the
+caller's backend are left alone.
+"""
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 import numpy as np
 
+from ._output import atomic_write, check_writable
 from .batch import Batch, Topics
+from .errors import CranfieldError, invalid
 from .measures.truncated import PREFIX
 from .registry import parse_measure
+
+PLOT_FORMATS = ("png", "svg", "pdf", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
+INSTALL_HINT = "plots need matplotlib: pip install 'cranfield[plot]'"
+
+
+def new_figure(**options: Any) -> Any:
+    """A ``matplotlib.figure.Figure(**options)`` on an Agg canvas; a :class:`CranfieldError`
+    saying how to install matplotlib when it is missing."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise CranfieldError(INSTALL_HINT) from None
+    fig = Figure(**options)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def check_plot_path(path: str | os.PathLike[str]) -> str:
+    """The format of the plot file ``path`` (its extension, e.g. ``"png"``), after checking that
+    the file can be written, that the extension is one of :data:`PLOT_FORMATS` and that
+    matplotlib is installed: call it before the work whose result is plotted."""
+    target = check_writable(path, "plot")
+    fmt = target.suffix.lower().removeprefix(".")
+    if fmt not in PLOT_FORMATS:
+        raise invalid("plot file", "named with one of the extensions " + ", ".join(f".{f}" for f in PLOT_FORMATS),
+                      str(path))
+    new_figure()
+    return fmt
+
+
+def save_figure(fig: Any, path: str | os.PathLike[str]) -> None:
+    """Render ``fig`` to ``path`` in the format of its extension, atomically."""
+    fmt = check_plot_path(path)
+    with atomic_write(path, "wb", "plot") as f:
+        fig.savefig(f, format=fmt)
 
 UTILITY_CURVES = ["RBPU(p=0.8)", "RBPU(p=0.9)", "RBPU(p=0.98)", "RBPU(p=0.99)",
                   "RBU(p=0.8)", "RBU(p=0.9)", "RBU(p=0.98)", "DCGU", "ERRU"]

@@ -1,9 +1,10 @@
-"""Optimal truncation analysis (paper 002 §4.2–4.3; SPEC §3).
+"""Optimal truncation analysis (Amigó, Mizzaro & Spina, SIGIR 2022, §4.2–4.3;
+docs/conventions.md#optimal-truncation).
 
 For every run × topic and truncation measure, the ranking length n* ∈ [0, n] that maximises
-the measure (equal values under the SPEC §0 equality rule → the shortest); the distribution
-of n* over the log bins {0}, [1, 4], [5, 8], [9, 16], ... (paper 002 Figure 2); and Kendall's τ
-between the systems' mean scores on full rankings and on rankings cut at each measure's
+the measure (equal values under the rule of docs/conventions.md#equality → the shortest); the
+distribution of n* over the log bins {0}, [1, 4], [5, 8], [9, 16], ... (the paper's Figure 2);
+and Kendall's τ between the systems' mean scores on full rankings and on rankings cut at each measure's
 optimum (Table 2 layout: full-ranking measures × truncation measures).
 
 Every prefix of every ranking is scored in one pass from cumulative sums (the measures'
@@ -18,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError
+from .errors import CranfieldError, invalid
 from .evaluate import Evaluator
 from .io import Run, as_run
 from .measures.truncated import PREFIX, _length
@@ -42,7 +43,7 @@ def best_prefix(values: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def length_bin(n: np.ndarray) -> np.ndarray:
-    """Bin index of lengths: 0 for n = 0, 1 for [1, 4], then k for (2^k, 2^(k+1)] (paper 002 Fig. 2)."""
+    """Bin index of lengths: 0 for n = 0, 1 for [1, 4], then k for (2^k, 2^(k+1)] (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2)."""
     n = np.asarray(n)
     return np.where(n == 0, 0, np.maximum(1, np.ceil(np.log2(np.maximum(n, 1))) - 1)).astype(int)
 
@@ -59,6 +60,9 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
     """Kendall's τ-b between two score vectors (scipy's ``kendalltau``); NaN for < 2 systems."""
     from scipy.stats import kendalltau
 
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise invalid("score vectors of Kendall's tau", "two vectors of the same length", f"shapes {x.shape} and {y.shape}")
     if x.size < 2:
         return float("nan")
     return float(kendalltau(x, y).statistic)
@@ -100,7 +104,7 @@ class TruncationResult:
 
     def kendall(self) -> np.ndarray:
         """τ between each full-ranking measure (rows) and each truncation measure at its optimum
-        (columns), over the systems' mean scores (paper 002 Table 2), shape (F, M)."""
+        (columns), over the systems' mean scores (Amigó, Mizzaro & Spina, SIGIR 2022, Table 2), shape (F, M)."""
         truncated = self.value.mean(axis=2)  # (S, M)
         return np.array([[kendall_tau(self.full_scores[:, f], truncated[:, m])
                           for m in range(len(self.measures))] for f in range(len(self.full_measures))])
@@ -143,11 +147,13 @@ class TruncationResult:
         return "\n".join(lines) + "\n"
 
     def plot(self, path: str) -> None:
-        """Bar chart of the distribution of n* over the length bins (paper 002 Figure 2)."""
-        plt = _pyplot()
+        """Bar chart of the distribution of n* over the length bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2)."""
+        from .figures import new_figure, save_figure
+
         labels, counts = self.distribution()
         frac = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
-        fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(labels) + 2), 4))
+        fig = new_figure(figsize=(max(6, 0.9 * len(labels) + 2), 4))
+        ax = fig.subplots()
         width = 0.8 / max(len(self.measures), 1)
         for m, measure in enumerate(self.measures):
             ax.bar(np.arange(len(labels)) + m * width, frac[m], width, label=measure)
@@ -156,25 +162,13 @@ class TruncationResult:
         ax.set_ylabel("fraction of run × topic pairs")
         ax.legend(fontsize="small")
         fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        save_figure(fig, path)
 
 
 def _grid(head: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
     return "\n".join("  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(r, widths)))
                      for r in [head, *rows])
-
-
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise CranfieldError("plots need matplotlib: pip install 'cranfield[plot]'") from None
-    return plt
 
 
 def truncation_measure(name: str | Measure) -> Measure:
@@ -202,6 +196,10 @@ def optimal_truncation(
     order, options : passed to :class:`~cranfield.evaluate.Evaluator` (``missing``, ``diversity``, ...)
     """
     parsed = [truncation_measure(m) for m in measures]
+    if not parsed:
+        raise CranfieldError("optimal truncation needs at least one truncation measure")
+    if not runs:
+        raise CranfieldError("optimal truncation needs at least one run")
     loaded: list[Run] = [as_run(r, order=order) for r in runs]  # type: ignore[arg-type]
     evaluator = Evaluator(qrels, list(full_measures), **options)
     full = evaluator.evaluate(loaded)
@@ -247,9 +245,9 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "truncation", help="where should each run have stopped? (optimal truncation analysis)",
         description="For each run × topic, the ranking length that maximises each truncation measure; the "
-                    "distribution of those lengths over log bins (paper 002 Figure 2) and, with two or more "
+                    "distribution of those lengths over log bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2) and, with two or more "
                     "runs, Kendall's tau between full-ranking measures and truncation measures at their "
-                    "optimum (paper 002 Table 2).",
+                    "optimum (their Table 2).",
         epilog=TRUNCATION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels")
@@ -260,7 +258,8 @@ def add_parser(sub: Any) -> None:
                    help=f"full-ranking measures for the tau table (default: {' '.join(DEFAULT_FULL)})")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="table (default), json ({optimal, distribution, kendall}) or csv (one row per run, topic, measure)")
-    p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (PNG, SVG, PDF)")
+    p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...; "
+                                                  "needs matplotlib: pip install 'cranfield[plot]')")
     p.add_argument("--order", choices=("score", "rank", "file"), default="score")
     p.add_argument("--diversity", action="store_true", default=None, help="read the qrels as diversity qrels")
     p.set_defaults(handler=lambda args: _run(args, _split_measures(args.measure), _split_measures(args.full)))
@@ -269,6 +268,12 @@ def add_parser(sub: Any) -> None:
 def _run(args: Any, measures: list[str], full: list[str]) -> int:
     import sys
 
+    from .figures import check_plot_path
+
+    if args.plot:
+        check_plot_path(args.plot)
+    if args.full is not None and not full:
+        raise CranfieldError("--full names no measure")
     result = optimal_truncation(args.qrels, args.runs, measures, full_measures=full or DEFAULT_FULL,
                                 order=args.order, diversity=args.diversity)
     if args.format == "json":

@@ -80,9 +80,10 @@ def test_induction_finds_chains():
 
 
 def test_bad_settings():
-    with pytest.raises(CranfieldError, match="at least the depth"):
+    with pytest.raises(CranfieldError, match=r"a ranking of depth 6 needs 6 distinct documents\) must be an integer "
+                                             r"in the range \[6, 10000\]"):
         check_space(["AP"], depth=6, relevant_per_aspect=5)
-    with pytest.raises(CranfieldError, match="unknown properties"):
+    with pytest.raises(CranfieldError, match="The property must be one of 'relevance'"):
         check_space(["AP"], depth=3, properties=["nonsense"])
 
 

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from .enumeration import PAPER_000, Check, check_space
+from ..errors import CranfieldError, check_choice
+from .enumeration import MAX_ASPECTS, MAX_RANKINGS, MAX_RELEVANT, PAPER_000, Check, check_settings, check_space
 from .truncation import PROPERTIES as PAPER_002
 from .truncation import check_property
 
@@ -40,40 +41,55 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE",
                    help="a measure (repeatable, or comma-separated)")
-    p.add_argument("--depth", type=int, default=10, help="longest ranking (default 10)")
-    p.add_argument("--aspects", type=int, default=2, help="number of aspects (default 2)")
-    p.add_argument("--relevant-per-aspect", type=int, help="relevant documents per aspect (default: the depth)")
+    p.add_argument("--depth", default="10", help=f"longest ranking (default 10); at most {MAX_RANKINGS:,} rankings "
+                                                  "are enumerated: depth <= 14 for 2 aspects, <= 11 for 3")
+    p.add_argument("--aspects", default="2", help=f"number of aspects, 1 to {MAX_ASPECTS} (default 2)")
+    p.add_argument("--relevant-per-aspect", metavar="N",
+                   help=f"relevant documents per aspect, from the depth to {MAX_RELEVANT:,} (default: the depth)")
     p.add_argument("--properties", default=",".join(PAPER_000),
                    help=f"comma-separated; paper 000: {','.join(PAPER_000)}; paper 002: {','.join(NAMES_002)}; "
                         "or all (default: paper 000's four)")
     p.add_argument("--include-empty", action="store_true", help="also pairs whose smaller ranking is empty")
-    p.add_argument("--examples", type=int, default=3, help="violating pairs shown per cell (default 3)")
+    p.add_argument("--examples", default="3", metavar="N", help="violating pairs kept per cell, >= 0 (default 3)")
     p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties")
+    p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
+                                                  ".pdf, ...; needs matplotlib: pip install 'cranfield[plot]')")
     p.set_defaults(handler=run)
+
+
+def _properties(text: str) -> list[str]:
+    """The properties of ``--properties``: comma-separated names, or ``all``."""
+    names = [w.strip() for w in text.split(",") if w.strip()]
+    if not names:
+        raise CranfieldError(f"--properties names no property; choose from {', '.join([*PAPER_000, *NAMES_002])} "
+                             "or all")
+    if names == ["all"]:
+        return [*PAPER_000, *NAMES_002]
+    return list(dict.fromkeys(check_choice(w, "property", (*PAPER_000, *NAMES_002)) for w in names))
 
 
 def run(args: Any) -> int:
     from ..cli import _split_measures
-    from ..errors import CranfieldError
+    from ..figures import check_plot_path
+    from ..registry import parse_measure
 
-    measures = _split_measures(args.measure)
-    wanted = [w.strip() for w in args.properties.split(",") if w.strip()]
-    if wanted == ["all"]:
-        wanted = [*PAPER_000, *NAMES_002]
-    unknown = [w for w in wanted if w not in PAPER_000 and w not in NAMES_002]
-    if unknown:
-        raise CranfieldError(f"unknown properties {', '.join(unknown)}; choose from "
-                             f"{', '.join([*PAPER_000, *NAMES_002])} or all")
-    checks = check_space(measures, depth=args.depth, aspects=args.aspects,
-                         relevant_per_aspect=args.relevant_per_aspect,
+    if args.plot:
+        check_plot_path(args.plot)
+    space, relevant, examples = check_settings(args.depth, args.aspects, args.relevant_per_aspect, args.examples)
+    wanted = _properties(args.properties)
+    measures = list(dict.fromkeys(_split_measures(args.measure)))
+    if not measures:
+        raise CranfieldError("-m names no measure")
+    for name in measures:
+        parse_measure(name)
+    checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,
                          properties=[w for w in wanted if w in PAPER_000], include_empty=args.include_empty,
-                         examples=args.examples) if any(w in PAPER_000 for w in wanted) else []
+                         examples=examples) if any(w in PAPER_000 for w in wanted) else []
     for name in measures:
         for w in wanted:
             if w in NAMES_002:
                 c = check_property(name, NAMES_002[w])
-                checks.append(Check(name, w, c.cases, c.violations, [c.example] if c.example else []))
+                checks.append(Check(name, w, c.cases, c.violations, [c.example][:examples] if c.example else []))
     order = {(m, p): k for k, (m, p) in enumerate((m, p) for m in measures for p in wanted)}
     checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
     rows = [{"measure": c.measure, "property": c.property, "applicable": c.applicable,
@@ -92,13 +108,13 @@ def run(args: Any) -> int:
 
 
 def _heat_map(rows: list[dict], measures: list[str], properties: list[str], path: str) -> None:
-    from ..truncation import _pyplot
+    from ..figures import new_figure, save_figure
 
-    plt = _pyplot()
     grid = np.zeros((len(measures), len(properties)))
     for r in rows:
         grid[measures.index(r["measure"]), properties.index(r["property"])] = r["rate"]
-    fig, ax = plt.subplots(figsize=(1.2 * len(properties) + 3, 0.45 * len(measures) + 1.5))
+    fig = new_figure(figsize=(1.2 * len(properties) + 3, 0.45 * len(measures) + 1.5))
+    ax = fig.subplots()
     im = ax.imshow(grid, cmap="Reds", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(properties)), properties, rotation=30, ha="right")
     ax.set_yticks(range(len(measures)), measures)
@@ -106,5 +122,4 @@ def _heat_map(rows: list[dict], measures: list[str], properties: list[str], path
         ax.text(j, i, f"{v:.2f}" if v else "0", ha="center", va="center", fontsize="small")
     fig.colorbar(im, label="violation rate")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)

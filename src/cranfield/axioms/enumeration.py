@@ -8,7 +8,10 @@ one aspect, or non-relevant. Rankings of length L are numbered by their base-(m 
 (0 = x, k = aspect k), so parents, extensions and swapped rankings are index arithmetic and no
 ranking is ever stored as text. The synthetic qrels give every aspect ``relevant_per_aspect``
 relevant documents (binary labels, uniform aspect weights); there are ((m+1)^(h+1) − 1)/m
-rankings, ∅ included (88,573 for h = 10, m = 2).
+rankings, ∅ included (88,573 for h = 10, m = 2). At most :data:`MAX_RANKINGS` (10 million:
+h ≤ 14 for m = 2, h ≤ 11 for m = 3) are enumerated, over at most :data:`MAX_ASPECTS` (23,
+named a..w) aspects with at most :data:`MAX_RELEVANT` (10,000) relevant documents per aspect; larger
+spaces are refused up front (:func:`max_depth`).
 
 Properties (a violation is m(S) > m(T) + 1e-12·max(1, |m(S)|, |m(T)|) for a pair "S ≤ T"):
 - Relevance Monotonicity: m(S) ≤ m(S·r) for every relevant r;
@@ -30,11 +33,38 @@ import numpy as np
 
 from .._progress import progress
 from ..batch import Batch, Topics
-from ..errors import CranfieldError
+from ..errors import check_choice, check_int
 from ..registry import Measure, parse_measure
 
 PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
 CHUNK = 1 << 18  # rankings scored per batch
+MAX_RANKINGS = 10_000_000  # rankings enumerated (scores, relations and the induction pass are O(rankings))
+ASPECT_NAMES = "abcdefghijklmnopqrstuvw"  # x is the non-relevant document
+MAX_ASPECTS = len(ASPECT_NAMES)
+MAX_RELEVANT = 10_000  # relevant documents per aspect of the synthetic topic
+
+
+def count_rankings(depth: int, aspects: int) -> int:
+    """((m+1)^(h+1) − 1)/m: the rankings of length 0..h over m aspects, as an exact int."""
+    return ((aspects + 1) ** (depth + 1) - 1) // aspects
+
+
+def max_depth(aspects: int) -> int:
+    """The largest depth h whose space over ``aspects`` aspects holds at most
+    :data:`MAX_RANKINGS` rankings (exact integers: 14 for 2 aspects, 11 for 3)."""
+    depth = 0
+    while count_rankings(depth + 1, aspects) <= MAX_RANKINGS:
+        depth += 1
+    return depth
+
+
+def check_space_size(depth: object, aspects: object) -> tuple[int, int]:
+    """``(depth, aspects)`` as ints when the space they span may be enumerated: 1 ≤ aspects ≤
+    :data:`MAX_ASPECTS` and 1 ≤ depth ≤ :func:`max_depth` (at most :data:`MAX_RANKINGS`
+    rankings); else the error saying the allowed range."""
+    m = check_int(aspects, "number of aspects", low=1, high=MAX_ASPECTS)
+    h = check_int(depth, f"depth over {m} aspects (at most {MAX_RANKINGS:,} rankings)", low=1, high=max_depth(m))
+    return h, m
 
 
 @dataclass(frozen=True)
@@ -43,6 +73,11 @@ class Space:
 
     depth: int
     aspects: int
+
+    def __post_init__(self) -> None:
+        depth, aspects = check_space_size(self.depth, self.aspects)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "aspects", aspects)
 
     @property
     def base(self) -> int:
@@ -55,7 +90,7 @@ class Space:
 
     @property
     def size(self) -> int:
-        return int(self.offsets[-1])
+        return count_rankings(self.depth, self.aspects)
 
     def level(self, length: int) -> np.ndarray:
         """Codes 0..(m+1)^L − 1 of the rankings of one length."""
@@ -77,7 +112,7 @@ class Space:
         if length == 0:
             return "∅"
         d = self.digits(length, np.array([index - self.offsets[length]]))[0]
-        return ".".join("x" if k == 0 else "abcdefghijklmnopqrstuvw"[k - 1] for k in d)
+        return ".".join("x" if k == 0 else ASPECT_NAMES[k - 1] for k in d)
 
 
 def _labels(space: Space, start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
@@ -221,28 +256,33 @@ def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: 
     return check
 
 
+def check_settings(depth: object, aspects: object, relevant_per_aspect: object = None, examples: object = 3
+                   ) -> tuple[Space, int, int]:
+    """(space, relevant documents per aspect, examples) from the settings of :func:`check_space`,
+    each checked (the error says the allowed range): see :func:`check_space`."""
+    space = Space(depth, aspects)  # type: ignore[arg-type]
+    relevant = space.depth if relevant_per_aspect is None else check_int(
+        relevant_per_aspect, f"number of relevant documents per aspect (a ranking of depth {space.depth} needs "
+        f"{space.depth} distinct documents)", low=space.depth, high=MAX_RELEVANT)
+    return space, relevant, check_int(examples, "number of examples", low=0)
+
+
 def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: int = 2,
                 relevant_per_aspect: int | None = None, properties: Sequence[str] = PAPER_000,
                 include_empty: bool = False, examples: int = 3, progress_bar: bool | None = None) -> list[Check]:
     """Check paper 000's properties for each measure over every ranking up to ``depth``.
 
     ``relevant_per_aspect`` defaults to ``depth`` and must be at least ``depth`` (a ranking of
-    ``depth`` documents all relevant to one aspect needs that many distinct documents).
+    ``depth`` documents all relevant to one aspect needs that many distinct documents) and at
+    most :data:`MAX_RELEVANT`; ``examples`` is the number of violating pairs kept per check.
+    Every setting and measure is checked before any ranking is scored.
     """
-    relevant = depth if relevant_per_aspect is None else relevant_per_aspect
-    if depth < 1 or aspects < 1:
-        raise CranfieldError("depth and aspects must be at least 1")
-    if relevant < depth:
-        raise CranfieldError(f"relevant_per_aspect ({relevant}) must be at least the depth ({depth}): a ranking of "
-                             f"{depth} documents relevant to one aspect needs {depth} distinct documents")
-    unknown = [p for p in properties if p not in PAPER_000]
-    if unknown:
-        raise CranfieldError(f"unknown properties {', '.join(unknown)}; choose from {', '.join(PAPER_000)}")
-    space = Space(depth, aspects)
-    topics = synthetic_topics(aspects, relevant)
+    space, relevant, examples = check_settings(depth, aspects, relevant_per_aspect, examples)
+    properties = [check_choice(p, "property", PAPER_000) for p in properties]
+    parsed = [parse_measure(name) for name in measures]
+    topics = synthetic_topics(space.aspects, relevant)
     out = []
-    for name in measures:
-        measure = parse_measure(name)
+    for name, measure in zip(measures, parsed):
         scores = score_space(measure, space, topics, progress_bar=progress_bar)
         for prop in properties:
             if prop == "induction":

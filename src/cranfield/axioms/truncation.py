@@ -30,11 +30,14 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..batch import Batch, Topics
+from ..errors import check_choice, check_int, invalid
 from ..registry import Measure, parse_measure
 
 PROPERTIES = ("priority", "top-weightedness", "deepness", "shallowness", "confidence", "recall", "redundancy")
 THRESHOLD_SEARCH = 1000
 THRESHOLD_COLLECTION = 2 * THRESHOLD_SEARCH  # x^n·r^n stays within the relevant documents for every n
+MAX_DEPTH = 12  # the universal properties list every binary ranking up to the depth, and pairs of them
+MAX_COLLECTION = 100_000  # relevant documents of a collection
 
 
 @dataclass(frozen=True)
@@ -171,7 +174,18 @@ def _threshold(measure: Measure, name: str) -> PropertyCheck:
 
 def check_property(measure: str | Measure, prop: str, *, depth: int = 7,
                    collections: Sequence[int] = (1, 3, 10)) -> PropertyCheck:
-    """Check one paper 002 §2 property for a measure (see the module docstring)."""
+    """Check one paper 002 §2 property for a measure (see the module docstring).
+
+    ``depth`` (1..:data:`MAX_DEPTH`) bounds the rankings of the universal properties and
+    Redundancy; ``collections`` are the numbers of relevant documents R tried (1..
+    :data:`MAX_COLLECTION` each).
+    """
+    prop = check_choice(prop, "property", PROPERTIES)
+    depth = check_int(depth, "depth", low=1, high=MAX_DEPTH)
+    if isinstance(collections, (str, bytes)) or np.ndim(collections) != 1 or not len(collections):
+        raise invalid("collections", "a non-empty sequence of numbers of relevant documents", collections)
+    collections = [check_int(r, "number of relevant documents in a collection", low=1, high=MAX_COLLECTION)
+                   for r in collections]
     m = parse_measure(measure)
     if prop in ("deepness", "shallowness"):
         return _threshold(m, prop)
@@ -179,11 +193,10 @@ def check_property(measure: str | Measure, prop: str, *, depth: int = 7,
         return _redundancy(m, depth, collections)
     builders = {"priority": _priority, "top-weightedness": _top_weighted, "confidence": _confidence,
                 "recall": _recall}
-    if prop not in builders:
-        raise ValueError(f"unknown property {prop!r}; one of {', '.join(PROPERTIES)}")
     return _universal(m, prop, builders[prop](depth), collections)
 
 
 def property_table(measures: Sequence[str], properties: Sequence[str] = PROPERTIES, **options) -> list[PropertyCheck]:
     """Every (measure, property) check: the ✓/✗ matrix of paper 002 Table 1."""
+    properties = [check_choice(p, "property", PROPERTIES) for p in properties]
     return [check_property(m, p, **options) for m in measures for p in properties]
