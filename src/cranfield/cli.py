@@ -1,7 +1,9 @@
 """The ``cranfield`` command line: ``eval``, ``measures`` and ``example``.
 
 Errors in the input print one line ``cranfield: error: path:line: what is wrong`` and exit
-with status 2; warnings print ``cranfield: warning: ...`` on stderr and do not stop the run.
+with status 2 (usage errors, invalid option values, unreadable or unwritable files alike, never
+a traceback); warnings print ``cranfield: warning: ...`` on stderr and do not stop the run;
+Ctrl-C prints ``cranfield: interrupted`` and exits with status 130.
 """
 
 from __future__ import annotations
@@ -10,12 +12,15 @@ import argparse
 import dataclasses
 import importlib
 import json
+import os
 import sys
 import warnings
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, NoReturn, Sequence
 
 from . import __version__
-from .errors import CranfieldError, EvaluationWarning
+from ._output import check_writable, write_text
+from .errors import CranfieldError, EvaluationWarning, check_float, check_int, invalid, warn
 from .report import FORMATS
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
@@ -67,7 +72,10 @@ def _split_measures(values: list[str] | None) -> list[str]:
 
     out: list[str] = []
     for value in values or []:
-        for part in (p.strip() for p in _split_top(value) if p.strip()):
+        parts = [p.strip() for p in _split_top(value)]
+        if not all(parts):
+            raise invalid("value of -m/--measure", "a measure name, or names separated by commas (-m AP,P@10)", value)
+        for part in parts:
             if out and _continues(part) and out[-1].partition(".")[0] in TREC_EVAL and "." in out[-1]:
                 out[-1] += "," + part
             else:
@@ -147,21 +155,23 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over all qrels topics, missing ones scored as the empty ranking (trec_eval -c; "
                         "= --missing empty: 0 for every measure but num_rel)")
-    p.add_argument("-M", "--depth", type=int, metavar="N", help="only the first N documents of each ranking count (trec_eval -M)")
+    p.add_argument("-M", "--depth", metavar="N",
+                   help="only the first N documents of each ranking count (trec_eval -M; N >= 1)")
     p.add_argument("-J", "--judged-only", action="store_true",
                    help="drop unjudged documents (and negative labels) from the rankings first (trec_eval -J)")
-    p.add_argument("-l", "--rel-level", type=int, metavar="L",
-                   help="the lowest label counted as relevant by binary measures (trec_eval -l; measure parameter rel=L)")
+    p.add_argument("-l", "--rel-level", metavar="L",
+                   help="the lowest label counted as relevant by binary measures (trec_eval -l; measure parameter "
+                        "rel=L; L >= 1); a warning when no topic has a document labelled L or more")
     p.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
-                        "or dd (weights 1 - diversity difficulty, paper 001)")
+                        "or dd (weights 1 - diversity difficulty; Golbus, Aslam & Clarke, Inf. Retr. 2013)")
     p.add_argument("--dd-truth", metavar="FILE",
                    help="TREC Dynamic Domain ground truth (topic subtopic docno passage rating); then every "
                         "positional file is a run. DD runs (topic iteration docno score on_topic ...) are detected")
     p.add_argument("--dd-combine", choices=("sum", "dcg"), default="sum",
                    help="combine a document's passage ratings: sum (2017 scorer; default) or dcg (2016 scorer)")
-    p.add_argument("--docs-per-iteration", type=int, metavar="N",
-                   help="Cube Test measures: split plain rankings into iterations of N documents")
+    p.add_argument("--docs-per-iteration", metavar="N",
+                   help="Cube Test measures: split plain rankings into iterations of N documents (N >= 1)")
     p.add_argument("--per-iteration", action="store_true",
                    help="Cube Test measures: also the value after each iteration, as rows CT@5[iteration=k]")
     p.add_argument("--per-intent", action="store_true",
@@ -171,13 +181,24 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help="risk-sensitive evaluation against this run (TREC Web 2013-14, ndeval -baseline): per topic "
                         "run - baseline, losses weighted by 1 + risk alpha; the all row is URisk, and rows "
                         "MEASURE[TRisk] give TRisk")
-    p.add_argument("--risk-alpha", type=float, default=0.0, metavar="A", help="weight of losses: 1 + A (default 0)")
+    p.add_argument("--risk-alpha", default="0", metavar="A",
+                   help="with --baseline, the weight of losses: 1 + A (a finite number >= 0; default 0)")
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
-    p.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the results to FILE instead of stdout (checked before the evaluation starts; "
+                        "written whole or not at all)")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, ``cranfield: error: ...``, like every other
+    error of cranfield (exit status 2); the subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"cranfield: error: {message} (see `{self.prog} --help`)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="cranfield",
         description="Exact, fast evaluation of search and recommendation rankings.",
         epilog="run `cranfield COMMAND --help` for the options of a command; "
@@ -228,9 +249,55 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"cranfield: {prefix}: {message}", file=sys.stderr)
 
 
+def _check_options(args: argparse.Namespace) -> None:
+    """Validate ``eval``'s numeric options and output files before any work: one line each
+    (``The value of -M/--depth must be an integer >= 1. Got '0' instead.``), exit status 2."""
+    for dest, option in (("depth", "-M/--depth"), ("rel_level", "-l/--rel-level"),
+                         ("docs_per_iteration", "--docs-per-iteration")):
+        if getattr(args, dest) is not None:
+            setattr(args, dest, check_int(getattr(args, dest), f"value of {option}", low=1))
+    args.risk_alpha = check_float(args.risk_alpha, "value of --risk-alpha", low=0)
+    if args.risk_alpha and not args.baseline:
+        warn("--risk-alpha has no effect without --baseline")
+    if args.cutoffs is not None:
+        _parse_cutoffs(args.cutoffs)
+        if args.compat not in ("gdeval", "ntcireval"):
+            warn("--cutoffs applies only with --compat gdeval or --compat ntcireval: ignored")
+    outputs = {"output file": args.output, "provenance file": args.provenance}
+    for what, path in outputs.items():
+        if path:
+            check_writable(path, what)
+    if args.output and args.provenance and Path(args.output).resolve() == Path(args.provenance).resolve():
+        raise CranfieldError(f"-o/--output and --provenance name the same file {args.output!r}")
+
+
+def _write_stdout(text: str) -> None:
+    """Write ``text`` to standard output now; a failure (a full disk) is one error line."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        _silence_stdout()
+        raise CranfieldError(f"cannot write the results to standard output: {exc.strerror or exc}") from None
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that the flush at exit after a failed write
+    (a closed pipe, a full disk) prints no second error."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # no file descriptor (captured output)
+        pass
+
+
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     from .report import write_provenance
 
+    _check_options(args)
     gdeval = args.compat == "gdeval"
     trec_eval = args.compat == "trec_eval"
     measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
@@ -290,35 +357,35 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         t = trisk(results)
         text = _render(results, fmt, detail, **shape)
         if fmt == "json":
-            import json as _json
-
-            rows = _json.loads(text) + [{"run": run, "topic": "all", "measure": f"{m}[TRisk]", "value": float(t[s, k])}
-                                        for s, run in enumerate(results.runs) for k, m in enumerate(results.measures)]
-            text = _json.dumps(rows, indent=1) + "\n"
+            rows = json.loads(text) + [{"run": run, "topic": "all", "measure": f"{m}[TRisk]",
+                                        "value": None if t[s, k] != t[s, k] else float(t[s, k])}
+                                       for s, run in enumerate(results.runs) for k, m in enumerate(results.measures)]
+            text = json.dumps(rows, indent=1) + "\n"
         else:
             text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
                             for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
     else:
         text = _render(results, fmt, detail, **shape)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text(args.output, text, "output file")
     else:
-        sys.stdout.write(text)
+        _write_stdout(text)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
 
 
 def _require_scored_topics(results: Any) -> None:
-    """A run none of whose topics is scored (``--missing skip``) is an error, as in trec_eval,
-    not a row of NaN: the topic ids of run and qrels usually differ by a prefix."""
-    import numpy as np
-
-    for s, run in enumerate(results.runs):
-        if results.topics and np.isnan(results.values[s]).all():
-            raise CranfieldError(f"{run}: no topic of the run has judgments in the qrels, so nothing is scored "
-                                 "(do the topic ids differ, e.g. by a prefix? see --strip-topic-prefix)")
+    """A run none of whose topics is scored (``--missing skip``) is an error, as in trec_eval
+    ("No queries with both results and relevance info"), not a row of NaN. (A run without any
+    qrels topic is refused earlier, by the Evaluator.)"""
+    if results.unscored is None:
+        return
+    for run, unscored in zip(results.runs, results.unscored):
+        if unscored.size and unscored.all():
+            raise CranfieldError(f"{run}: no topic of the run is left to score: its qrels topics have no judged "
+                                 "document left (-J) or no relevant one (--norel exclude), and --missing skip "
+                                 "leaves out the topics missing from the run")
 
 
 def _preset_request(args: argparse.Namespace) -> Any:
@@ -329,12 +396,7 @@ def _preset_request(args: argparse.Namespace) -> Any:
     if args.compat not in ("gdeval", "ntcireval"):
         return None
     given = args.cutoffs or ("20" if args.compat == "gdeval" else "1000")
-    try:
-        cutoffs = [int(c) for c in given.split(",")]
-    except ValueError:
-        raise CranfieldError(f"--cutoffs must be ranks separated by commas, e.g. 10,1000; got {given!r}") from None
-    if min(cutoffs) < 1:
-        raise CranfieldError(f"--cutoffs must be ranks of 1 or more; got {given!r}")
+    cutoffs = _parse_cutoffs(given)
     if args.compat == "gdeval":
         if len(cutoffs) != 1:
             raise CranfieldError(f"--compat gdeval takes one cutoff (gdeval's -k); got {given!r}")
@@ -342,6 +404,11 @@ def _preset_request(args: argparse.Namespace) -> Any:
     if not args.gains:
         raise CranfieldError("--compat ntcireval needs the gain vector, as NTCIREVAL's -g does: e.g. -g 1:2:3")
     return ntcireval_request(cutoffs)
+
+
+def _parse_cutoffs(text: str) -> list[int]:
+    """The ranks of ``--cutoffs`` (``10,1000``), each an integer >= 1."""
+    return [check_int(c, "cutoff in --cutoffs", low=1) for c in text.split(",")]
 
 
 def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str,
@@ -423,13 +490,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("always", EvaluationWarning)
             warnings.showwarning = _show_warning
             return int(args.handler(args))
-    except CranfieldError as exc:
-        print(f"cranfield: error: {exc}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
+        _silence_stdout()
         return 1
+    except OSError as exc:  # a file that cannot be read or written
+        return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
+    except ValueError as exc:  # CranfieldError and any other complaint about the input
+        return _error(str(exc))
     except KeyboardInterrupt:
+        print("cranfield: interrupted", file=sys.stderr)
         return 130
+
+
+def _error(message: str) -> int:
+    """Print ``cranfield: error: message`` as one line; the exit status 2."""
+    print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

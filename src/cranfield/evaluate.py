@@ -292,9 +292,9 @@ class Evaluator:
             levels.setdefault(int(measure.params.get("rel", 1)), []).append(name)
         for level, names in sorted(levels.items()):
             if not (coll.topics.num_rel(level)[self.topic_mask] > 0).any():
-                warn(f"no evaluated topic has a relevant document (label >= {level}; the highest label in the "
-                     f"qrels is {coll.max_rel}), so {listing(names, 5)} score every topic as if nothing were "
-                     "relevant (mostly 0)")
+                warn(f"no evaluated topic has a relevant document at label >= {level} (the highest label in the "
+                     f"qrels is {coll.max_rel}): every topic scores as if nothing were relevant (mostly 0) for "
+                     f"{listing(names, 5)}")
 
     def _topic_weights(self, keep: np.ndarray) -> np.ndarray | None:
         if self.average != "dd":
@@ -328,13 +328,9 @@ class Evaluator:
         known = coll.topic_index(run) >= 0
         if not known.any():
             theirs = list(run.topic_ids) or ["(none: the run is empty)"]
-            stripped = {t.rsplit("-", 1)[-1] for t in run.topic_ids}
-            hint = ("they match once a prefix such as 'wt12-' is dropped: use --strip-topic-prefix "
-                    "(strip_topic_prefix=True)" if stripped & set(coll.topic_ids) else
-                    "are the qrels those of the run's track and year? a different prefix? see --strip-topic-prefix")
             raise CranfieldError(f"{run.name}: no topic of the run has judgments in the qrels, so nothing can be "
                                  f"scored; the run's topics are {listing(theirs, 5)}, the qrels' "
-                                 f"{listing(list(coll.topic_ids), 5)} ({hint})")
+                                 f"{listing(list(coll.topic_ids), 5)} ({_mismatch_hint(theirs, coll.topic_ids)})")
         if not known.all():
             unknown = [t for t, k in zip(run.topic_ids, known.tolist()) if not k]
             warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {listing(unknown)}")
@@ -466,6 +462,16 @@ def trisk(adjusted: Results) -> np.ndarray:
         why = "fewer than 2 topics are scored" if n[s, m] < 2 else "every topic has the same difference (sd = 0)"
         warn(f"{adjusted.runs[s]}: TRisk of {adjusted.measures[m]} is undefined (NaN): {why}")
     return np.where(defined, t, np.where(zero, 0.0, np.nan))
+
+
+def _mismatch_hint(run_topics: Sequence[str], qrels_topics: Sequence[str]) -> str:
+    """Why a run's topic ids may match none of the qrels': a prefix to strip, or other qrels."""
+    known = set(qrels_topics)
+    for topic in run_topics:
+        prefix, dash, rest = topic.rpartition("-")
+        if dash and rest in known:
+            return f"they match once the prefix {prefix + dash!r} is dropped: --strip-topic-prefix, strip_topic_prefix=True"
+    return "are these the qrels of the run's track and year?"
 
 
 def _stack_ragged(parts: list[np.ndarray], gone: np.ndarray) -> np.ndarray:

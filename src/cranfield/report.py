@@ -1,4 +1,4 @@
-"""Formatting results: aligned table, trec_eval-style text, CSV and JSON (SPEC §0, JSON rows).
+"""Formatting results: aligned table, trec_eval-style text, CSV and JSON (docs/conventions.md#output).
 
 Every text format except JSON opens with one ``#`` provenance line (version and settings);
 JSON is exactly an array of ``{"run", "topic", "measure", "value"}`` objects, undefined
@@ -58,7 +58,7 @@ def format_trec(results: Results, per_topic: bool = False, *, header: bool = Tru
     asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
     shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``relstrings`` (one ``{topic: text}``
     per run, :func:`cranfield.compat.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
-    ``'%s'``. ``header`` writes the ``#`` provenance line first (SPEC §0); ``--compat trec_eval``
+    ``'%s'``. ``header`` writes the ``#`` provenance line first (docs/conventions.md#output); ``--compat trec_eval``
     leaves it out, so the text is trec_eval's byte for byte.
     """
     from .compat import RELSTRING, trec_eval_key
@@ -107,10 +107,11 @@ def format_json(results: Results, per_topic: bool = False) -> str:
 
 def format_table(results: Results, per_topic: bool = False) -> str:
     """An aligned table: one row per run (per run and topic with ``per_topic``), one column
-    per measure, 4 decimals; with per-intent values, one row per (run, topic, measure)."""
+    per measure, 4 decimals; with per-intent or per-iteration values, one row per (run, topic,
+    measure), so the rows ``measure[intent=i]`` and ``measure[iteration=k]`` have a place."""
     how = dict(zip(results.measures, results.aggregate))
     body: list[list[str]] = []
-    if results.intent_values is not None:
+    if results.intent_values is not None or results.iteration_values is not None:
         head, n_text = ["run", "topic", "measure", "value"], 3
         for run, topic, measure, value in results.rows(True):
             body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
@@ -199,10 +200,10 @@ def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str
 
 
 def write_provenance(results: Results, path: str) -> None:
-    """Write the provenance as JSON (``--provenance FILE``)."""
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump(results.provenance, f, indent=1)
-        f.write("\n")
+    """Write the provenance as JSON (``--provenance FILE``), whole or not at all."""
+    from ._output import write_text
+
+    write_text(path, json.dumps(results.provenance, indent=1) + "\n", "provenance file")
 
 
 def to_jsonable(value: Any) -> Any:
