@@ -1,4 +1,4 @@
-"""The α#-IA family (paper 001 Eq. 7, 10, §6.3; SPEC §2): exact reductions to S-recall, α-nDCG
+"""The α#-IA family (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 7, 10, §6.3; docs/conventions.md#alpha-sharp): exact reductions to S-recall, α-nDCG
 and nDCG-IA on real qrels and random cases, and a plain-Python oracle of the definitions."""
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_reductions_on_random_cases(seed):
 
 # --------------------------------------------------------------------------- plain-Python oracle
 def oracle(ranking, rel_docs, weights, k, discount, subtopics, alpha, lam, beta=0.8):
-    """Paper 001 Eq. 5, 7, 10 and §6.3 written out with loops; binary gains. ``ranking`` and
+    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 5, 7, 10 and §6.3, written out with loops; binary gains. ``ranking`` and
     ``rel_docs`` are lists of per-intent label tuples (rel_docs in docno-descending order);
     the greedy ideal and ξ use exact fractions, so ties are decided exactly."""
     intents = [i for i, w in enumerate(weights) if w > 0]
@@ -260,7 +260,7 @@ def test_cli(capsys):
     assert set(means) == {"alpha#-IA@20", "alpha#-IA(subtopics=smr)@20"} and all(0 < v < 1 for v in means.values())
     assert main(["measures", "alpha#-IA"]) == 0
     out = capsys.readouterr().out
-    assert "lambda=0.5" in out and "subtopics=micro" in out and "paper 001" in out
+    assert "lambda=0.5" in out and "subtopics=micro" in out and "Golbus, Aslam & Clarke" in out
 
 
 def test_greedy_ideal_is_ndeval_s_alpha_ideal():

@@ -29,7 +29,7 @@ def log2_discount(d: int) -> np.ndarray:
 
 
 def gain(grades: np.ndarray, gains: Any) -> np.ndarray:
-    """Gain of each label (SPEC §1). Labels <= 0 gain nothing.
+    """Gain of each label (docs/conventions.md#gains). Labels <= 0 gain nothing.
 
     ``"linear"``: the label (trec_eval); ``"exp"``: 2^label - 1 (gdeval, NTCIREVAL/Sakai);
     a tuple of (label, gain) pairs: that gain, labels not listed keeping gain = label (the

@@ -1,11 +1,12 @@
-"""The α#-IA family (paper 001 §6.2–6.3; SPEC §2): intent-aware cascade #-measures.
+"""The α#-IA family: intent-aware cascade #-measures (Golbus, Aslam & Clarke, Inf. Retr. 2013,
+§6.2–6.3; docs/conventions.md#alpha-sharp).
 
 Spelling (one registered measure, its variants as parameters)::
 
     alpha#-IA(discount=dcg, subtopics=micro, alpha=0.3, lambda=0.5, beta=0.8, gains=..., rel=1)@k
 
 (``α#-IA`` is accepted too; ``cranfield measures alpha#-IA`` lists the parameters.) With
-defaults, ``alpha#-IA@20`` is paper 001's Eq. 10, α#-nDCG-IA@20 with α = 0.3, λ = 0.5.
+defaults, ``alpha#-IA@20`` is Golbus, Aslam & Clarke's Eq. 10, α#-nDCG-IA@20 with α = 0.3, λ = 0.5.
 
 Per intent i the gain of the document at rank r is (Eq. 7, without the w_i)
 
@@ -32,7 +33,7 @@ the dcg discount and ``gains=linear`` is ``nDCG_IA@k``. A topic without relevant
 scores 0.
 
 References: Golbus, Aslam, Clarke, "Increasing evaluation sensitivity to diversity", Inf.
-Retrieval 16 (2013) (paper 001), Eq. 5, 7, 8, 10 and Table 4.
+Retrieval 16 (2013), Eq. 5, 7, 8, 10 and Table 4 (docs/references.md#golbus2013).
 """
 
 from __future__ import annotations
@@ -49,14 +50,14 @@ from .diversity import subtopic_recall
 DISCOUNTS = ("err", "dcg", "rbp")
 SUBTOPICS = ("cascade", "micro", "geom", "smr")
 GEOM_EPSILON = 1e-5
-PAPER = "Golbus, Aslam, Clarke, Inf. Retrieval 2013 (paper 001)"
+PAPER = "Golbus, Aslam & Clarke, Inf. Retr. 2013"
 
 __all__ = ["DISCOUNTS", "SUBTOPICS", "rank_discount", "intent_gains", "greedy_ideal", "cascade_ideal", "intent_ideal",
            "alpha_sharp_per_intent", "alpha_sharp_ia"]
 
 
 def rank_discount(discount: str, d: int, beta: float = 0.8) -> np.ndarray:
-    """Paper 001 Table 4 for r = 1..d: ``err`` 1/r, ``dcg`` 1/log2(r + 1), ``rbp`` β^{r−1}."""
+    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4, for r = 1..d: ``err`` 1/r, ``dcg`` 1/log2(r + 1), ``rbp`` β^{r−1}."""
     if discount == "err":
         return 1.0 / ranks(d)
     if discount == "dcg":
@@ -75,7 +76,8 @@ def _gain_of(labels: np.ndarray, gains: Any, rel: int) -> tuple[np.ndarray, np.n
 
 
 def intent_gains(batch: Batch, cutoff: int | None, alpha: float, gains: Any = None, rel: int = 1) -> np.ndarray:
-    """G_i(r) = gain(g_i(d_r))·(1 − α)^{C_i(r−1)} (paper 001 Eq. 7 without w_i), shape (S, T, D, I)."""
+    """G_i(r) = gain(g_i(d_r))·(1 − α)^{C_i(r−1)} (Golbus, Aslam & Clarke,
+    Inf. Retr. 2013, Eq. 7, without w_i), shape (S, T, D, I)."""
     labels = batch.labels[:, :, :cutoff]
     hits = labels >= rel
     d = hits.shape[2]
@@ -148,7 +150,7 @@ def intent_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, r
 
 def alpha_sharp_per_intent(batch: Batch, *, cutoff: int, discount: str = "dcg", alpha: float = 0.3,
                            beta: float = 0.8, gains: Any = None, rel: int = 1) -> np.ndarray:
-    """X_i = α-X_i@k, each intent against its own ideal (paper 001 §6.2), shape (S, T, I)."""
+    """X_i = α-X_i@k, each intent against its own ideal (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.2), shape (S, T, I)."""
     g = intent_gains(batch, cutoff, alpha, gains, rel)
     num = np.moveaxis(g, 3, 2) @ rank_discount(discount, g.shape[2], beta)
     ideal = intent_ideal(batch.topics, cutoff, alpha, gains, rel)
@@ -164,7 +166,8 @@ def _smr_weights(topics: Topics, rel: int) -> np.ndarray:
 def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopics: str = "micro",
                    alpha: float = 0.3, lam: float = 0.5, beta: float = 0.8, gains: Any = None, rel: int = 1,
                    **named: Any) -> np.ndarray:
-    """α#-X-IA@k = λ·S-recall@k + (1 − λ)·(subtopic average of α-X) (paper 001 Eq. 10, §6.3), (S, T).
+    """α#-X-IA@k = λ·S-recall@k + (1 − λ)·(subtopic average of α-X)
+    (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 10, §6.3), (S, T).
 
     Parameters
     ----------
@@ -172,7 +175,7 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
     cutoff : int
         k.
     discount : {"err", "dcg", "rbp"}
-        Paper 001 Table 4: 1/r, 1/log2(r + 1), β^{r−1}.
+        Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4: 1/r, 1/log2(r + 1), β^{r−1}.
     subtopics : {"cascade", "micro", "geom", "smr"}
         Subtopic averaging (§6.3; see the module docstring).
     alpha : float
@@ -226,7 +229,7 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
 register(MeasureSpec(
     "alpha#-IA", alpha_sharp_ia,
     (cutoff_param(),
-     Param("discount", "choice", "dcg", "rank discount (paper 001 Table 4): err 1/r, dcg 1/log2(r+1), rbp beta^(r-1)",
+     Param("discount", "choice", "dcg", "rank discount (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4): err 1/r, dcg 1/log2(r+1), rbp beta^(r-1)",
            choices=DISCOUNTS),
      Param("subtopics", "choice", "micro", "subtopic averaging (§6.3): cascade (one greedy ideal), micro (sum of "
            "w_i times each intent's normalised score), geom (product of max(x_i,1e-5)^w_i), smr (weights smr_i(xi))",

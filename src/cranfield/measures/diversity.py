@@ -1,4 +1,4 @@
-"""Diversity measures (SPEC §2): ndeval's family, subtopic recall and the intent-aware wrapper.
+"""Diversity measures (docs/conventions.md#ndeval): ndeval's family, subtopic recall and the intent-aware wrapper.
 
 Labels come from the batch's intent axis: ``J_i(r) = [label_i(d_r) >= rel]`` (ndeval reads
 graded judgments as binary). M' is the number of intents of the topic (those with a relevant
@@ -83,7 +83,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
            max_rel: int | None = None) -> np.ndarray:
     """ERR-IA@k as ndeval computes it: Σ_{r≤k} NG(r)/r over the ideal-ideal Σ_{r≤k} M'(1−α)^{r−1}/r
     (Chapelle et al. CIKM 2009 with binary labels and α-discounted intents; not divided at
-    k = 1, like ndeval). ``norm="none"`` is paper 000 Eq. 5: Σ_i w_i·ERR_i with stop
+    k = 1, like ndeval). ``norm="none"`` is Albahem et al., ADCS 2018, Eq. 5: Σ_i w_i·ERR_i with stop
     probability (2^g − 1)/2^max_rel."""
     if norm == "none":
         from .adhoc import err
@@ -143,7 +143,7 @@ def per_intent_scores(batch: Batch, kernel: Callable[..., np.ndarray], **params:
 
 
 def intent_aware(batch: Batch, kernel: Callable[..., np.ndarray], **params: Any) -> np.ndarray:
-    """IA(X) = Σ_i w_i·X_i (Agrawal et al. WSDM 2009; paper 001 Eq. 8, paper 004 Eq. 5)."""
+    """IA(X) = Σ_i w_i·X_i (Agrawal et al., WSDM 2009; Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 8; Sakai, WWW 2012, Eq. 5)."""
     return (per_intent_scores(batch, kernel, **params) * batch.topics.weights).sum(axis=-1)
 
 
@@ -175,7 +175,7 @@ register(MeasureSpec(
 ))
 register(MeasureSpec(
     "ERR_IA", err_ia, (CUT, ALPHA, REL,
-                       Param("norm", "choice", "ndeval", "ndeval: over the ideal-ideal; none: paper 000 Eq. 5, Σ w_i ERR_i",
+                       Param("norm", "choice", "ndeval", "ndeval: over the ideal-ideal; none: Albahem et al., ADCS 2018, Eq. 5, Σ w_i ERR_i",
                              choices=("ndeval", "none")),
                        Param("max_rel", "int", None, "for norm=none: the label that means certainly satisfied", low=1)),
     cite="Chapelle et al. CIKM 2009; ndeval ERR-IA@k", doc="intent-aware expected reciprocal rank",
@@ -196,7 +196,7 @@ register(MeasureSpec(
 ))
 register(MeasureSpec(
     "IA", ia, (CUT, Param("measure", "measure", None, "the ad hoc measure made intent-aware")),
-    cite="Agrawal et al. WSDM 2009; paper 001 Eq. 8; paper 004 Eq. 5",
+    cite="Agrawal et al., WSDM 2009; Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 8; Sakai, WWW 2012, Eq. 5",
     doc="intent-aware version of any ad hoc measure: Σ_i w_i X_i", needs_intents=True, per_intent=_ia_per_intent,
 ))
 

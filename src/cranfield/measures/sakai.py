@@ -1,4 +1,4 @@
-"""Sakai's diversity family (paper 004 §2–3; NTCIREVAL conventions): D-, D#-, DIN-, DIN#-measures,
+"""Sakai's diversity family (Sakai, WWW 2012, §2–3; NTCIREVAL conventions): D-, D#-, DIN-, DIN#-measures,
 P+Q, P+Q# and effective precision.
 
 Gains are ``exp`` (2^L − 1: L1 → 1, L2 → 3, L3 → 7) by default, the discount log2(r + 1),
@@ -19,11 +19,11 @@ from ._common import cut, gain, safe_div
 from .adhoc import blended_ratio, cascade, dcg, p_plus, q_measure, q_value, rbp_weights
 from .diversity import intent_hits, per_intent_scores, subtopic_recall
 
-PAPER = "Sakai, WWW 2012 (paper 004)"
+PAPER = "Sakai, WWW 2012"
 
 
 def global_gain(batch: Batch, cutoff: int | None, gains: Any, *, din: bool = False) -> np.ndarray:
-    """GG(r) = Σ_i w_i·g_i(r) (paper 004 Eq. 6), shape (S, T, D).
+    """GG(r) = Σ_i w_i·g_i(r) (Sakai, WWW 2012, Eq. 6), shape (S, T, D).
 
     With ``din=True``, GG_DIN (Eq. 8): a navigational intent j only gains at the first rank
     relevant to it (isnew_j(r) = 1 iff no document relevant to j appears above r).
@@ -66,44 +66,44 @@ def _d_q(batch: Batch, cutoff: int | None, gains: Any, beta: float, din: bool) -
 
 
 def d_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "exp") -> np.ndarray:
-    """D-nDCG@l: nDCG with global gains GG(r) against one ideal list sorted by GG (paper 004 §2.2)."""
+    """D-nDCG@l: nDCG with global gains GG(r) against one ideal list sorted by GG (Sakai, WWW 2012, §2.2)."""
     return _d_ndcg(batch, cutoff, gains, din=False)
 
 
 def d_q(batch: Batch, *, cutoff: int | None, gains: Any = "exp", beta: float = 1.0) -> np.ndarray:
-    """D-Q@l: Q@l with global gains, J(r) = relevant to some intent (paper 004 §2.2)."""
+    """D-Q@l: Q@l with global gains, J(r) = relevant to some intent (Sakai, WWW 2012, §2.2)."""
     return _d_q(batch, cutoff, gains, beta, din=False)
 
 
 def d_err(batch: Batch, *, cutoff: int | None, gains: Any = "exp") -> np.ndarray:
     """D-ERR@l: the ERR cascade with stop probability GG(r)/(GG*_max + 1), over the same for the
-    ideal list (SPEC §2)."""
+    ideal list (docs/conventions.md#sakai)."""
     ideal = ideal_global_gain(batch, gains)
     top = (ideal[:, :1].sum(axis=1) + 1.0)[:, None]
     return safe_div(cascade(global_gain(batch, cutoff, gains) / top[None]), cascade(cut(ideal, cutoff) / top))
 
 
 def d_rbp(batch: Batch, *, cutoff: int | None, gains: Any = "exp", p: float = 0.8) -> np.ndarray:
-    """D-RBP(p)@l: (1 − p)·Σ_r p^{r−1}·GG(r)/GG*_max, unnormalised (SPEC §2)."""
+    """D-RBP(p)@l: (1 − p)·Σ_r p^{r−1}·GG(r)/GG*_max, unnormalised (docs/conventions.md#sakai)."""
     gg = global_gain(batch, cutoff, gains)
     top = ideal_global_gain(batch, gains)[:, :1].sum(axis=1)
     return safe_div(gg @ rbp_weights(p, gg.shape[-1]), top)
 
 
 def din_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "exp") -> np.ndarray:
-    """DIN-nDCG@l (paper 004 Eq. 9): D-nDCG with GG_DIN in the system's gains only; the ideal
+    """DIN-nDCG@l (Sakai, WWW 2012, Eq. 9): D-nDCG with GG_DIN in the system's gains only; the ideal
     stays D's, so the maximum can be below 1."""
     return _d_ndcg(batch, cutoff, gains, din=True)
 
 
 def din_q(batch: Batch, *, cutoff: int | None, gains: Any = "exp", beta: float = 1.0) -> np.ndarray:
-    """DIN-Q@l (paper 004 Eq. 10–11): D-Q@l with GG_DIN in the blended ratio's numerator;
+    """DIN-Q@l (Sakai, WWW 2012, Eq. 10–11): D-Q@l with GG_DIN in the blended ratio's numerator;
     J(r), C(r) and the ideal gains stay D's."""
     return _d_q(batch, cutoff, gains, beta, din=True)
 
 
 def p_plus_q(batch: Batch, *, cutoff: int | None, gains: Any = "exp", beta: float = 1.0) -> np.ndarray:
-    """P+Q@l (paper 004 Eq. 12): Σ_{i inf} w_i·Q_i@l + Σ_{j nav} w_j·P+_j@l, each intent against
+    """P+Q@l (Sakai, WWW 2012, Eq. 12): Σ_{i inf} w_i·Q_i@l + Σ_{j nav} w_j·P+_j@l, each intent against
     its own ideal list."""
     q = per_intent_scores(batch, q_measure, cutoff=cutoff, beta=beta, gains=gains)
     pp = per_intent_scores(batch, p_plus, cutoff=cutoff, beta=beta, gains=gains)
@@ -111,7 +111,7 @@ def p_plus_q(batch: Batch, *, cutoff: int | None, gains: Any = "exp", beta: floa
 
 
 def effective_precision(batch: Batch, *, cutoff: int) -> np.ndarray:
-    """Ef-P@l (paper 004 §4.2): the fraction of the top l that is relevant to some informational
+    """Ef-P@l (Sakai, WWW 2012, §4.2): the fraction of the top l that is relevant to some informational
     intent, or is the first document relevant to some navigational intent."""
     hits = intent_hits(batch, cutoff)
     first = hits & ((np.cumsum(hits, axis=2) - hits) == 0)
@@ -121,12 +121,12 @@ def effective_precision(batch: Batch, *, cutoff: int) -> np.ndarray:
 
 
 def sharp(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-    """X# = γ·I-rec@l + (1 − γ)·X@l (paper 004 Eq. 7)."""
+    """X# = γ·I-rec@l + (1 − γ)·X@l (Sakai, WWW 2012, Eq. 7)."""
     def combined(batch: Batch, *, cutoff: int | None, gamma: float = 0.5, **params: Any) -> np.ndarray:
         irec = subtopic_recall(batch, cutoff=cutoff)
         return gamma * irec + (1.0 - gamma) * kernel(batch, cutoff=cutoff, **params)
 
-    combined.__doc__ = f"γ·I-rec@l + (1 − γ)·({kernel.__doc__.splitlines()[0]}) (paper 004 Eq. 7)."
+    combined.__doc__ = f"γ·I-rec@l + (1 − γ)·({kernel.__doc__.splitlines()[0]}) (Sakai, WWW 2012, Eq. 7)."
     return combined
 
 
@@ -140,8 +140,8 @@ FAMILY = [
     # name, kernel, params, normalised, needs types, cite
     ("D-nDCG", d_ndcg, (EXP,), True, False, "§2.2, Eq. 6"),
     ("D-Q", d_q, (EXP, BETA), True, False, "§2.2, Eq. 6 with Q@l"),
-    ("D-ERR", d_err, (EXP,), True, False, "§2.2 with ERR (SPEC §2)"),
-    ("D-RBP", d_rbp, (EXP, P), False, False, "§2.2 with RBP (SPEC §2)"),
+    ("D-ERR", d_err, (EXP,), True, False, "§2.2 with ERR (docs/conventions.md#sakai)"),
+    ("D-RBP", d_rbp, (EXP, P), False, False, "§2.2 with RBP (docs/conventions.md#sakai)"),
     ("DIN-nDCG", din_ndcg, (EXP,), False, True, "§3.1, Eq. 8–9"),
     ("DIN-Q", din_q, (EXP, BETA), False, True, "§3.1, Eq. 10–11"),
     ("P+Q", p_plus_q, (EXP, BETA), False, True, "§3.2, Eq. 12"),
@@ -149,15 +149,15 @@ FAMILY = [
 
 for name, kernel, params, normalised, types, where in FAMILY:
     register(MeasureSpec(
-        name, kernel, (CUT, *params), cite=f"{PAPER} {where}", doc=(kernel.__doc__ or "").split("\n")[0],
+        name, kernel, (CUT, *params), cite=f"{PAPER}, {where}", doc=(kernel.__doc__ or "").split("\n")[0],
         normalised=normalised, needs_intents=True, needs_types=types,
     ))
     register(MeasureSpec(
         name.replace("-", "#-") if "-" in name else name + "#", sharp(kernel), (CUT, GAMMA, *params),
-        cite=f"{PAPER} Eq. 7 with {name}", doc=f"γ·I-rec + (1 − γ)·{name}", needs_intents=True, needs_types=types,
+        cite=f"{PAPER}, Eq. 7 with {name}", doc=f"γ·I-rec + (1 − γ)·{name}", needs_intents=True, needs_types=types,
     ))
 
 register(MeasureSpec(
-    "Ef-P", effective_precision, (CUT,), cite=f"{PAPER} §4.2", doc="effective precision (redundant navigational hits ignored)",
+    "Ef-P", effective_precision, (CUT,), cite=f"{PAPER}, §4.2", doc="effective precision (redundant navigational hits ignored)",
     aliases=("EfP",), cutoff="required", needs_intents=True, needs_types=True,
 ))

@@ -1,5 +1,6 @@
-"""Measures for truncated rankings (SPEC §3; paper 002 §3): terminal-document, utility and
-information-theoretic (OIE) measures, and Sakai & Zeng's intentwise RBU.
+"""Measures for truncated rankings: terminal-document, utility and information-theoretic (OIE)
+measures (Amigó, Mizzaro & Spina, SIGIR 2022, §3; docs/conventions.md#truncated), and Sakai
+& Zeng's intentwise RBU.
 
 These measures read each ranking's true length (``Batch.length``): a ranking of three
 documents differs from one padded with non-relevant documents, and the empty ranking is a
@@ -8,7 +9,7 @@ n' = 0..n of every ranking at once, shape (S, T, D + 1), by cumulative sums; the
 kernel reads it at n' = n (or min(n, k) with ``@k``). The optimal-truncation analysis uses
 the prefix functions directly.
 
-Relevance scales (paper 002 §4.1): Rel(d) = grade/max_rel for DCG-, RBP-, flat and terminal
+Relevance scales (Amigó, Mizzaro & Spina, SIGIR 2022, §4.1): Rel(d) = grade/max_rel for DCG-, RBP-, flat and terminal
 measures; Rel'(d) = (2^grade − 1)/2^max_rel for the ERR- and RBU-derived ones (a binary
 relevant document has Rel' = 0.5). max_rel is the qrels file's highest label unless given.
 """
@@ -24,7 +25,7 @@ from ..errors import MeasureError
 from ..registry import MeasureSpec, Param, cutoff_param, register
 from ._common import first_true, gain, log2_discount, ranks, safe_div
 
-PAPER = "Amigó, Mizzaro, Spina, SIGIR 2022 (paper 002)"
+PAPER = "Amigó, Mizzaro & Spina, SIGIR 2022"
 
 
 def _length(batch: Batch, cutoff: int | None) -> np.ndarray:
@@ -46,7 +47,7 @@ def rel_linear(grades: np.ndarray, max_rel: int) -> np.ndarray:
 
 
 def rel_exp(grades: np.ndarray, max_rel: int) -> np.ndarray:
-    """Rel'(d) = (2^grade − 1) / 2^max_rel (Chapelle et al. 2009; paper 002 §4.1)."""
+    """Rel'(d) = (2^grade − 1) / 2^max_rel (Chapelle et al., CIKM 2009; Amigó, Mizzaro & Spina, SIGIR 2022, §4.1)."""
     return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
 
 
@@ -71,26 +72,27 @@ def _satisfaction(rel: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- utility family
 def flat_utility_prefix(batch: Batch, *, cutoff: int | None, e: float = 0.05, max_rel: int | None = None) -> np.ndarray:
-    """Flat utility U = Σ_{i≤n} (Rel(d_i) − e) (paper 002 §3.3)."""
+    """Flat utility U = Σ_{i≤n} (Rel(d_i) − e) (Amigó, Mizzaro & Spina, SIGIR 2022, §3.3)."""
     rel = rel_linear(_grades(batch, cutoff), _top(batch, max_rel))
     return prefix_sum(rel - e)
 
 
 def dcgu_prefix(batch: Batch, *, cutoff: int | None, e: float = 0.05, max_rel: int | None = None) -> np.ndarray:
-    """DCGU = Σ_{i≤n} (Rel(d_i) − e)/log2(i + 1) (paper 002 §3.3)."""
+    """DCGU = Σ_{i≤n} (Rel(d_i) − e)/log2(i + 1) (Amigó, Mizzaro & Spina, SIGIR 2022, §3.3)."""
     rel = rel_linear(_grades(batch, cutoff), _top(batch, max_rel))
     return prefix_sum((rel - e) * log2_discount(rel.shape[-1]))
 
 
 def erru_prefix(batch: Batch, *, cutoff: int | None, e: float = 0.05, max_rel: int | None = None) -> np.ndarray:
-    """ERRU = Σ_{i≤n} (1/i)·(Rel'(d_i)·Π_{j<i}(1 − Rel'(d_j)) − e) (paper 002 §3.3)."""
+    """ERRU = Σ_{i≤n} (1/i)·(Rel'(d_i)·Π_{j<i}(1 − Rel'(d_j)) − e)
+    (Amigó, Mizzaro & Spina, SIGIR 2022, §3.3)."""
     rel = rel_exp(_grades(batch, cutoff), _top(batch, max_rel))
     return prefix_sum((_satisfaction(rel) - e) / ranks(rel.shape[-1]))
 
 
 def rbpu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0.05,
                 max_rel: int | None = None) -> np.ndarray:
-    """RBPU = (1 − p)·Σ_{k≤n} (Rel(d_k) − e)·p^{k−1} (paper 002 §3.3)."""
+    """RBPU = (1 − p)·Σ_{k≤n} (Rel(d_k) − e)·p^{k−1} (Amigó, Mizzaro & Spina, SIGIR 2022, §3.3)."""
     rel = rel_linear(_grades(batch, cutoff), _top(batch, max_rel))
     return prefix_sum((1.0 - p) * (rel - e) * p ** np.arange(rel.shape[-1], dtype=np.float64))
 
@@ -107,9 +109,9 @@ def _rbu_scale(batch: Batch, max_rel: Any) -> np.ndarray:
 
 
 def rbu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0.05, max_rel: Any = "file") -> np.ndarray:
-    """Rank-biased utility (Amigó, Spina, Carrillo-de-Albornoz SIGIR 2018; paper 002 §3.3):
+    """Rank-biased utility (Amigó, Spina & Carrillo-de-Albornoz, SIGIR 2018; Amigó, Mizzaro & Spina, SIGIR 2022, §3.3):
     Σ_i w_i·(1 − p)·Σ_{r≤n} p^{r−1}·REL_i(d_r)·Π_{s<r}(1 − REL_i(d_s)) − e·(1 − p)·Σ_{r≤n} p^{r−1},
-    REL_i = (2^g − 1)/2^max_rel. With one intent this is paper 002's RBU; with diversity qrels
+    REL_i = (2^g − 1)/2^max_rel. With one intent this is Amigó, Mizzaro & Spina's RBU; with diversity qrels
     it is the RBU reference implementation's measure (never NaN: an intent without relevant
     documents contributes 0)."""
     labels = batch.labels[:, :, :cutoff]  # (S, T, D, I)
@@ -141,7 +143,7 @@ def _terminal_relevance(batch: Batch, rel_prefix: np.ndarray, max_rel: int) -> n
 
 
 def ndcgt_prefix(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
-    """NDCGT (Liu et al. SIGIR 2016; paper 002 §3.2): nDCG of d_1..d_n followed by a terminal
+    """NDCGT (Liu et al., SIGIR 2016; Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): nDCG of d_1..d_n followed by a terminal
     document with gain Rel_T·gain(max_rel), over the ideal list followed by a terminal
     document with Rel_T = 1. ``@k`` truncates the run; the ideal list is never cut."""
     top = _top(batch, None)
@@ -159,7 +161,7 @@ def ndcgt_prefix(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> 
 
 
 def errt_prefix(batch: Batch, *, cutoff: int | None, max_rel: int | None = None) -> np.ndarray:
-    """ERRT (paper 002 §3.2): ERR with stop probability Rel'(d_i) for the documents and the
+    """ERRT (Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): ERR with stop probability Rel'(d_i) for the documents and the
     unscaled Rel_T for a terminal document at rank n + 1."""
     top = _top(batch, max_rel)
     grades = _grades(batch, cutoff)
@@ -172,7 +174,7 @@ def errt_prefix(batch: Batch, *, cutoff: int | None, max_rel: int | None = None)
 
 
 def rbpt_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None = None) -> np.ndarray:
-    """RBPT (paper 002 §3.2): RBP with a terminal document of gain Rel_T at rank n + 1:
+    """RBPT (Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): RBP with a terminal document of gain Rel_T at rank n + 1:
     (1 − p)·(Σ_{i≤n} p^{i−1}·Rel(d_i) + p^n·Rel_T)."""
     top = _top(batch, max_rel)
     rel = rel_linear(_grades(batch, cutoff), top)
@@ -182,7 +184,7 @@ def rbpt_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: in
 
 
 def rrt_prefix(batch: Batch, *, cutoff: int | None) -> np.ndarray:
-    """RRT (paper 002 §3.2): 1/(rank of the first relevant document), or Rel_T/(n + 1) when the
+    """RRT (Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): 1/(rank of the first relevant document), or Rel_T/(n + 1) when the
     ranking has none."""
     top = _top(batch, None)
     grades = _grades(batch, cutoff)
@@ -197,7 +199,8 @@ def rrt_prefix(batch: Batch, *, cutoff: int | None) -> np.ndarray:
 
 # --------------------------------------------------------------------------- information theory
 def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collection: int = 20000) -> np.ndarray:
-    """OIE = H(S) + H(G) − β·H(S, G) (Amigó et al.; paper 002 §3.4), in closed form.
+    """OIE = H(S) + H(G) − β·H(S, G) (Amigó et al., ICTIR 2018;
+    Amigó, Mizzaro & Spina, SIGIR 2022, §3.4), in closed form.
 
     The collection D holds the retrieved documents, every judged-relevant one and non-relevant
     filler, |D| = ``collection``. Retrieved documents rank by position, the others tie at +∞;
@@ -265,7 +268,7 @@ def f_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.0, rel: int = 
 
 
 CUT = cutoff_param("truncate the run to its first k documents first")
-E = Param("e", "float", 0.05, "effort per inspected document, in relevance units (paper 002: 1/20)", low=0)
+E = Param("e", "float", 0.05, "effort per inspected document, in relevance units (Amigó, Mizzaro & Spina: 1/20)", low=0)
 P = Param("p", "float", 0.8, "persistence: the probability of moving to the next rank", low=0, high=1, open_high=True)
 MAXREL = Param("max_rel", "int", None, "the label that means fully relevant (default: the qrels' highest label)", low=1)
 RBU_MAXREL = Param("max_rel", "maxrel", "file",
@@ -275,7 +278,7 @@ RBU_MAXREL = Param("max_rel", "maxrel", "file",
 FAMILY = [
     # name, prefix function, params, range, doc, cite
     ("FlatUtility", flat_utility_prefix, (E, MAXREL), (-np.inf, np.inf), "Σ (Rel − e)", "§3.3"),
-    ("RBU", rbu_prefix, (P, E, RBU_MAXREL), (-1.0, 1.0), "rank-biased utility", "§3.3; Amigó et al. SIGIR 2018"),
+    ("RBU", rbu_prefix, (P, E, RBU_MAXREL), (-1.0, 1.0), "rank-biased utility", "§3.3; Amigó, Spina & Carrillo-de-Albornoz, SIGIR 2018"),
     ("DCGU", dcgu_prefix, (E, MAXREL), (-np.inf, np.inf), "DCG with an effort cost per document", "§3.3"),
     ("ERRU", erru_prefix, (E, MAXREL), (-np.inf, np.inf), "ERR with an effort cost per document", "§3.3"),
     ("RBPU", rbpu_prefix, (P, E, MAXREL), (-1.0, 1.0), "RBP with an effort cost per document", "§3.3"),
@@ -286,13 +289,13 @@ FAMILY = [
     ("RRT", rrt_prefix, (), (0.0, 1.0), "reciprocal rank with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
     ("OIE", oie_prefix, (Param("beta", "float", 1.05, "weight of the joint entropy H(S,G); 1 < beta", low=0),
                          Param("collection", "int", 20000, "|D|, the collection size", low=1)),
-     (-np.inf, np.inf), "observational information effectiveness", "§3.4; Amigó et al."),
+     (-np.inf, np.inf), "observational information effectiveness", "§3.4; Amigó et al., ICTIR 2018"),
 ]
 
 for name, prefix, params, value_range, doc, where in FAMILY:
     PREFIX[name] = prefix
     register(MeasureSpec(
-        name, kernel_of(prefix), (CUT, *params), cite=f"{PAPER} {where}", doc=doc,
+        name, kernel_of(prefix), (CUT, *params), cite=f"{PAPER}, {where}", doc=doc,
         value_range=value_range, truncation_aware=True, depth=lambda p: p.get("cutoff"),
         normalised=name in ("NDCGT",), needs_intents=False,
     ))
@@ -301,7 +304,7 @@ register(MeasureSpec(
     "iRBU", irbu, (CUT, Param("p", "float", 0.99, "persistence (NTCIREVAL's default 0.99)", low=0, high=1,
                                open_high=True),
                    Param("gains", "gains", "linear", "gain of each label (h = gain of the highest label)")),
-    cite="Sakai & Zeng, SIGIR 2019 (NTCIREVAL iRBU); paper 002 §3.1", doc="intentwise rank-biased utility",
+    cite="Sakai & Zeng, SIGIR 2019 (NTCIREVAL iRBU); Amigó, Mizzaro & Spina, SIGIR 2022, §3.1", doc="intentwise rank-biased utility",
 ))
 PREFIX["F"] = f_prefix
 
