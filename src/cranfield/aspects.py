@@ -1,11 +1,11 @@
-"""Multi-aspect evaluation (paper 003; SPEC §4): TOMA, CAM and MM.
+"""Multi-aspect evaluation (Maistro et al., CIKM 2021; docs/conventions.md#aspects): TOMA, CAM and MM.
 
 Documents are judged on several aspects (relevance, correctness, credibility, ...), each with
 ordered labels l_0 < ... < l_K. A document's ground truth is a tuple of labels.
 
 - **TOMA** embeds each label tuple in Euclidean space (``embed``: a non-decreasing number per
   label; default the label's index), orders tuples by their distance to the best tuple
-  (Euclidean, Manhattan, Chebyshev or Minkowski-p; paper 003 Eq. 2–3), groups tuples at equal
+  (Euclidean, Manhattan, Chebyshev or Minkowski-p; Maistro et al., CIKM 2021, Eq. 2–3), groups tuples at equal
   distance (|d − d'| ≤ 1e-9) into equivalence classes, maps classes to weights (``rank``: the
   worst class 0, +1 per class; ``binary``: the ⌈C/2⌉ best classes 1, the rest 0; or an explicit
   list), and evaluates any single-aspect measure on those weights as labels.
@@ -15,7 +15,7 @@ ordered labels l_0 < ... < l_K. A document's ground truth is a tuple of labels.
   003's Table 3 prints.
 
 A gate aspect (``gate="relevance"``) says a document at that aspect's lowest label has every
-aspect at its lowest label (paper 003 §3.4: non-relevant documents are not correct); the label
+aspect at its lowest label (Maistro et al., CIKM 2021, §3.4: non-relevant documents are not correct); the label
 space then leaves out the tuples the gate forbids. A document not judged on an aspect takes
 that aspect's lowest label (the number is reported in a warning).
 """
@@ -35,7 +35,7 @@ from .registry import MeasureSpec, Param, parse_measure, register
 
 DISTANCES = ("euclidean", "manhattan", "chebyshev", "minkowski")
 # a document not judged on an aspect: the aspect's lowest label; the lowest label only when the
-# gate aspect is at its lowest (paper 003 §4.1: credibility is not assessed for non-relevant
+# gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1: credibility is not assessed for non-relevant
 # documents), else an error; or always an error
 MISSING_RULES = ("lowest", "gate", "error")
 WEIGHTS = ("rank", "binary")
@@ -93,7 +93,7 @@ class AspectSpace:
 
 
 def distances(space: AspectSpace, tuples: np.ndarray, dist: str = "euclidean", p: float = 2.0) -> np.ndarray:
-    """Distance of each tuple's embedding to the best tuple's (paper 003 Eq. 2)."""
+    """Distance of each tuple's embedding to the best tuple's (Maistro et al., CIKM 2021, Eq. 2)."""
     if dist not in DISTANCES:
         raise CranfieldError(f"dist must be one of {', '.join(DISTANCES)}, got {dist!r}")
     coords = np.stack([space.coordinates(a)[tuples[:, k]] for k, a in enumerate(space.aspects)], axis=1)
@@ -237,17 +237,17 @@ register(MeasureSpec(
                                       choices=DISTANCES),
                       Param("weight", "choice", "rank", "class weights", choices=WEIGHTS),
                       Param("p", "float", 2.0, "the Minkowski exponent", low=1)),
-    cite="Maistro et al. CIKM 2021 (paper 003) §3", doc="total order of label tuples by distance, then any measure",
+    cite="Maistro et al., CIKM 2021, §3", doc="total order of label tuples by distance, then any measure",
     cutoff="none", normalised=True,
 ))
 register(MeasureSpec(
-    "CAM", _refuse, (_MEASURE,), cite="paper 003 Eq. 5", doc="weighted arithmetic mean of per-aspect scores",
+    "CAM", _refuse, (_MEASURE,), cite="Maistro et al., CIKM 2021, Eq. 5", doc="weighted arithmetic mean of per-aspect scores",
     cutoff="none",
 ))
 register(MeasureSpec(
     "MM", _refuse, (_MEASURE, Param("variant", "choice", "eq6", "eq6: Σp/Σ(p/μ); table: 1/Σ(1/μ) (Table 3)",
                                     choices=("eq6", "table"))),
-    cite="paper 003 Eq. 6", doc="weighted harmonic mean of per-aspect scores (0 if one is 0)", cutoff="none",
+    cite="Maistro et al., CIKM 2021, Eq. 6", doc="weighted harmonic mean of per-aspect scores (0 if one is 0)", cutoff="none",
 ))
 
 
@@ -340,9 +340,9 @@ def add_parser(sub: Any) -> None:
     import argparse
 
     p = sub.add_parser("aspects", help="multi-aspect evaluation: TOMA, CAM, MM",
-                       description="Evaluate rankings judged on several aspects (paper 003).")
+                       description="Evaluate rankings judged on several aspects (Maistro et al., CIKM 2021).")
     inner = p.add_subparsers(dest="aspects_command", metavar="ACTION", required=True)
-    for name, doc in (("order", "print the order of label tuples TOMA induces (paper 003 Table 1)"),
+    for name, doc in (("order", "print the order of label tuples TOMA induces (Maistro et al., CIKM 2021, Table 1)"),
                       ("eval", "evaluate runs with TOMA, CAM and MM side by side")):
         q = inner.add_parser(name, help=doc, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter,
                              epilog="example: cranfield aspects eval --aspect relevance=rel.qrels --aspect "
@@ -363,7 +363,7 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
             q.add_argument("--missing-aspect", choices=MISSING_RULES,
                            help="a document not judged on an aspect: lowest label (default), lowest only when "
-                                "the gate aspect is at its lowest (paper 003 §4.1), or an error")
+                                "the gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1), or an error")
             q.add_argument("--grades", action="append", metavar="ASPECT=g0,g1,...",
                            help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
             q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
@@ -372,7 +372,7 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--report", action="store_true",
                            help="also the upper bound of each CAM/MM measure per topic: its best score over "
                                 "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
-            q.add_argument("--plot", metavar="FILE", help="with --report: box-plots per topic (paper 003 Figure 2)")
+            q.add_argument("--plot", metavar="FILE", help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
             q.set_defaults(handler=_run_eval)
 
 
@@ -439,7 +439,7 @@ STRATEGIES = ("recursive", "sum", "squared", "max")
 
 def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, Sequence[int]] | None = None
                    ) -> dict[str, dict[str, dict[str, float]]]:
-    """Candidate ideal rankings of each topic's judged documents (paper 003 §4.2), as runs:
+    """Candidate ideal rankings of each topic's judged documents (Maistro et al., CIKM 2021, §4.2), as runs:
     ``recursive:a>b`` sorts by one aspect's grade, ties by the next (every preference order of
     the aspects); ``sum``, ``squared`` and ``max`` sort by Σ grade, Σ grade² and max grade."""
     labels = _labels_of(space, judgments)
@@ -463,7 +463,7 @@ def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, 
 
 def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method: str = "cam",
                  grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> tuple[list[str], list[str], np.ndarray]:
-    """CAM or MM of every candidate ideal ranking (paper 003 §4.2): (strategies, topics, values
+    """CAM or MM of every candidate ideal ranking (Maistro et al., CIKM 2021, §4.2): (strategies, topics, values
     of shape (strategies, topics)). The best strategy per topic estimates the measure's maximum;
     below 1 means no ranking of those documents can score 1."""
     runs = ideal_rankings(space, judgments, grades)

@@ -176,7 +176,7 @@ def _sorted_positive(doc_topic: np.ndarray, grade: np.ndarray, n_topics: int) ->
 
 @dataclass(frozen=True, eq=False)
 class Batch:
-    """Rankings as dense arrays (SPEC §0; docs/architecture.md).
+    """Rankings as dense arrays (docs/architecture.md; docs/conventions.md#order).
 
     Attributes
     ----------
@@ -189,7 +189,7 @@ class Batch:
         The true number of documents of each ranking; it may exceed D when the batch keeps
         only the ranks the measures need.
     present : ndarray of bool, shape (S, T)
-        Whether the run has the topic at all (SPEC §0, missing topics).
+        Whether the run has the topic at all (docs/conventions.md#missing).
     topics : Topics
         The facts of the T topics.
     iteration : ndarray of int, shape (S, T, D), or None

@@ -79,7 +79,7 @@ class Collection:
     ) -> "Collection":
         """Compile :class:`~cranfield.io.Qrels`; every qrels topic becomes an evaluated topic.
 
-        Intents (SPEC §2): a topic's declared intents are those of the intent file when one
+        Intents (docs/conventions.md#intents): a topic's declared intents are those of the intent file when one
         is given, otherwise its intent ids in the qrels. Intents without a relevant document
         are dropped with a warning and the remaining probabilities renormalised
         (``empty_intents="keep"`` keeps them); without an intent file the weights are uniform,
@@ -267,7 +267,7 @@ def _declared_intents(
     qrels: Qrels, topic_ids: tuple[str, ...], topic: np.ndarray, intents: Intents | None,
     intent_types: Mapping[tuple[str, str], str] | None, empty_intents: str,
 ) -> list[_Declared]:
-    """Each topic's intents, probabilities and types after the SPEC §2 rules."""
+    """Each topic's intents, probabilities and types after the rules of docs/conventions.md#intents."""
     n_topics = len(topic_ids)
     in_qrels: list[dict[str, bool]] = [{} for _ in range(n_topics)]  # intent -> has a relevant doc
     for t, i, rel in zip(topic.tolist(), qrels.intent.tolist(), (qrels.rel > 0).tolist()):

@@ -63,9 +63,9 @@ UTILITY_CURVES = ["RBPU(p=0.8)", "RBPU(p=0.9)", "RBPU(p=0.98)", "RBPU(p=0.99)",
 
 def utility_curves(relevant: int = 20, leading: int = 10, e: float = 0.05,
                    measures: list[str] = UTILITY_CURVES) -> dict[str, np.ndarray]:
-    """Paper 002 Figure 1: each utility measure at every truncation n' = 0..leading + relevant of
-    a ranking of ``leading`` non-relevant documents followed by ``relevant`` relevant ones
-    (binary labels, the collection's relevant documents are exactly those), with effort e.
+    """Amigó, Mizzaro & Spina, SIGIR 2022, Figure 1: each utility measure at every truncation
+    n' = 0..leading + relevant of a ranking of ``leading`` non-relevant documents followed by
+    ``relevant`` relevant ones (binary labels, the collection's relevant documents are exactly those), with effort e.
     Each curve is divided by its largest magnitude, as in the figure."""
     labels = np.array([[[0] * leading + [1] * relevant]])
     batch = Batch.from_labels(labels, Topics.from_ideal(np.ones((1, relevant), dtype=int)))

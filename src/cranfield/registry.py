@@ -1,6 +1,6 @@
 """Measure names: one small grammar, one registry, one canonical formatter.
 
-Grammar (SPEC §0, ir_measures' syntax)::
+Grammar (ir_measures' syntax; docs/conventions.md#names)::
 
     measure := name [ "(" args ")" ] [ "@" value ]
     args    := [ measure "," ] key "=" value ( "," key "=" value )*
@@ -26,7 +26,7 @@ import numpy as np
 from .batch import Batch
 from .errors import MeasureError
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # SPEC §0, plus a leading digit for trec_eval's 11pt
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # docs/conventions.md#names; a leading digit for trec_eval's 11pt
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]

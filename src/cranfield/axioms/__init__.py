@@ -1,9 +1,9 @@
 """Axiomatic analysis: which formal properties a measure satisfies, checked by scoring
 constructed rankings in batches through the ordinary kernels.
 
-- :mod:`.enumeration` — paper 000's case analysis: every ranking up to a depth over m aspects,
+- :mod:`.enumeration` — the case analysis of Albahem et al., ADCS 2018: every ranking up to a depth over m aspects,
   Relevance and Irrelevance Monotonicity, Redundancy, and the relations they induce.
-- :mod:`.truncation` — the seven properties of paper 002 §2 (Priority, Top-weightedness,
+- :mod:`.truncation` — the seven properties of Amigó, Mizzaro & Spina, SIGIR 2022, §2 (Priority, Top-weightedness,
   Deepness and Shallowness thresholds, Confidence, Recall, Redundancy) on single-intent
   binary cases.
 """

@@ -14,14 +14,15 @@ from .enumeration import MAX_ASPECTS, MAX_RANKINGS, MAX_RELEVANT, PAPER_000, Che
 from .truncation import PROPERTIES as PAPER_002
 from .truncation import check_property
 
-# paper 002's Redundancy differs from paper 000's: it is spelled redundancy-002 here
+# Amigó, Mizzaro & Spina's Redundancy differs from Albahem et al.'s: it is spelled redundancy-002 here
 NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_002}
 
 EPILOG = """\
-properties of paper 000 (every ranking of length 0..depth over the aspects, scored in one batch):
+properties of Albahem et al., ADCS 2018 (every ranking of length 0..depth over the aspects, in one batch):
   relevance    m(S) <= m(S.r)           irrelevance  m(S.x) <= m(S)
   redundancy   m(S.p) <= m(S.n)         induction    relations implied by chaining the three
-properties of paper 002 (single-intent binary rankings): priority, top-weightedness, deepness,
+properties of Amigó, Mizzaro & Spina, SIGIR 2022 (single-intent binary rankings): priority,
+  top-weightedness, deepness,
   shallowness, confidence, recall, redundancy-002.  --properties all checks both sets.
 
 examples:
@@ -36,7 +37,7 @@ def add_parser(sub: Any) -> None:
         "axioms", help="check formal properties of measures on every constructed ranking",
         description="Score every ranking up to a depth over a number of aspects in one batch and count, for each "
                     "measure and property, the applicable cases and the violations, with examples "
-                    "(paper 000's case analysis; paper 002's seven properties).",
+                    "(Albahem et al.'s case analysis; Amigó, Mizzaro & Spina's seven properties).",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE",
@@ -47,8 +48,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--relevant-per-aspect", metavar="N",
                    help=f"relevant documents per aspect, from the depth to {MAX_RELEVANT:,} (default: the depth)")
     p.add_argument("--properties", default=",".join(PAPER_000),
-                   help=f"comma-separated; paper 000: {','.join(PAPER_000)}; paper 002: {','.join(NAMES_002)}; "
-                        "or all (default: paper 000's four)")
+                   help=f"comma-separated; Albahem et al., ADCS 2018: {','.join(PAPER_000)}; Amigó, Mizzaro & Spina, "
+                        f"SIGIR 2022: {','.join(NAMES_002)}; or all (default: Albahem et al.'s four)")
     p.add_argument("--include-empty", action="store_true", help="also pairs whose smaller ranking is empty")
     p.add_argument("--examples", default="3", metavar="N", help="violating pairs kept per cell, >= 0 (default 3)")
     p.add_argument("--format", choices=("table", "json"), default="table")

@@ -1,4 +1,5 @@
-"""Exhaustive case analysis of paper 000 §3 (SPEC §7): every ranking of length 0..h over m
+"""Exhaustive case analysis of Albahem et al., ADCS 2018, §3 (docs/conventions.md#enumeration): every ranking of
+length 0..h over m
 aspects, scored in batches through the ordinary kernels, and every pair of rankings that
 Relevance Monotonicity, Irrelevance Monotonicity and Redundancy relate — and the relations
 they induce — checked for violations.
@@ -270,7 +271,7 @@ def check_settings(depth: object, aspects: object, relevant_per_aspect: object =
 def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: int = 2,
                 relevant_per_aspect: int | None = None, properties: Sequence[str] = PAPER_000,
                 include_empty: bool = False, examples: int = 3, progress_bar: bool | None = None) -> list[Check]:
-    """Check paper 000's properties for each measure over every ranking up to ``depth``.
+    """Check Albahem et al.'s (ADCS 2018) properties for each measure over every ranking up to ``depth``.
 
     ``relevant_per_aspect`` defaults to ``depth`` and must be at least ``depth`` (a ranking of
     ``depth`` documents all relevant to one aspect needs that many distinct documents) and at

@@ -1,17 +1,18 @@
-"""The seven formal properties of paper 002 §2 (SPEC §7), checked on constructed rankings.
+"""The seven formal properties of Amigó, Mizzaro & Spina, SIGIR 2022, §2 (docs/conventions.md#truncation-properties),
+checked on constructed rankings.
 
 Rankings are single-intent and binary: ``r`` a relevant document, ``x`` a non-relevant one,
 every document distinct; the collection holds ``R`` relevant documents (at least those the
 ranking retrieves). Universal properties are checked on every ranking of length up to
 ``depth`` for each collection size in ``collections``; the two thresholds search n, m ≤ 1000
 with a collection of 1,000 relevant documents. "a > b" means a − b > 1e-12·max(1, |a|, |b|)
-(SPEC §0), so rounding is never a violation.
+(docs/conventions.md#equality), so rounding is never a violation.
 
 - Priority: if d_{i+k} is relevant and d_i is not, swapping them strictly increases M.
 - Top-weightedness: with x·r at ranks i, i+1 and again at j, j+1 (i < j), fixing the pair at i
   gains strictly more than fixing the pair at j.
 - Deepness threshold: "n large enough" — M(r) > M(x^n·r^n) for every n from some N up to
-  1000 (the literal "∃ n" of SPEC §7 is met at n = 1 by AP, which the paper marks ✗).
+  1000 (the literal "∃ n" is met at n = 1 by AP, which the paper marks ✗).
 - Shallowness threshold: ∃ m ≤ 1000 with M(r) < M(x^m·r^m).
   Both thresholds use a collection of 2,000 relevant documents, so that x^n·r^n never runs out
   of relevant documents (with R close to n, R-precision would "satisfy" Deepness).
@@ -174,7 +175,7 @@ def _threshold(measure: Measure, name: str) -> PropertyCheck:
 
 def check_property(measure: str | Measure, prop: str, *, depth: int = 7,
                    collections: Sequence[int] = (1, 3, 10)) -> PropertyCheck:
-    """Check one paper 002 §2 property for a measure (see the module docstring).
+    """Check one property of Amigó, Mizzaro & Spina, SIGIR 2022, §2, for a measure (see the module docstring).
 
     ``depth`` (1..:data:`MAX_DEPTH`) bounds the rankings of the universal properties and
     Redundancy; ``collections`` are the numbers of relevant documents R tried (1..
@@ -197,6 +198,6 @@ def check_property(measure: str | Measure, prop: str, *, depth: int = 7,
 
 
 def property_table(measures: Sequence[str], properties: Sequence[str] = PROPERTIES, **options) -> list[PropertyCheck]:
-    """Every (measure, property) check: the ✓/✗ matrix of paper 002 Table 1."""
+    """Every (measure, property) check: the ✓/✗ matrix of Amigó, Mizzaro & Spina, SIGIR 2022, Table 1."""
     properties = [check_choice(p, "property", PROPERTIES) for p in properties]
     return [check_property(m, p, **options) for m in measures for p in properties]

@@ -1,6 +1,6 @@
 """Input formats to arrays: TREC runs, qrels, diversity qrels and intent files, plain or gzip,
 NTCIREVAL's per-topic ``.rel``/``.res`` files, plus pytrec_eval-style dicts and pandas
-DataFrames (SPEC §0)."""
+DataFrames (docs/conventions.md#files)."""
 
 from __future__ import annotations
 

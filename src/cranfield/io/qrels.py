@@ -2,7 +2,7 @@
 
 A TREC qrels line is ``qid iter docno rel``; ndeval's diversity qrels use the second column
 for the intent (``qid intent docno rel``). A file is read as diversity qrels when asked, or
-when its second column takes two or more values within some topic (SPEC §0). Labels are
+when its second column takes two or more values within some topic (docs/conventions.md#qrels-kind). Labels are
 integers or NTCIR's ``L<d>``; negative labels (spam = -2) are judged but not relevant.
 """
 
@@ -61,7 +61,7 @@ class Qrels:
 
 
 def normalise_intent(value: str) -> str:
-    """Integer intent ids compare numerically (SPEC §0): ``"01"`` becomes ``"1"``."""
+    """Integer intent ids compare numerically (docs/conventions.md#labels): ``"01"`` becomes ``"1"``."""
     try:
         return str(int(value))
     except ValueError:
@@ -161,7 +161,7 @@ def read_qrels(
     diversity : bool, optional
         ``True`` reads column 2 as the intent, ``False`` ignores it (ad hoc); by default a
         file whose column 2 takes two or more values within some topic is read as diversity
-        qrels, with a warning (SPEC §0).
+        qrels, with a warning (docs/conventions.md#qrels-kind).
     on_duplicate : {"error", "max"}
         A (topic, [intent,] docno) judged twice is an error naming both lines, or keeps the
         larger label.
@@ -249,7 +249,7 @@ def read_intents(path: str | Path) -> Intents:
 
     Probabilities must be numbers in [0, 1]; the optional fourth column must be ``inf`` or
     ``nav``; a (topic, intent) listed twice is an error. Whether each topic's probabilities
-    sum to 1 is checked when the intents are joined to the qrels (SPEC §2).
+    sum to 1 is checked when the intents are joined to the qrels (docs/conventions.md#intents).
     """
     source = str(path)
     cols = read_columns(path, 4)

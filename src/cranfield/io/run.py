@@ -1,6 +1,7 @@
 """TREC run files (``qid Q0 docno rank score tag``), dicts and DataFrames as ranked lists.
 
-Ordering, duplicate and tie rules follow SPEC §0 and are applied once, here, at load time:
+Ordering, duplicate and tie rules (docs/conventions.md#order, docs/conventions.md#duplicates)
+are applied once, here, at load time:
 ``order="score"`` sorts by score descending with scores compared as C ``float`` (trec_eval
 stores them so) and ties broken by docno descending in byte order; ``order="rank"`` uses the
 rank column; ``order="file"`` keeps the file's order.
@@ -262,7 +263,7 @@ def read_run(
     ----------
     path : str or Path
     order : {"score", "rank", "file"}
-        How each topic's lines are ranked (SPEC §0): ``"score"`` is trec_eval's rule (score
+        How each topic's lines are ranked (docs/conventions.md#order): ``"score"`` is trec_eval's rule (score
         descending, compared as float32, ties by docno descending); ``"rank"`` uses the rank
         column (plain ndeval); ``"file"`` keeps the lines' order.
     on_duplicate : {"error", "first"}

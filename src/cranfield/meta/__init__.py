@@ -1,4 +1,4 @@
-"""Meta-evaluation: how far to trust a measure (SPEC §6).
+"""Meta-evaluation: how far to trust a measure (docs/conventions.md#meta).
 
 Every function works on topics × systems score matrices — numpy arrays, the DataFrame of
 :func:`cranfield.evaluate`, :class:`cranfield.Results` or :class:`ScoreMatrix` — for one
@@ -6,14 +6,15 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
 
 - Significance tests over all pairs of systems at once (:mod:`~cranfield.meta.significance`):
   :func:`t_test`, :func:`wilcoxon_test`, :func:`randomization_test`, :func:`bootstrap_test`
-  (Sakai, paper 004 Figure 2), :func:`tukey_hsd` (Carterette, Figure 4), :func:`pairwise_test`
+  (Sakai, WWW 2012, Figure 2), :func:`tukey_hsd` (Carterette, TOIS 2012; Sakai's Figure 4),
+  :func:`pairwise_test`
   by name, Holm and Bonferroni via ``correction=`` or :func:`adjust_pvalues`.
 - :func:`discriminative_power` with the Δ required for significance (Figures 3 and 5) and
   :func:`plot_asl_curves` (:mod:`~cranfield.meta.power`).
 - Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,
   :func:`tau_ap`, :func:`spearman_rho`, :func:`correlation_matrix`, :func:`intuitiveness`
   (Figure 6).
-- :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (paper 002 §4.4).
+- :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
 ``intuitiveness`` and ``coverage`` (:mod:`~cranfield.meta.cli`).

@@ -1,8 +1,8 @@
 """Agreement between measures: rank correlations of system orderings and intuitiveness
-(SPEC §6; paper 004 §4, Figure 6).
+(docs/conventions.md#correlation; Sakai, WWW 2012, §4, Figure 6).
 
 System orderings are by mean score over topics. Ties — here and in intuitiveness — are decided
-by SPEC §0's equality rule: two scores within 1e-12 (relative) are equal; values that chain
+by the equality rule of docs/conventions.md#equality: two scores within 1e-12 (relative) are equal; values that chain
 through the rule (a≈b, b≈c) form one tie group.
 """
 
@@ -41,7 +41,7 @@ def _pair_vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _tie_groups(x: np.ndarray) -> np.ndarray:
-    """Each value's tie group as an integer, increasing with the value (SPEC §0 equality,
+    """Each value's tie group as an integer, increasing with the value (docs/conventions.md#equality,
     chained over sorted neighbours), shape like x."""
     order = np.argsort(x, kind="stable")
     ranked = x[order]
@@ -53,7 +53,7 @@ def _tie_groups(x: np.ndarray) -> np.ndarray:
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
-    """Ranks 1..n, ties (SPEC §0) sharing their average rank."""
+    """Ranks 1..n, ties (docs/conventions.md#equality) sharing their average rank."""
     groups = _tie_groups(x)
     counts = np.bincount(groups)
     ends = np.cumsum(counts)
@@ -113,7 +113,7 @@ def spearman_rho(x: Any, y: Any) -> float:
 
 def _positions(scores: np.ndarray, names: Sequence[str], what: str) -> np.ndarray:
     """Each system's position (0 = best) when sorted by descending score, tied scores
-    (SPEC §0) broken by ascending system name, with a warning naming them."""
+    (docs/conventions.md#equality) broken by ascending system name, with a warning naming them."""
     groups = _tie_groups(scores)
     order = np.lexsort((np.array(names, dtype=object).astype(str), -groups))
     counts = np.bincount(groups)
@@ -248,7 +248,7 @@ def correlation_matrix(data: Any, measures: Sequence[str]) -> Correlations:
 # --------------------------------------------------------------------------- intuitiveness
 @dataclass(frozen=True, eq=False)
 class Intuitiveness:
-    """Preference agreement of two measures with gold-standard measures (paper 004 Figure 6).
+    """Preference agreement of two measures with gold-standard measures (Sakai, WWW 2012, Figure 6).
 
     Attributes
     ----------
@@ -293,7 +293,8 @@ class Intuitiveness:
 
 
 def _preference(values: np.ndarray, pairs: np.ndarray) -> np.ndarray:
-    """sign(x_i − x_j) per topic and pair, 0 where equal under SPEC §0, shape (T, pairs), int8."""
+    """sign(x_i − x_j) per topic and pair, 0 where equal under docs/conventions.md#equality,
+    shape (T, pairs), int8."""
     a, b = values[:, pairs[:, 0]], values[:, pairs[:, 1]]
     return np.where(equal(a, b), 0, np.sign(a - b)).astype(np.int8)
 
@@ -302,9 +303,9 @@ def intuitiveness(data: Any, measure_1: str, measure_2: str, gold: str | Sequenc
     """Intuitiveness of two measures by preference agreement with gold standards (Figure 6).
 
     Over every topic t and system pair (i, j): ΔM = M(t, i) − M(t, j). Where ΔM1·ΔM2 < 0 (the
-    measures disagree; differences within SPEC §0's tolerance are 0), M1 is *correct* if
+    measures disagree; differences equal under docs/conventions.md#equality are 0), M1 is *correct* if
     ΔM1·ΔGS ≥ 0 for every gold standard GS (a gold-standard tie counts as agreement; with two
-    gold standards both must agree, as in paper 004 §4); likewise M2. Intuitiveness(M1 | M2)
+    gold standards both must agree, as in Sakai, WWW 2012, §4); likewise M2. Intuitiveness(M1 | M2)
     = correct_1 / disagreements.
 
     Parameters

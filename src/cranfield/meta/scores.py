@@ -1,4 +1,4 @@
-"""Score matrices: the input of every meta-evaluation function (SPEC §6).
+"""Score matrices: the input of every meta-evaluation function (docs/conventions.md#meta).
 
 A :class:`ScoreMatrix` holds one measure's scores as a topics × systems array with the
 systems (and topics) named. Every function of :mod:`cranfield.meta` accepts, where it wants

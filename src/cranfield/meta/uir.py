@@ -1,8 +1,9 @@
-"""Unanimous Improvement Ratio and Quality Aspect Coverage (SPEC §6; paper 002 §4.4).
+"""Unanimous Improvement Ratio and Quality Aspect Coverage (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4;
+docs/conventions.md#uir).
 
-UIR (Amigó et al.) asks how often one system beats another on *every* measure of a reference
+UIR (Amigó et al., JAIR 2011) asks how often one system beats another on *every* measure of a reference
 set at once; Cov asks how well a single measure's differences follow those unanimous
-improvements. Following paper 002, systems are compared across random pairs of topics
+improvements. Following Amigó, Mizzaro & Spina, systems are compared across random pairs of topics
 (t1, t2), which captures topic-dependent aspects such as recall.
 """
 
@@ -59,11 +60,11 @@ def _off_diagonal(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs: int = 1000, rng: Any = None
                                 ) -> UnanimousImprovement:
-    """UIR_𝕄(s, s') for every ordered pair of systems (paper 002 §4.4).
+    """UIR_𝕄(s, s') for every ordered pair of systems (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
     ``n_pairs`` ordered topic pairs are drawn once, uniformly from T × T with replacement
     (t1 = t2 allowed): ``rng.integers(0, T, (n_pairs, 2))``, columns t1 and t2. With
-    s ≥_𝕄 s' meaning m(s, t1) ≥ m(s', t2) for every m in 𝕄 (≥ with SPEC §0's equality),
+    s ≥_𝕄 s' meaning m(s, t1) ≥ m(s', t2) for every m in 𝕄 (≥ with the equality of docs/conventions.md#equality),
 
         UIR(s, s') = (#{(t1, t2): s_t1 ≥_𝕄 s'_t2} − #{(t1, t2): s'_t2 ≥_𝕄 s_t1}) / n_pairs.
 
@@ -71,15 +72,17 @@ def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs:
     ----------
     data : multi-measure scores (see :mod:`cranfield.meta.scores`)
     reference : sequence of str
-        The reference measures 𝕄 (paper 002 uses P@10, R@100 and RR).
+        The reference measures 𝕄 (Amigó, Mizzaro & Spina use P@10, R@100 and RR).
     n_pairs : int
         Number of sampled topic pairs (default 1,000, as in the paper).
     rng : int, numpy Generator or None
 
     References
     ----------
-    E. Amigó, J. Gonzalo, F. Verdejo. A general evaluation measure for document organization
-    tasks. SIGIR 2013 (UIR). Paper 002 of this project, §4.4.
+    E. Amigó, J. Gonzalo, J. Artiles, F. Verdejo. Combining evaluation metrics via the unanimous
+    improvement ratio and its application to clustering tasks. JAIR 42, 2011 (UIR).
+    E. Amigó, S. Mizzaro, D. Spina. Ranking Interruptus: when truncated rankings are better and
+    how to measure that. SIGIR 2022, §4.4 (UIR over topic pairs, Cov).
     """
     if not reference:
         raise CranfieldError("UIR needs at least one reference measure")
@@ -111,7 +114,8 @@ def _uir(matrices: list[ScoreMatrix], topics: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class QualityAspectCoverage:
-    """Cov of each measure with respect to a reference set (paper 002 §4.4, Table 3).
+    """Cov of each measure with respect to a reference set (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4,
+    Table 3).
 
     Attributes
     ----------
@@ -141,7 +145,7 @@ class QualityAspectCoverage:
 
 def quality_aspect_coverage(data: Any, measures: Sequence[str], reference: Sequence[str], *,
                             n_pairs: int = 1000, rng: Any = None) -> QualityAspectCoverage:
-    """Quality Aspect Coverage Cov_𝕄(M) of each measure (paper 002 §4.4).
+    """Quality Aspect Coverage Cov_𝕄(M) of each measure (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
     Cov_𝕄(M) = ρ(M(s) − M(s'), UIR_𝕄(s, s')), Spearman's ρ over all ordered pairs of
     distinct systems, M(s) the mean over topics. UIR is computed once
