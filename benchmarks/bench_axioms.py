@@ -1,6 +1,6 @@
 """Axiomatic-analysis benchmark: every ranking scored in one vectorised batch vs one by one.
 
-1. h = 10, m = 2 (88,573 rankings): all of paper 000's properties for the ndeval measures and
+1. h = 10, m = 2 (88,573 rankings): all of Albahem et al.'s (ADCS 2018) properties for the ndeval measures and
    the Cube Test family, timed end to end.
 2. h = 14, m = 2 (7,174,453 rankings) for alpha-nDCG@10: time and peak memory (ru_maxrss).
 3. The paper's way: each ranking scored separately through pyndeval (ndeval 4.5), timed on a

@@ -1,6 +1,6 @@
 """Document selection sensitivity benchmark: all N permutations as one batch vs one at a time.
 
-DSS (paper 001 §7) with N = 1,000 permutations per topic for 100 topics, 20 diversity measures
+DSS (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7) with N = 1,000 permutations per topic for 100 topics, 20 diversity measures
 and cutoffs 5, 10, 20, on the seeded diversity qrels of ``bench_ndeval.py`` (100 topics with 3–6
 intents, ~150–400 judged documents each; written to ``benchmarks/_work/``). cranfield scores the
 N permutations of a block of topics as one :class:`~cranfield.Batch` per cutoff and measure.

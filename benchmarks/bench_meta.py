@@ -3,7 +3,7 @@
 Times, in one process and on one seeded score matrix,
 
 - cranfield's bootstrap test (B = 1,000) and randomised Tukey HSD (B = 5,000) over all pairs,
-  against a per-pair loop written the way published scripts do it (paper 004 Figures 2 and 4
+  against a per-pair loop written the way published scripts do it (Sakai, WWW 2012, Figures 2 and 4
   translated line by line: one pair at a time, one resample at a time). The loops are timed
   on a sample (``--loop-pairs`` pairs of the bootstrap, ``--loop-resamples`` resamples of
   Tukey HSD) and extrapolated linearly; on that sample their ASLs are checked against
@@ -46,14 +46,14 @@ def score_matrix(topics: int, systems: int, seed: int = 0) -> np.ndarray:
 
 # --------------------------------------------------------------------------- per-pair loops
 def loop_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: int) -> list[float]:
-    """Paper 004 Figure 2, one pair and one resample at a time (SPEC §6 draws)."""
+    """Sakai, WWW 2012, Figure 2, one pair and one resample at a time (draws as in docs/conventions.md#bootstrap)."""
     n = x.shape[0]
     idx = np.random.default_rng(seed).integers(0, n, (b, n))
     asl = []
     for i, j in pairs:
         z = x[:, i] - x[:, j]
         t_z = abs(z.mean() / (z.std(ddof=1) / np.sqrt(n)))
-        at_least = t_z - 1e-12 * max(1.0, t_z)  # ">=" under SPEC §0's equality rule
+        at_least = t_z - 1e-12 * max(1.0, t_z)  # ">=" under the rule of docs/conventions.md#equality
         w = z - z.mean()
         count = 0
         for r in range(b):
@@ -67,13 +67,13 @@ def loop_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: in
 
 
 def loop_tukey(x: np.ndarray, b: int, seed: int) -> np.ndarray:
-    """Paper 004 Figure 4: for each resample, permute every topic's row, then loop over pairs."""
+    """Sakai, WWW 2012, Figure 4: for each resample, permute every topic's row, then loop over pairs."""
     n, s = x.shape
     rng = np.random.default_rng(seed)
     means = x.mean(axis=0)
     pairs = list(combinations(range(s), 2))
     diffs = [abs(means[i] - means[j]) for i, j in pairs]
-    at_least = [d - 1e-12 * max(1.0, d) for d in diffs]  # ">=" under SPEC §0's equality rule
+    at_least = [d - 1e-12 * max(1.0, d) for d in diffs]  # ">=" under the rule of docs/conventions.md#equality
     count = np.zeros(len(pairs))
     for _ in range(b):
         keys = rng.random((n, s))
