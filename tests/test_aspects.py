@@ -1,4 +1,4 @@
-"""Multi-aspect evaluation (paper 003; SPEC §4): Table 1 orders and every cell of Table 3."""
+"""Multi-aspect evaluation (Maistro et al., CIKM 2021; docs/conventions.md#aspects): Table 1 orders and every cell of Table 3."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from cranfield.aspects import AspectSpace, class_weights, evaluate_aspects, eval
 RELEVANCE = ("nr", "mr", "fr", "hr")
 CORRECTNESS = ("nc", "pc", "c")
 EMBEDDINGS = [(0, 1.5, 3), (0, 1, 2), (0, 2, 6)]
-CLASS_COUNTS = {0: (10, 10, 5), 1: (7, 6, 4), 2: (10, 9, 5)}  # SPEC §4: EUCL/MANH/CHEB per row
-# paper 003 Table 1, best -> worst with ties hidden, as (relevance coordinate, correctness coordinate)
+CLASS_COUNTS = {0: (10, 10, 5), 1: (7, 6, 4), 2: (10, 9, 5)}  # docs/conventions.md#aspects: EUCL/MANH/CHEB per row
+# Maistro et al., CIKM 2021, Table 1, best -> worst with ties hidden, as (relevance coordinate, correctness coordinate)
 PRINTED = {
     (0, "euclidean"): "(3,3) (2,3) (3,1.5) (2,1.5) (1,3) (1,1.5) (3,0) (2,0) (1,0) (0,0)",
     (0, "manhattan"): "(3,3) (2,3) (3,1.5) (1,3) (2,1.5) (3,0) (1,1.5) (2,0) (1,0) (0,0)",
@@ -69,7 +69,7 @@ TABLE_3 = {  # ranking: (CAM, MM, EUCL, MANH, CHEB) for AP, then for NDCG
     ("d2",): ((0.25, 0, 0.5, 0.5, 1), (0.4682, 0.2258, 0.6006, 0.5475, 0.7602)),
     ("d3",): ((0.25, 0, 0, 0, 0), (0.2781, 0, 0.2574, 0.3129, 0)),
 }
-# the paper prints 0.25 for AP-MM of (d1, d2) and (d1, d3); the formula gives 0.2 (SPEC §4: a typo)
+# the paper prints 0.25 for AP-MM of (d1, d2) and (d1, d3); the formula gives 0.2 (a typo; docs/conventions.md#aspects)
 TYPO = {("d1", "d2"): 0.2, ("d1", "d3"): 0.2}
 GRADES = {"AP": {"relevance": [0, 0, 1, 1], "correctness": [0, 0, 1]},       # relevance >= fr, correctness = c
           "nDCG": {"relevance": [0, 5, 10, 15], "correctness": [0, 5, 10]}}
@@ -104,7 +104,7 @@ def test_toma_ideal_ranking_scores_one_and_mm_zero_rule():
        st.lists(st.floats(0, 5, allow_nan=False), min_size=4, max_size=4).map(sorted),
        st.sampled_from(["euclidean", "manhattan", "chebyshev"]))
 def test_distance_order_respects_the_partial_order(emb_c, emb_r, dist):
-    """A tuple at least as good on every aspect is never in a worse class (paper 003 Eq. 1)."""
+    """A tuple at least as good on every aspect is never in a worse class (Maistro et al., CIKM 2021, Eq. 1)."""
     sp = AspectSpace({"relevance": RELEVANCE, "correctness": CORRECTNESS},
                      {"relevance": tuple(emb_r), "correctness": tuple(emb_c)})
     tuples, classes = order(sp, dist)
@@ -156,7 +156,7 @@ def test_cli(capsys, write):
 
 
 def test_upper_bounds_below_one():
-    """Paper 003 §4.2: with d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc) no ranking reaches CAM = 1;
+    """Maistro et al., CIKM 2021, §4.2: with d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc) no ranking reaches CAM = 1;
     the best candidate ideal ranking attains the best of Table 3's fifteen rankings."""
     from cranfield.aspects import upper_bounds
 

@@ -1,4 +1,4 @@
-"""Topic averaging (paper 001 §6.3; SPEC §2): arithmetic, geometric (ε = 1e-5) and dd-weighted."""
+"""Topic averaging (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; docs/conventions.md#averaging): arithmetic, geometric (ε = 1e-5) and dd-weighted."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Collection diversity (paper 001 §4–5; SPEC §5): ξ, d_max, d_mean, dd, smr and `cranfield collection`.
+"""Collection diversity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5; docs/conventions.md#collection): ξ, d_max, d_mean, dd, smr and `cranfield collection`.
 
-Paper 001's Tables 1 and 3 are about TREC 2010 (topics 57, 60, 73, 86) and 2011 (topics 125,
+Golbus, Aslam & Clarke's Tables 1 and 3 are about TREC 2010 (topics 57, 60, 73, 86) and 2011 (topics 125,
 143) Web diversity qrels, which are not bundled with the tests. Each topic is rebuilt here
 from its relevant documents grouped by the set of subtopics they are relevant to — counts read
 from the NIST qrels (2010 ``10.diversity-qrels.final.txt``, 2011 ``qrels-for-ndeval.txt``) —
@@ -40,7 +40,7 @@ PATTERNS = {
     "57": {("1",): 243, ("1", "3"): 13, ("1", "2"): 3, ("1", "2", "4"): 1, ("1", "2", "3", "4"): 1},
 }
 
-# paper 001 Table 1: (# rel docs, per-subtopic counts, dd)
+# Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 1: (# rel docs, per-subtopic counts, dd)
 TABLE_1 = {
     "143": (25, [25, 21], "0.994"),
     "86": (82, [78, 62, 60], "0.977"),
@@ -50,7 +50,7 @@ TABLE_1 = {
     "57": (261, [261, 14, 5, 2], "0.449"),
 }
 
-# paper 001 Table 3: topic -> (ξ, {rank: smr of subtopics 1.. (numbered by decreasing R_i)})
+# Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 3: topic -> (ξ, {rank: smr of subtopics 1.. (numbered by decreasing R_i)})
 TABLE_3 = {
     "60": (3, {"xi": ["0.002", "0.143", "0.199", "0.209", "0.224", "0.224"],
                5: ["0.000", "0.113", "0.196", "0.213", "0.239", "0.239"],
@@ -99,7 +99,7 @@ def test_table_1_dd_reproduces_at_depth_xi_plus_1():
         assert row["depth"] == row["xi"] + 1
         assert printed(row["dd"], dd), (topic, row["dd"], dd)
     # at depth ξ (Eq. 2 as the text defines it) the printed values are not reached: topic 60
-    # has ξ = 3 and dd(3) = 0.442; Table 1's 0.481 is dd(4) (SPEC §5)
+    # has ξ = 3 and dd(3) = 0.442; Table 1's 0.481 is dd(4) (docs/conventions.md#collection)
     assert at_xi["60"]["xi"] == 3 and not printed(at_xi["60"]["dd"], "0.481")
     assert round(at_xi["60"]["dd"], 3) == 0.442
     assert sum(printed(at_xi[t]["dd"], dd) for t, (_, _, dd) in TABLE_1.items()) == 0

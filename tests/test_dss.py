@@ -1,4 +1,4 @@
-"""Document selection sensitivity (paper 001 §7; SPEC §6): seeded, vectorised, equal to scoring each
+"""Document selection sensitivity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7; docs/conventions.md#dss): seeded, vectorised, equal to scoring each
 permutation alone, and `cranfield dss`."""
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_topic_averages():
         other = quiet(dss, WEB2012, ["alpha#-IA", "nDCG_IA"], k=[5, 20], n=30, seed=2, average=how)
         assert np.array_equal(other.values, res.values, equal_nan=True)
         assert other.averaged == pytest.approx(average(res.values, how), abs=0)
-    # smaller cutoffs are more sensitive (paper 001 Table 10)
+    # smaller cutoffs are more sensitive (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 10)
     assert (res.averaged[:, 0] > res.averaged[:, 1]).all()
 
 

@@ -155,7 +155,7 @@ def test_topics_in_strcmp_order(capsys, write):
 
 
 def test_format_trec_keeps_the_provenance_line(capsys):
-    """Outside --compat trec_eval, --format trec opens with cranfield's # line (SPEC §0) and
+    """Outside --compat trec_eval, --format trec opens with cranfield's # line (docs/conventions.md#output) and
     prints runid only when asked or when several runs are shown."""
     from cranfield.cli import main
 

@@ -1,4 +1,4 @@
-"""Optimal truncation analysis (paper 002 §4.2–4.3) and the Figure 1 utility curves."""
+"""Optimal truncation analysis (Amigó, Mizzaro & Spina, SIGIR 2022, §4.2–4.3) and the Figure 1 utility curves."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def test_not_a_truncation_measure():
 
 
 def test_figure_1_utility_curves():
-    """Paper 002 Figure 1 (ten non-relevant documents, then relevant ones, e = 1/20)."""
+    """Amigó, Mizzaro & Spina, SIGIR 2022, Figure 1 (ten non-relevant documents, then relevant ones, e = 1/20)."""
     curves = utility_curves()
     for name, c in curves.items():
         assert c[0] == 0 and np.all(np.diff(c[:11]) < 0), name      # only effort in ranks 1..10

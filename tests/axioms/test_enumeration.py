@@ -1,4 +1,4 @@
-"""Paper 000's case analysis (SPEC §7): enumeration, pair counts and the Table 1 reproduction."""
+"""The case analysis of Albahem et al., ADCS 2018 (docs/conventions.md#enumeration): enumeration, pair counts and the Table 1 reproduction."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_pair_counts(prop, count):
 
 
 def test_redundancy_pairs_for_three_aspects():
-    """For m > 2 each S contributes |covered(S)|·|uncovered(S)| pairs (SPEC §7)."""
+    """For m > 2 each S contributes |covered(S)|·|uncovered(S)| pairs (docs/conventions.md#enumeration)."""
     space = Space(4, 3)
     expected = 0
     for length in range(1, 4):

@@ -1,7 +1,8 @@
-"""Paper 002 §2's seven properties, checked on constructed rankings, against the ✓/✗ cells the
-paper states in prose (SPEC §7; its Table 1 is scrambled in the text).
+"""The seven properties of Amigó, Mizzaro & Spina, SIGIR 2022, §2, checked on constructed rankings, against
+the ✓/✗ cells the paper states in prose (docs/conventions.md#truncation-properties; its Table 1 is scrambled in
+the text).
 
-Cells that do not reproduce under SPEC §7's definitions are asserted as computed, each with the
+Cells that do not reproduce under the definitions of docs/conventions.md#truncation-properties are asserted as computed, each with the
 hand-derivable reason, and listed in docs/truncation.md:
 - F, Redundancy: F = 2·relret/(ret + R), so the first relevant document after n non-relevant
   ones and a second one both add exactly 2/(n + 1 + R): equal gains, not "more for the first".

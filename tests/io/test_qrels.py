@@ -1,4 +1,4 @@
-"""Reading qrels, diversity qrels and intent files (SPEC §0)."""
+"""Reading qrels, diversity qrels and intent files (docs/conventions.md#files)."""
 
 from __future__ import annotations
 

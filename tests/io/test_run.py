@@ -1,4 +1,4 @@
-"""Reading runs: ordering and tie rules, duplicates, formats, and every error path (SPEC §0)."""
+"""Reading runs: ordering and tie rules, duplicates, formats, and every error path (docs/conventions.md#order, docs/conventions.md#duplicates)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hand-computed values of every ad hoc measure (SPEC §1), written as the formulas they come from.
+"""Hand-computed values of every ad hoc measure (docs/conventions.md#adhoc), written as the formulas they come from.
 
 Topic "q" has labels a:3, b:2, c:1, e:1 (R = 4), d:0 and f:-2 (spam: judged, not relevant);
 the run ranks d, a, x (unjudged), c, f, b — six documents.

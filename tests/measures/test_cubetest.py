@@ -1,4 +1,4 @@
-"""The Cube Test family (SPEC §2; paper 000 §4.3; TREC DD 2017 scorer)."""
+"""The Cube Test family (docs/conventions.md#cube-test; Albahem et al., ADCS 2018, §4.3; TREC DD 2017 scorer)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def evaluate(qrels, run, names, **kw):
 
 def test_paper_000_worked_example():
     """Two aspects, binary rating 1, one iteration: CT(a) = 0.05, CT(a·b) = 0.10,
-    ACT(a·b) = 0.0750, ACT(a·b·x) = 0.0833 (paper 000 §4.3)."""
+    ACT(a·b) = 0.0750, ACT(a·b·x) = 0.0833 (Albahem et al., ADCS 2018, §4.3)."""
     qrels = {"t": {"1": {"a": 1}, "2": {"b": 1}}}
     one = evaluate(qrels, {"t": {"a": 1.0}}, ["CT", "ACT"], per_topic=False).value.tolist()
     two = evaluate(qrels, {"t": {"a": 2.0, "b": 1.0}}, ["CT", "ACT"], per_topic=False).value.tolist()
@@ -55,7 +55,7 @@ def test_cap_at_the_cube_height():
 
 def test_iterations_early_stopping_and_empty_iterations():
     # intent weights 1/2; iteration 0: a (rel 1 to intent 1); iteration 2: b (rel 1 to intent 2);
-    # iteration 1 is empty: it still counts as time (SPEC: missing iterations are empty)
+    # iteration 1 is empty: it still counts as time (docs/conventions.md#cube-test: missing iterations are empty)
     b = ranking_batch([[1, 0], [0, 1]], iterations=[0, 2])
     g1, g2 = 0.5 * 0.5, 0.5 * 0.5 + 0.5 * 0.5
     assert parse_measure("CT@1")(b)[0, 0] == pytest.approx(g1 / 5 / 1)

@@ -1,4 +1,4 @@
-"""Intents in the batch (SPEC §2) and the intent-aware wrapper IA(X) = Σ_i w_i X_i."""
+"""Intents in the batch (docs/conventions.md#intents) and the intent-aware wrapper IA(X) = Σ_i w_i X_i."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ drawn from their pools. Random data: 200 cases with graded per-intent labels, do
 relevant to several intents, intents without relevant documents, truncated rankings, ties and
 topics missing from the run.
 
-Oracle caveat (SPEC §2): pyndeval sorts by score with ties broken by docno *ascending*, so it is
+Oracle caveat (docs/conventions.md#ndeval): pyndeval sorts by score with ties broken by docno *ascending*, so it is
 fed runs whose scores already encode cranfield's (trec_eval's) order.
 """
 

@@ -1,4 +1,4 @@
-"""Sakai's family on paper 004's Figure 1 example, worked by hand (SPEC §2 restates the figure).
+"""Sakai's family on the Figure 1 example of Sakai, WWW 2012, worked by hand (docs/conventions.md#sakai restates the figure).
 
 Intent i (informational) and j (navigational), w = 1/2 each, l = 5, exp gains (L1 1, L2 3, L3 7):
 rank 1 A: L1 for i; rank 2 B: L3 for i, L1 for j; rank 3 C: non-relevant; rank 4 D: L3 for j;
@@ -55,7 +55,7 @@ EXPECTED = {
     "Q_IA@5": (Q_I + Q_J) / 2,
     "P+Q@5": (Q_I + Q_J) / 2,          # P+_j = Q_j@5 here (rp_j = 4), so P+Q = Q-IA
     "P+Q#@5": 0.5 + 0.5 * (Q_I + Q_J) / 2,
-    "Ef-P@5": 3 / 5,                   # the paper's "3/5 = 0.8" is a typo (SPEC §2)
+    "Ef-P@5": 3 / 5,                   # the paper's "3/5 = 0.8" is a typo (docs/conventions.md#sakai)
     "D-ERR@5": ERR_RUN / ERR_IDEAL,
     "D-RBP@5": 0.2 * (0.5 + 0.8 * 4 + 0.8**3 * 3.5 + 0.8**4 * 1.5) / 4,
 }
@@ -82,7 +82,7 @@ def test_p_plus_for_j_is_its_q():
 
 
 def test_a_better_first_document_for_j_makes_p_plus_q_less_than_q_ia():
-    """Paper 004 §3.2: if rank 2 were L3-relevant for j, rank 4 is ignored by P+ and P+Q < Q-IA."""
+    """Sakai, WWW 2012, §3.2: if rank 2 were L3-relevant for j, rank 4 is ignored by P+ and P+Q < Q-IA."""
     qrels = {"q": {"i": {"A": 1, "B": 3, "E": 2}, "j": {"B": 3, "D": 3}}}
     df = cranfield.evaluate(qrels, RUN, ["P+Q@5", "Q_IA@5"], per_topic=False, intent_types=TYPES)
     assert df.value.iloc[0] < df.value.iloc[1]

@@ -1,4 +1,4 @@
-"""Truncated-ranking measures (SPEC §3, paper 002 §3): hand values, OIE against a brute-force
+"""Truncated-ranking measures (docs/conventions.md#truncated; Amigó, Mizzaro & Spina, SIGIR 2022, §3): hand values, OIE against a brute-force
 materialised collection, the β calibration of §3.4, and prefix consistency."""
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_empty_ranking_and_missing_topics():
 
 
 def brute_oie(labels_ranked, judged_relevant, size, beta):
-    """OIE by materialising the collection (SPEC §3 definition, literally)."""
+    """OIE by materialising the collection (docs/conventions.md#truncated definition, literally)."""
     docs = [(r + 1, max(g, 0)) for r, g in enumerate(labels_ranked)]
     retrieved_rel = sorted(g for g in labels_ranked if g > 0)
     remaining = sorted(judged_relevant)
@@ -96,7 +96,7 @@ def test_oie_closed_form_equals_brute_force(ranked, extra, beta):
 
 
 def test_beta_calibration():
-    """Paper 002 §3.4: with one relevant document and |D| = 20,000, "relevant at rank 20 after
+    """Amigó, Mizzaro & Spina, SIGIR 2022, §3.4: with one relevant document and |D| = 20,000, "relevant at rank 20 after
     19 non-relevant" ties with the empty ranking at β = (20 ln D − ln 20!)/(19 ln D − ln 19!)
     ≈ 1.0464 (the paper rounds to 1.05)."""
     size = 20000

@@ -1,4 +1,4 @@
-"""Rank correlations (scipy for τ-b and ρ, hand-worked τ_ap) and intuitiveness (paper 004
+"""Rank correlations (scipy for τ-b and ρ, hand-worked τ_ap) and intuitiveness (Sakai, WWW 2012,
 Figure 6)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_correlations_of_constant_orderings_are_nan():
 
 
 def test_ties_follow_the_equality_rule():
-    """Means that differ by rounding noise are tied (SPEC §0), unlike scipy on raw floats."""
+    """Means that differ by rounding noise are tied (docs/conventions.md#equality), unlike scipy on raw floats."""
     assert kendall_tau([0.3, 0.1 + 0.2, 0.5], [1, 2, 3]) == pytest.approx(stats.kendalltau([0, 0, 1], [1, 2, 3])[0])
 
 
@@ -89,7 +89,7 @@ def test_correlation_matrix():
 
 # --------------------------------------------------------------------------- intuitiveness
 def reference_intuitiveness(m1, m2, golds):
-    """Paper 004 Figure 6 as printed, one topic and pair at a time."""
+    """Sakai, WWW 2012, Figure 6, as printed, one topic and pair at a time."""
     t, s = m1.shape
     dis = c1 = c2 = 0
     for i in range(s):

@@ -1,4 +1,4 @@
-"""Discriminative power, Δ (paper 004 Figures 3 and 5) and ASL curves."""
+"""Discriminative power, Δ (Sakai, WWW 2012, Figures 3 and 5) and ASL curves."""
 
 from __future__ import annotations
 

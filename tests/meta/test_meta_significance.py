@@ -1,5 +1,5 @@
 """Significance tests over all pairs: scipy agreement, per-pair reference loops fed the same
-draws (SPEC §6), chunking and threading invariance, corrections, the null behaviour of Tukey
+draws (docs/conventions.md#significance), chunking and threading invariance, corrections, the null behaviour of Tukey
 HSD versus pairwise tests, and input errors."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from conftest import DATA
 
 
 def ge(a: float, b: float) -> bool:
-    """a >= b with SPEC §0's equality rule."""
+    """a >= b with the equality rule of docs/conventions.md#equality."""
     return a > b or abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
 
 
@@ -38,7 +38,7 @@ def gt(a: float, b: float) -> bool:
 
 # --------------------------------------------------------------------------- reference loops
 def loop_bootstrap(x, b, seed, alpha=0.05):
-    """Paper 004 Figures 2 and 3, one pair and one resample at a time."""
+    """Sakai, WWW 2012, Figures 2 and 3, one pair and one resample at a time."""
     n, s = x.shape
     idx = np.random.default_rng(seed).integers(0, n, (b, n))
     k = int(np.floor(b * alpha))
@@ -79,7 +79,7 @@ def loop_randomization(x, b, seed):
 
 
 def loop_tukey(x, b, gen, strict=False):
-    """Paper 004 Figure 4: for b = 1..B permute every topic's row by argsort of its keys."""
+    """Sakai, WWW 2012, Figure 4: for b = 1..B permute every topic's row by argsort of its keys."""
     n, s = x.shape
     means = x.mean(axis=0)
     count = np.zeros(s * (s - 1) // 2)

@@ -1,4 +1,4 @@
-"""Unanimous Improvement Ratio and Quality Aspect Coverage (paper 002 §4.4)."""
+"""Unanimous Improvement Ratio and Quality Aspect Coverage (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4)."""
 
 from __future__ import annotations
 
