@@ -50,8 +50,8 @@ def test_duplicate_judgment_is_an_error(write):
 
 @pytest.mark.parametrize("text, message", [
     ("1 0 a\n", r"q\.txt:1: expected 4 columns \(qid iter docno rel\), got 3"),
-    ("1 0 a 1\n1 0 b x\n", r"q\.txt:2: label 'x' is not an integer \(labels are integers or L<d>\)"),
-    ("1 0 a 1.5\n", r"q\.txt:1: label '1.5' is not an integer"),
+    ("1 0 a 1\n1 0 b x\n", r"q\.txt:2: label 'x' in column 4 is not an integer \(labels are integers or L<d>\)"),
+    ("1 0 a 1.5\n", r"q\.txt:1: label '1.5' in column 4 is not an integer"),
     ("", r"q\.txt: the file is empty"),
 ])
 def test_malformed_qrels(write, text, message):
@@ -94,7 +94,7 @@ def test_intent_file(write):
 @pytest.mark.parametrize("text, message", [
     ("1 1 0.5 both\n", r"i\.txt:1: intent type 'both' is not inf or nav"),
     ("1 1 1.5\n", r"i\.txt:1: probability 1.5 is not in \[0, 1\]"),
-    ("1 1 x\n", r"i\.txt:1: probability 'x' is not a number"),
+    ("1 1 x\n", r"i\.txt:1: probability 'x' in column 3 is not a number"),
     ("1 1\n", r"i\.txt:1: expected 3 or 4 columns"),
     ("1 1 0.5\n1 01 0.5\n", r"i\.txt:2: intent '1' of topic '1' is listed again \(first at line 1\)"),
 ])

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import numbers
 import os
+import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -69,18 +71,57 @@ class Columns:
         return int(self.line.size)
 
 
+BOM = b"\xef\xbb\xbf"
+
+
+class _GzipText(io.RawIOBase):
+    """The decompressed bytes of a gzip file, with damaged data reported as :class:`InputError`
+    naming the file (not as ``zlib.error``, ``EOFError`` or ``BadGzipFile`` tracebacks)."""
+
+    def __init__(self, path: Path) -> None:
+        self.source = str(path)
+        self.inner = gzip.open(path, "rb")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        try:
+            return self.inner.readinto(buffer)
+        except EOFError:
+            raise InputError(self.source, None, "truncated gzip file: the compressed data ends early") from None
+        except (gzip.BadGzipFile, zlib.error) as exc:
+            raise InputError(self.source, None, f"not a valid gzip file: {exc}") from None
+
+    def close(self) -> None:
+        self.inner.close()
+        super().close()
+
+
 def open_binary(path: str | Path) -> BinaryIO:
-    """Open ``path`` for binary reading, decompressing gzip files (recognised by content)."""
+    """Open ``path`` for binary reading: gzip files (recognised by content) decompressed, a
+    leading UTF-8 byte-order mark skipped. Damaged gzip data raises :class:`InputError`."""
     path = Path(path)
     try:
         raw = open(path, "rb")
     except OSError as exc:
         raise InputError(str(path), None, f"cannot open: {exc.strerror or exc}") from None
-    magic = raw.peek(2)[:2] if isinstance(raw, io.BufferedReader) else b""
-    if magic == b"\x1f\x8b":
+    stream: io.BufferedReader = raw
+    if raw.peek(2)[:2] == b"\x1f\x8b":
         raw.close()
-        return gzip.open(path, "rb")  # type: ignore[return-value]
-    return raw
+        stream = io.BufferedReader(_GzipText(path))
+    try:
+        if stream.peek(len(BOM))[: len(BOM)] == BOM:
+            stream.read(len(BOM))
+    except BaseException:
+        stream.close()
+        raise
+    return stream  # type: ignore[return-value]
+
+
+def is_gzip(stream: BinaryIO) -> bool:
+    """Whether a stream of :func:`open_binary` decompresses a gzip file."""
+    return isinstance(getattr(stream, "raw", None), _GzipText)
 
 
 def _blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
@@ -89,7 +130,7 @@ def _blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
     while True:
         try:
             block = stream.read(BLOCK_BYTES)
-        except (OSError, EOFError) as exc:
+        except OSError as exc:
             raise InputError(source, None, f"cannot read: {exc}") from None
         if not block:
             break
@@ -117,12 +158,17 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return out
 
 
-def _check_utf8(block: bytes, source: str, first_line: int) -> None:
-    try:
-        block.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = first_line + block.count(b"\n", 0, exc.start)
-        raise InputError(source, line, "bytes that are not UTF-8 text") from None
+def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> None:
+    """Raise :class:`InputError` at the first line holding a NUL byte or bytes that are not UTF-8."""
+    if raw.size and raw.min() == 0:
+        line = first_line + block.count(b"\n", 0, int(np.argmin(raw)))
+        raise InputError(source, line, "a NUL byte (\\x00), which no field may contain")
+    if raw.size and raw.max() >= 0x80:
+        try:
+            block.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = first_line + block.count(b"\n", 0, exc.start)
+            raise InputError(source, line, "bytes that are not UTF-8 text") from None
 
 
 class CodeBook:
@@ -162,27 +208,77 @@ class CodeBook:
 _MIX = np.array([(0x9E3779B97F4A7C15 + 0xBF58476D1CE4E5B9 * j) % 2**64 | 1 for j in range(64)], dtype=np.uint64)
 
 
+def _mix(words: np.ndarray, position: int | np.ndarray) -> np.ndarray:
+    """The hash contribution of 64-bit words at word ``position`` within their string (0 for a
+    zero word, so zero padding never changes a hash)."""
+    with np.errstate(over="ignore"):
+        x = words.astype(np.uint64) * _MIX[np.asarray(position) % 64]
+        x ^= x >> np.uint64(31)
+        x *= np.uint64(0x94D049BB133111EB)
+        x ^= x >> np.uint64(29)
+    return x
+
+
 def _hash_words(words: np.ndarray) -> np.ndarray:
     """Hash rows of big-endian 64-bit words; all-zero words (padding) contribute nothing."""
     h = np.zeros(words.shape[0], dtype=np.uint64)
     with np.errstate(over="ignore"):
         for j in range(words.shape[1]):
-            x = words[:, j] * _MIX[j % 64]
-            x ^= x >> np.uint64(31)
-            x *= np.uint64(0x94D049BB133111EB)
-            x ^= x >> np.uint64(29)
-            h += x
+            h += _mix(words[:, j], j)
     return h
 
 
+@dataclass(frozen=True)
+class Ragged:
+    """Byte strings of any lengths in one buffer: string ``i`` is
+    ``buf[start[i]:start[i] + length[i]]``. Memory is their bytes, not count × the longest."""
+
+    buf: np.ndarray
+    start: np.ndarray
+    length: np.ndarray
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> "Ragged":
+        """The strings of a byte-string array (dtype ``S``, without NUL bytes) or an object
+        array of ``bytes``."""
+        n = values.size
+        if values.dtype.kind == "O":
+            items = values.tolist()
+            length = np.fromiter(map(len, items), dtype=np.int64, count=n)
+            return cls(np.frombuffer(b"".join(items), dtype=np.uint8), np.cumsum(length) - length, length)
+        width = values.dtype.itemsize
+        m = np.ascontiguousarray(values).view(np.uint8).reshape(n, width)
+        return cls(m.ravel(), np.arange(n, dtype=np.int64) * width, np.count_nonzero(m, axis=1).astype(np.int64))
+
+    def hash(self) -> np.ndarray:
+        """:func:`doc_keys` of the strings, computed without padding them to a common width."""
+        n = self.length.size
+        words = -(-self.length // 8)
+        first = np.cumsum(words) - words
+        within = np.arange(int(self.length.sum())) - np.repeat(np.cumsum(self.length) - self.length, self.length)
+        row = np.repeat(np.arange(n), self.length)
+        padded = np.zeros(int(words.sum()) * 8, dtype=np.uint8)
+        padded[first[row] * 8 + within] = self.buf[self.start[row] + within]
+        word = padded.view(">u8")
+        mixed = _mix(word, np.arange(word.size) - np.repeat(first, words))
+        keys = np.zeros(n, dtype=np.uint64)
+        some = words > 0
+        if some.any():
+            keys[some] = np.add.reduceat(mixed, first[some])
+        return keys
+
+
 def doc_keys(docnos: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of each byte string, independent of the array's itemsize.
+    """A 64-bit hash of each byte string, independent of the array's itemsize (an object array
+    of ``bytes`` gives the same keys as a byte-string array).
 
     Equal strings always get equal keys; callers verify the strings behind equal keys, so
     a collision can never change a result.
     """
     if docnos.size == 0:
         return np.zeros(0, dtype=np.uint64)
+    if docnos.dtype.kind == "O":
+        return Ragged.of(docnos).hash()
     width = docnos.dtype.itemsize
     padded = np.zeros((docnos.size, -(-width // 8) * 8), dtype=np.uint8)
     padded[:, :width] = docnos.view(np.uint8).reshape(docnos.size, width)
@@ -229,15 +325,101 @@ def parse_decimals(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(neg, -values, values), ok
 
 
-def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what: str) -> np.ndarray:
+def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
     """Numbers of the rows that have the column (0 elsewhere: their column count is checked later)."""
     values, ok = parse_decimals(m)
     ok |= ~has
     values[~has] = 0.0
     if not ok.all():
         rest = np.flatnonzero(~ok)
-        values[rest] = parse_floats(m[rest].view(f"S{m.shape[1]}").ravel(), source, line[rest], what)
+        values[rest] = parse_floats(m[rest].view(f"S{m.shape[1]}").ravel(), source, line[rest], what, column=column)
     return values
+
+
+def fits_width(n: int, width: int, chars: int) -> bool:
+    """Whether ``n`` strings holding ``chars`` bytes in all may be padded to ``width`` bytes
+    each: padding may cost up to twice their bytes plus 16 per string (about what the same
+    strings cost as Python objects), so memory stays a small multiple of the bytes read."""
+    return n * width <= 2 * chars + 16 * n
+
+
+def compact_strings(values: np.ndarray) -> np.ndarray:
+    """An object array of ``bytes`` as a byte-string array (dtype ``S``) when :func:`fits_width`
+    allows padding every value to the longest, else unchanged."""
+    if values.size == 0:
+        return np.zeros(0, dtype="S1")
+    length = np.fromiter(map(len, values.tolist()), dtype=np.int64, count=values.size)
+    width = max(int(length.max()), 1)
+    return values.astype(f"S{width}") if fits_width(values.size, width, int(length.sum())) else values
+
+
+@dataclass
+class _Field:
+    """One column of a block, gathered for the vectorised conversions.
+
+    The fields are copied into a zero-padded (rows, W) matrix. When a few fields are much
+    longer than the rest, padding every row to them would cost rows × the longest field, so
+    only the rows of at most ``W`` bytes (:func:`fits_width`) go into the matrix and the
+    ``long`` rest stays where it is in the block (``spans``).
+    """
+
+    matrix: np.ndarray
+    short: np.ndarray | None
+    long: np.ndarray
+    spans: Ragged
+
+    @classmethod
+    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> "_Field":
+        length = stop - start
+        width = -(-int(length.max(initial=0)) // 8) * 8
+        if fits_width(length.size, width, int(length.sum())):
+            return cls(_gather(buf, start, stop), None, np.zeros(0, dtype=np.intp), Ragged(buf, start[:0], length[:0]))
+        width = max((2 * int(length.sum()) + 16 * length.size) // length.size // 8 * 8, 8)
+        short, long = np.flatnonzero(length <= width), np.flatnonzero(length > width)
+        return cls(_gather(buf, start[short], stop[short]), short, long, Ragged(buf, start[long], length[long]))
+
+    @property
+    def rows(self) -> int:
+        return self.matrix.shape[0] + self.long.size
+
+    def combine(self, short: np.ndarray, long: np.ndarray) -> np.ndarray:
+        """One array of all rows from the values of the matrix rows and of the long rows."""
+        if self.short is None:
+            return short
+        dtype = np.dtype(object) if short.dtype.kind == "S" else short.dtype
+        out = np.empty(self.rows, dtype=dtype)
+        out[self.short] = short
+        out[self.long] = long
+        return out
+
+    def long_strings(self) -> np.ndarray:
+        """The long fields as an object array of ``bytes``: the block with every other byte
+        blanked, split at the blanks (fields never contain blank bytes)."""
+        inside = np.zeros(self.spans.buf.size + 1, dtype=np.int32)
+        inside[self.spans.start] += 1
+        inside[self.spans.start + self.spans.length] -= 1
+        kept = np.where(np.cumsum(inside[:-1]) > 0, self.spans.buf, 32).tobytes().split()
+        out = np.empty(len(kept), dtype=object)
+        out[:] = kept
+        return out
+
+    def strings(self, compact: bool) -> np.ndarray:
+        """The fields as byte strings: dtype ``S`` when no field is long, else an object array
+        of ``bytes`` (``compact``) or dtype ``S`` as wide as the longest."""
+        values = self.combine(_trim(self.matrix), self.long_strings() if self.long.size else self.long)
+        return values if compact or values.dtype.kind == "S" else values.astype("S")
+
+    def keys(self) -> np.ndarray:
+        return self.combine(_hash_words(self.matrix.view(">u8")), self.spans.hash())
+
+    def numbers(self, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
+        """Numbers of the rows where ``has`` (0 elsewhere)."""
+        if self.short is None:
+            return _numbers(self.matrix, has, source, line, what, column)
+        long = np.zeros(self.long.size)
+        read = np.flatnonzero(has[self.long])
+        long[read] = parse_floats(self.long_strings()[read], source, line[self.long[read]], what, column=column)
+        return self.combine(_numbers(self.matrix, has[self.short], source, line[self.short], what, column), long)
 
 
 @dataclass
@@ -250,6 +432,8 @@ class _Wanted:
     codes: dict[int, CodeBook]
     uniform: Sequence[int]
     min_cols: int
+    compact: bool = False
+    ignore_extra: bool = False
     first: dict[int, bytes] = field(default_factory=dict)
     same: dict[int, bool] = field(default_factory=dict)
 
@@ -263,14 +447,12 @@ class _Wanted:
         return sorted(self.copied | set(self.uniform))
 
 
-def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[bytes, bool] | None:
-    """(first field, whether every field equals it) compared in place; None when the fields
-    differ in length (the caller then copies them out)."""
-    length = int(stop[0] - start[0])
-    if not bool((stop - start == length).all()):
-        return None
+def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[bytes, bool]:
+    """(first field, whether every field equals it), compared in place."""
     first = buf[start[0]:stop[0]].tobytes()
-    view = as_strided(buf, shape=(buf.size - length + 1, length), strides=(1, 1))
+    if not bool((stop - start == len(first)).all()):
+        return first, False
+    view = as_strided(buf, shape=(buf.size - len(first) + 1, len(first)), strides=(1, 1))
     return first, bool((view[start] == np.frombuffer(first, dtype=np.uint8)).all())
 
 
@@ -287,8 +469,7 @@ def _tokenise_block(
     line numbers). Pure, so blocks can be tokenised in parallel; code columns come back as
     byte strings and uniform columns as (first value, all equal), for :func:`_merge`."""
     raw = np.frombuffer(block, dtype=np.uint8)
-    if raw.size and raw.max() >= 0x80:
-        _check_utf8(block, source, first_line)
+    _check_text(raw, block, source, first_line)
     n = raw.size
     # Padding: one whitespace byte on each side for the edge detection, and room at the end
     # for the strided gather of the widest field.
@@ -309,11 +490,12 @@ def _tokenise_block(
     line = (first_line + np.arange(count.size)).astype(np.int32)
     used = count > 0
     first, count, line = first[used], count[used], line[used]
-    if (count > max_cols).any():
+    if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
         raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
     out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
     regular = bool((count == max_cols).all())  # the usual file: every line complete
+    count = np.minimum(count, max_cols)  # columns after the last are ignored (``ignore_extra``)
     for j in want.columns:
         if regular:
             has = np.ones(count.size, dtype=bool)
@@ -323,24 +505,20 @@ def _tokenise_block(
             tok = np.where(has, first + j, 0)
             s = np.where(has, start[tok] if start.size else 0, 0)
             e = np.where(has, stop[tok] if stop.size else 0, 0)
-        if j in want.uniform and s.size and (same := _uniform(buf, s, e)) is not None:
-            out["uniform"][j] = same  # the usual tag column: checked without copying it out
-            if j not in want.copied:
-                continue
-        m = _gather(buf, s, e)
+        if j in want.uniform and s.size:
+            out["uniform"][j] = _uniform(buf, s, e)  # the usual tag column: checked without copying it out
+        if j not in want.copied or not s.size:
+            continue
+        values = _Field.gather(buf, s, e)
         if j in want.text:
-            out["text"][j] = _trim(m)
+            out["text"][j] = values.strings(want.compact)
         if j in want.keys:
-            out["key"][j] = _hash_words(m.view(">u8"))
+            out["key"][j] = values.keys()
         if j in want.codes:
-            out["code"][j] = m.view(f"S{m.shape[1]}").ravel()
+            out["code"][j] = values.strings(compact=True)
         if j in want.numbers:
             complete = count >= want.min_cols  # short rows fail the column count check instead
-            out["number"][j] = (_numbers(m, has & complete, source, line, want.numbers[j])
-                                if m.shape[0] else np.zeros(0))
-        if j in want.uniform and m.shape[0] and j not in out["uniform"]:
-            values = m.view(f"S{m.shape[1]}").ravel()
-            out["uniform"][j] = (bytes(values[0]), bool((values == values[0]).all()))
+            out["number"][j] = values.numbers(has & complete, source, line, want.numbers[j], j + 1)
     return out, count, line
 
 
@@ -357,25 +535,41 @@ def _merge(got: dict, want: _Wanted) -> dict:
 
 class _Sink:
     """A column filled block by block into one array sized from an estimate of the row count
-    (grown by half when short), so the blocks are never held twice."""
+    (grown by half when short), so the blocks are never held twice.
 
-    def __init__(self, estimate: int) -> None:
+    A byte-string column widens to its widest string; a ``compact`` one becomes an object array
+    of ``bytes`` instead when that width would not :func:`fits_width` the bytes it holds.
+    """
+
+    def __init__(self, estimate: int, compact: bool = False) -> None:
         self.estimate = estimate
+        self.compact = compact
         self.data: np.ndarray | None = None
         self.size = 0
+        self.chars = 0
 
     def add(self, part: np.ndarray) -> None:
         if self.data is None:
             self.data = np.empty(max(self.estimate, part.size), dtype=part.dtype)
-        if part.dtype.kind == "S" and part.dtype.itemsize > self.data.dtype.itemsize:
-            self.data = self.data.astype(part.dtype)  # a wider string than seen so far (rare)
         end = self.size + part.size
-        if end > self.data.size:
-            grown = np.empty(max(end, self.data.size * 3 // 2), dtype=self.data.dtype)
+        if self.compact and part.dtype.kind == "S":
+            self.chars += int(np.count_nonzero(part.view(np.uint8)))
+        dtype = self._dtype(part, end)
+        if dtype != self.data.dtype or end > self.data.size:
+            grown = np.empty(max(end, self.data.size * 3 // 2) if end > self.data.size else self.data.size, dtype=dtype)
             grown[: self.size] = self.data[: self.size]
             self.data = grown
         self.data[self.size:end] = part
         self.size = end
+
+    def _dtype(self, part: np.ndarray, rows: int) -> np.dtype:
+        """The column's dtype once ``part`` is added (``rows`` rows in all)."""
+        assert self.data is not None
+        old = self.data.dtype
+        if part.dtype.kind == "O" or old.kind != "S" or part.dtype.itemsize <= old.itemsize:
+            return part.dtype if part.dtype.kind == "O" else old
+        wide = part.dtype.itemsize
+        return part.dtype if not self.compact or fits_width(rows, wide, self.chars) else np.dtype(object)
 
     def result(self) -> np.ndarray:
         assert self.data is not None
@@ -387,6 +581,7 @@ def read_columns(
     path: str | Path, max_cols: int, *, text: Sequence[int] | None = None,
     numbers: dict[int, str] | None = None, keys: Sequence[int] = (), codes: Sequence[int] = (),
     uniform: Sequence[int] = (), min_cols: int | None = None, source: str | None = None,
+    compact: bool = False, ignore_extra: bool = False,
 ) -> Columns:
     """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
 
@@ -398,16 +593,22 @@ def read_columns(
     codes : columns to return as int32 codes in order of first appearance
     uniform : columns only checked for having one value throughout
     min_cols : numbers are parsed on rows with at least this many columns (default max_cols)
+    compact : text columns may come back as object arrays of ``bytes`` (rather than as wide as
+        their longest value) when a few values are much longer than the rest, so memory stays
+        a small multiple of the bytes read
+    ignore_extra : columns after the first ``max_cols`` are ignored (trec_eval's run reader)
+        rather than an error
 
-    Rows with more than ``max_cols`` columns, numbers that are not numbers (or NaN) and
-    undecodable bytes raise :class:`InputError` naming the line; the caller checks the lower
-    bound of columns with :func:`require_columns`. An empty file is an error.
+    Rows with more than ``max_cols`` columns, numbers that are not C decimal numbers
+    (:data:`FLOAT`), NUL bytes and undecodable bytes raise :class:`InputError` naming the line;
+    the caller checks the lower bound of columns with :func:`require_columns`. An empty file
+    is an error.
     """
     source = source or str(path)
     want = _Wanted(
         text=list(range(max_cols)) if text is None else list(text), numbers=numbers or {},
         keys=list(keys), codes={j: CodeBook() for j in codes}, uniform=list(uniform),
-        min_cols=min_cols or max_cols,
+        min_cols=min_cols or max_cols, compact=compact, ignore_extra=ignore_extra,
     )
     sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
     estimate, seen = 0, 0
@@ -421,7 +622,7 @@ def read_columns(
         got["meta"] = {0: count, 1: line}
         for kind, columns in got.items():
             for j, arr in columns.items():
-                sinks[kind].setdefault(j, _Sink(estimate)).add(arr)
+                sinks[kind].setdefault(j, _Sink(estimate, compact and kind == "text")).add(arr)
         seen += count.size
 
     next_line = 1
@@ -449,7 +650,7 @@ def read_columns(
 def _size_hint(path: str | Path, stream: BinaryIO) -> int:
     """Bytes of text to expect: the file size, or four times it when compressed."""
     size = Path(path).stat().st_size
-    return size * 4 if isinstance(stream, gzip.GzipFile) else size
+    return size * 4 if is_gzip(stream) else size
 
 
 def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> None:
@@ -467,41 +668,198 @@ def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> Non
         )
 
 
-def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str) -> np.ndarray:
-    """Convert byte strings to float64; a non-number or NaN is an error naming its line."""
-    try:
-        out = values.astype(np.float64)
-    except ValueError:
-        out = None
-    if out is not None:
-        bad = np.flatnonzero(np.isnan(out))
-        if not bad.size:
-            return out
+# ------------------------------------------------------------------ numbers as C reads them
+
+_CLASSES = {"0123456789": "digit", "+-": "sign", ".": "dot", "eE": "e", "L": "L",
+            "iI": "i", "nN": "n", "fF": "f", "tT": "t", "yY": "y"}
+_CLASS_NAMES = ["other", *_CLASSES.values()]
+_CLASS = np.zeros(256, dtype=np.intp)
+for _chars, _name in _CLASSES.items():
+    _CLASS[list(_chars.encode())] = _CLASS_NAMES.index(_name)
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The tokens a column accepts, as a deterministic automaton over byte classes.
+
+    Attributes
+    ----------
+    name : str
+        What a valid token is, for messages (``"a number"``).
+    table : ndarray, shape (states, classes)
+        The next state; state 0 is the start, the last state the dead one.
+    accept : ndarray of bool, shape (states,)
+    """
+
+    name: str
+    table: np.ndarray
+    accept: np.ndarray
+
+    @classmethod
+    def of(cls, name: str, rules: dict[str, dict[str, str]], accept: set[str]) -> "Grammar":
+        """A grammar from ``{state: {byte class: next state}}``; the first state is the start and
+        every transition not listed leads to the dead state."""
+        states = [*rules, "dead"]
+        table = np.full((len(states), len(_CLASS_NAMES)), len(states) - 1, dtype=np.intp)
+        for state, moves in rules.items():
+            for kind, target in moves.items():
+                table[states.index(state), _CLASS_NAMES.index(kind)] = states.index(target)
+        return cls(name, table, np.array([s in accept for s in states]))
+
+    def matches(self, text: Ragged) -> np.ndarray:
+        """Whether each string is a complete token of the grammar (one step per byte position,
+        vectorised over the strings still being read)."""
+        state = np.zeros(text.length.size, dtype=np.intp)
+        rows = np.arange(text.length.size)
+        dead = self.table.shape[0] - 1
+        for k in range(int(text.length.max(initial=0))):
+            rows = rows[(text.length[rows] > k) & (state[rows] != dead)]
+            if not rows.size:
+                break
+            state[rows] = self.table[state[rows], _CLASS[text.buf[text.start[rows] + k]]]
+        return self.accept[state]
+
+
+_DIGITS = {"digit": "int"}
+# C's strtod (trec_eval reads scores with atof): [sign] digits [. [digits]] | [sign] . digits,
+# then an optional exponent e[sign]digits; or inf / infinity in any case. NaN is refused.
+FLOAT = Grammar.of("a number", {
+    "start": {"digit": "int", "sign": "signed", "dot": "dot", "i": "i"},
+    "signed": {"digit": "int", "dot": "dot", "i": "i"},
+    "int": {"digit": "int", "dot": "point", "e": "e"},
+    "point": {"digit": "frac", "e": "e"},
+    "dot": {"digit": "frac"},
+    "frac": {"digit": "frac", "e": "e"},
+    "e": {"digit": "exp", "sign": "exp_sign"},
+    "exp_sign": {"digit": "exp"},
+    "exp": {"digit": "exp"},
+    "i": {"n": "in"}, "in": {"f": "inf"}, "inf": {"i": "infi"}, "infi": {"n": "infin"},
+    "infin": {"i": "infini"}, "infini": {"t": "infinit"}, "infinit": {"y": "infinity"}, "infinity": {},
+}, accept={"int", "point", "frac", "exp", "inf", "infinity"})
+INTEGER = Grammar.of("an integer", {"start": {**_DIGITS, "sign": "signed"}, "signed": _DIGITS, "int": _DIGITS},
+                     accept={"int"})
+# qrels labels: an integer or NTCIR's L<digits>
+LABEL = Grammar.of("an integer (labels are integers or L<d>)",
+                   {"start": {**_DIGITS, "sign": "signed", "L": "signed"}, "signed": _DIGITS, "int": _DIGITS},
+                   accept={"int"})
+LEVEL = Grammar.of("L<digits> (L0 = judged non-relevant)", {"start": {"L": "L"}, "L": _DIGITS, "int": _DIGITS},
+                   accept={"int"})
+
+
+def shown(value: bytes, limit: int = 60) -> str:
+    """A field for a message: decoded, and cut short when long."""
+    text = value.decode("utf-8", "replace")
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+
+
+def bad_value(what: str, value: bytes, problem: str, column: int | str | None = None) -> str:
+    """``score '1_0' in column 5 is not a number``: what is wrong with one field."""
+    where = "" if column is None else f" in column {column}"
+    return f"{what} {shown(value)}{where} {problem}" if value else f"no {what}{where}"
+
+
+def first_mismatch(values: np.ndarray, grammar: Grammar) -> int | None:
+    """The index of the first value (dtype ``S`` or object array of ``bytes``) that is not a
+    token of ``grammar``, or None."""
+    bad = np.flatnonzero(~grammar.matches(Ragged.of(values)))
+    return int(bad[0]) if bad.size else None
+
+
+def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
+                 column: int | None = None) -> np.ndarray:
+    """float64 of byte strings that are complete C decimal numbers (:data:`FLOAT`, the grammar of
+    strtod, which trec_eval reads them with); anything else, NaN included, is an error naming
+    its line and column."""
+    i = first_mismatch(values, FLOAT)
+    if i is not None:
+        raise InputError(source, int(line[i]), bad_value(what, values[i], f"is not {FLOAT.name}", column))
+    return values.astype(np.float64)
+
+
+def _integers(text: Ragged) -> tuple[np.ndarray, np.ndarray]:
+    """(int64 value, out of range) of validated integer tokens (an ``L`` or sign first allowed),
+    accumulated digit by digit with exact overflow detection."""
+    n = text.length.size
+    first = text.buf[np.minimum(text.start, max(text.buf.size - 1, 0))] if n else np.zeros(0, np.uint8)
+    neg = first == ord("-")
+    skip = (neg | (first == ord("+")) | (first == ord("L"))).astype(np.int64)
+    at, digits = text.start + skip, text.length - skip
+    limit = np.where(neg, np.uint64(2**63), np.uint64(2**63 - 1))
+    magnitude = np.zeros(n, dtype=np.uint64)
+    over = np.zeros(n, dtype=bool)
+    rows = np.arange(n)
+    with np.errstate(over="ignore"):
+        for k in range(int(digits.max(initial=0))):
+            rows = rows[digits[rows] > k]
+            d = (text.buf[at[rows] + k] - ord("0")).astype(np.uint64)
+            m = magnitude[rows]
+            over[rows] |= m > (limit[rows] - d) // np.uint64(10)
+            magnitude[rows] = m * np.uint64(10) + d
+        value = np.where(neg, ~magnitude + np.uint64(1), magnitude).view(np.int64)
+    return value, over
+
+
+def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
+               column: int | None = None, grammar: Grammar = INTEGER) -> np.ndarray:
+    """int64 of byte strings that are integers (``[+-]digits``, or another integer ``grammar``);
+    anything else, or a value beyond 64 bits, is an error naming its line and column."""
+    text = Ragged.of(values)
+    bad = np.flatnonzero(~grammar.matches(text))
+    if bad.size:
         i = int(bad[0])
+        raise InputError(source, int(line[i]), bad_value(what, values[i], f"is not {grammar.name}", column))
+    value, over = _integers(text)
+    if over.any():
+        i = int(np.flatnonzero(over)[0])
+        raise InputError(source, int(line[i]), bad_value(what, values[i], "is out of range (beyond 64-bit integers)",
+                                                         column))
+    return value
+
+
+def _token(value: Any, integer: bool) -> bytes | None:
+    """The text a Python value is read as: text itself, a number as the digits that give it
+    exactly (an integral float as an integer for an integer grammar); None for anything else."""
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return None
+    if isinstance(value, numbers.Integral):
+        return str(int(value)).encode()
+    number = float(value)
+    return str(int(number)).encode() if integer and number.is_integer() else repr(number).encode()
+
+
+def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | None]:
+    """Numbers of Python input (a dict's values, a DataFrame column) by the rules of the files:
+    numeric arrays as they are, other values read as text with ``grammar`` (:data:`FLOAT` gives
+    float64, an integer grammar int64, range-checked). Returns the numbers and the index of the
+    first value that is not one (NaN included), or None."""
+    arr = np.asarray(values)
+    integer = grammar is not FLOAT
+    if arr.dtype.kind in "iuf":
+        if not integer:
+            out = arr.astype(np.float64)
+            bad = np.isnan(out)
+        else:
+            big = float(2**63)
+            bad = (~np.isfinite(arr) | (arr != np.floor(arr)) | (arr >= big) | (arr < -big)) if arr.dtype.kind == "f" \
+                else arr > np.iinfo(np.int64).max if arr.dtype.kind == "u" else np.zeros(arr.shape, dtype=bool)
+            out = np.where(bad, 0, arr).astype(np.int64)
     else:
-        i = next(k for k, v in enumerate(values.tolist()) if not _is_float(v))
-    text = values[i].decode("utf-8", "replace")
-    shown = f"{what} {text!r} is not a number" if text else f"no {what}"
-    raise InputError(source, int(line[i]), shown)
-
-
-def _is_float(v: bytes) -> bool:
-    try:
-        return v.lower() != b"nan" and float(v) == float(v)
-    except ValueError:
-        return False
-
-
-def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str) -> np.ndarray:
-    """Convert byte strings to int64; anything but an integer is an error naming its line."""
-    try:
-        return values.astype(np.int64)
-    except (ValueError, OverflowError):
-        pass
-    for k, v in enumerate(values.tolist()):
-        try:
-            int(v)
-        except ValueError:
-            text = v.decode("utf-8", "replace")
-            raise InputError(source, int(line[k]), f"{what} {text!r} is not an integer") from None
-    raise AssertionError("unreachable")  # pragma: no cover
+        tokens = [_token(v, integer) for v in np.asarray(values, dtype=object).ravel().tolist()]
+        known = np.array([t is not None for t in tokens], dtype=bool)
+        text = np.empty(len(tokens), dtype=object)
+        text[:] = [b"" if t is None else t for t in tokens]
+        ragged = Ragged.of(text)
+        ok = known & grammar.matches(ragged)
+        if integer:
+            out, over = _integers(ragged)
+            ok &= ~over
+        else:
+            out = np.zeros(len(tokens))
+            out[ok] = text[ok].astype(np.float64)
+        bad = ~ok
+    first = np.flatnonzero(bad)
+    return out, (int(first[0]) if first.size else None)

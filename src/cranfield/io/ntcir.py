@@ -28,7 +28,7 @@ from typing import TypeVar
 import numpy as np
 
 from ..errors import InputError
-from ._tokens import open_binary, read_columns, require_columns
+from ._tokens import LEVEL, bad_value, first_mismatch, open_binary, read_columns, require_columns
 from .qrels import Qrels, build_qrels, parse_labels
 from .run import OnDuplicate, Run, build_run
 
@@ -36,7 +36,7 @@ __all__ = ["looks_like_ntcir_rel", "looks_like_ntcir_res", "read_ntcir_rel", "re
 
 REL, RES = ".rel", ".res"
 _LEVEL = re.compile(rb"L[0-9]+")
-_DIGIT = (np.uint8(ord("0")), np.uint8(ord("9")))
+SNIFF_LINES = 5  # non-blank lines looked at to tell NTCIREVAL files from TREC ones
 Part = TypeVar("Part", Qrels, Run)
 
 
@@ -76,16 +76,9 @@ def _topic_files(path: Path, suffix: str, topic: str | None) -> list[tuple[Path,
 
 def _check_levels(values: np.ndarray, source: str, line: np.ndarray) -> None:
     """Raise :class:`InputError` at the first value that is not NTCIREVAL's ``L<digits>``."""
-    n = values.size
-    if n == 0:
-        return
-    m = values.view(np.uint8).reshape(n, values.dtype.itemsize)
-    digit = (m[:, 1:] >= _DIGIT[0]) & (m[:, 1:] <= _DIGIT[1])
-    ok = (m[:, 0] == ord("L")) & (m.shape[1] > 1) & digit[:, :1].all(axis=1) & (digit | (m[:, 1:] == 0)).all(axis=1)
-    if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
-        raise InputError(source, int(line[i]), f"relevance level {values[i].decode('utf-8', 'replace')!r} "
-                                               "is not L<digits> (L0 = judged non-relevant)")
+    i = first_mismatch(values, LEVEL)
+    if i is not None:
+        raise InputError(source, int(line[i]), bad_value("relevance level", values[i], f"is not {LEVEL.name}"))
 
 
 def _topic_column(topic: str, n: int) -> np.ndarray:
@@ -134,10 +127,10 @@ def read_ntcir_rel(path: str | Path, topic: str | None = None, *, on_duplicate: 
     """
     def read_one(f: Path, t: str) -> Qrels:
         source = str(f)
-        cols = read_columns(f, 2)
+        cols = read_columns(f, 2, compact=True)
         require_columns(cols, (2,), "docID L<n>")
         _check_levels(cols.text[1], source, cols.line)
-        rel = parse_labels(cols.text[1], source, cols.line)
+        rel = parse_labels(cols.text[1], source, cols.line, 2)
         return build_qrels(_topic_column(t, len(cols)), None, cols.text[0], rel, source=source,
                            line=cols.line, diversity=False, on_duplicate=on_duplicate)
 
@@ -186,7 +179,7 @@ def read_ntcir_res(path: str | Path, topic: str | None = None, name: str | None 
 
     def read_one(f: Path, t: str) -> Run:
         source = str(f)
-        cols = read_columns(f, 2, keys=[0])
+        cols = read_columns(f, 2, keys=[0], compact=True)
         require_columns(cols, (1, 2), "docID, or docID L<n>")
         labelled = cols.ncols == 2
         _check_levels(cols.text[1][labelled], source, cols.line[labelled])

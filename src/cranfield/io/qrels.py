@@ -15,8 +15,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..errors import InputError, warn
-from ._tokens import doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns
-from .run import _as_bytes, group_codes, pick_column
+from ._tokens import LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns
+from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
 
@@ -68,14 +68,9 @@ def normalise_intent(value: str) -> str:
         return value
 
 
-def parse_labels(values: np.ndarray, source: str, line: np.ndarray) -> np.ndarray:
-    """Integer labels, accepting NTCIR's ``L<d>`` spelling."""
-    if values.size and (values.view(np.uint8).reshape(values.size, -1)[:, 0] == ord("L")).any():
-        values = np.array([v[1:] if v[:1] == b"L" else v for v in values.tolist()], dtype="S")
-    try:
-        return parse_ints(values, source, line, "label")
-    except InputError as exc:
-        raise InputError(source, exc.line, exc.reason + " (labels are integers or L<d>)") from None
+def parse_labels(values: np.ndarray, source: str, line: np.ndarray, column: int) -> np.ndarray:
+    """Integer labels, accepting NTCIR's ``L<d>`` spelling (:data:`~cranfield.io._tokens.LABEL`)."""
+    return parse_ints(values, source, line, "label", column=column, grammar=LABEL)
 
 
 def _duplicate_rows(
@@ -101,6 +96,7 @@ def build_qrels(
     if on_duplicate not in ("error", "max"):
         raise InputError(source, None, f"on_duplicate must be 'error' or 'max', got {on_duplicate!r}")
     topic_ids, topic = group_codes(topic_values)
+    check_topic_ids(topic_ids, topic, line, source)
     if intent_values is None:
         intent_values = np.full(topic.size, ADHOC_INTENT.encode(), dtype="S1")
     raw_ids, raw_intent = group_codes(intent_values)
@@ -128,7 +124,7 @@ def build_qrels(
             raise InputError(
                 source, int(line[j]) if line is not None else None,
                 f"document {docno[i].decode()!r} is judged {where} for {what} "
-                "(qrels_duplicates='max' keeps the larger label)",
+                "(on_duplicate='max' keeps the larger label)",
             )
         rel = rel.copy()
         np.maximum.at(rel, a, rel[b])
@@ -167,10 +163,10 @@ def read_qrels(
         larger label.
     """
     source = str(path)
-    cols = read_columns(path, 4)
+    cols = read_columns(path, 4, compact=True)
     require_columns(cols, (4,), "qid iter docno rel")
     qid, second, docno, label = (cols.text[j] for j in range(4))
-    rel = parse_labels(label, source, cols.line)
+    rel = parse_labels(label, source, cols.line, 4)
     return build_qrels(
         qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
         on_duplicate=on_duplicate,
@@ -179,7 +175,7 @@ def read_qrels(
 
 def qrels_from_dict(qrels: Mapping[str, Mapping[str, Any]], *, diversity: bool | None = None) -> Qrels:
     """:class:`Qrels` from ``{qid: {docno: rel}}`` (pytrec_eval) or, for diversity qrels,
-    ``{qid: {intent: {docno: rel}}}``."""
+    ``{qid: {intent: {docno: rel}}}``. Labels are integers (or their text, ``L<d>`` included)."""
     qids, intents, docs, rels = [], [], [], []
     for qid, judged in qrels.items():
         if not isinstance(judged, Mapping):
@@ -191,19 +187,12 @@ def qrels_from_dict(qrels: Mapping[str, Mapping[str, Any]], *, diversity: bool |
             else:
                 qids.append(qid), intents.append(ADHOC_INTENT), docs.append(key), rels.append(value)
     nested = any(isinstance(v, Mapping) for j in qrels.values() for v in j.values())
-    rel = np.array([_int_label(r) for r in rels], dtype=np.int64)
+    ids = python_ids("<dict>", {"topic": qids, "intent": intents, "document": docs})
+    rel = python_values("<dict>", rels, LABEL, "label", ids["topic"], ids["document"])
     return build_qrels(
-        _as_bytes(qids), _as_bytes(intents), _as_bytes(docs), rel, source="<dict>",
+        ids["topic"], ids["intent"], ids["document"], rel, source="<dict>",
         diversity=nested if diversity is None else diversity,
     )
-
-
-def _int_label(value: Any) -> int:
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    raise InputError("<dict>", None, f"label {value!r} is not an integer")
 
 
 QRELS_COLUMNS = {
@@ -214,9 +203,10 @@ QRELS_COLUMNS = {
 }
 
 
-def qrels_from_frame(df: Any, *, diversity: bool | None = None) -> Qrels:
+def qrels_from_frame(df: Any, *, diversity: bool | None = None, on_duplicate: str = "error") -> Qrels:
     """:class:`Qrels` from a DataFrame with columns ``qid``/``query_id``, ``docno``/``doc_id``,
-    ``rel``/``relevance`` and optionally ``intent``/``iteration``."""
+    ``rel``/``relevance`` and optionally ``intent``/``iteration`` (``on_duplicate`` as for
+    :func:`read_qrels`)."""
     source = "<DataFrame>"
     cols = {role: pick_column(df.columns, opts) for role, opts in QRELS_COLUMNS.items()}
     for role in ("qid", "docno", "rel"):
@@ -225,11 +215,14 @@ def qrels_from_frame(df: Any, *, diversity: bool | None = None) -> Qrels:
                 source, None,
                 f"no {role} column: expected one of {QRELS_COLUMNS[role]}, found {list(df.columns)}",
             )
-    rel = np.array([_int_label(r) for r in df[cols["rel"]].tolist()], dtype=np.int64)
-    intent = _as_bytes(df[cols["intent"]]) if cols["intent"] else None
+    columns = {"topic": df[cols["qid"]], "document": df[cols["docno"]]}
+    if cols["intent"]:
+        columns["intent"] = df[cols["intent"]]
+    ids = python_ids(source, columns)
+    rel = python_values(source, df[cols["rel"]].to_numpy(), LABEL, "label", ids["topic"], ids["document"], cols["rel"])
     return build_qrels(
-        _as_bytes(df[cols["qid"]]), intent, _as_bytes(df[cols["docno"]]), rel,
-        source=source, diversity=diversity if intent is not None else False,
+        ids["topic"], ids.get("intent"), ids["document"], rel, source=source,
+        diversity=diversity if cols["intent"] else False, on_duplicate=on_duplicate,
     )
 
 
@@ -252,10 +245,10 @@ def read_intents(path: str | Path) -> Intents:
     sum to 1 is checked when the intents are joined to the qrels (docs/conventions.md#intents).
     """
     source = str(path)
-    cols = read_columns(path, 4)
+    cols = read_columns(path, 4, compact=True)
     require_columns(cols, (3, 4), "qid intent probability [inf|nav]")
     qid, intent, prob_text, kind_text = (cols.text[j] for j in range(4))
-    prob = parse_floats(prob_text, source, cols.line, "probability")
+    prob = parse_floats(prob_text, source, cols.line, "probability", column=3)
     bad = np.flatnonzero((prob < 0) | (prob > 1))
     if bad.size:
         raise InputError(source, int(cols.line[bad[0]]), f"probability {prob[bad[0]]} is not in [0, 1]")
@@ -289,7 +282,7 @@ def read_intent_types(path: str | Path) -> dict[tuple[str, str], str]:
         head = f.read(512)
     if head.lstrip().startswith(b"<"):
         return _types_from_xml(path, source)
-    cols = read_columns(path, 3)
+    cols = read_columns(path, 3, compact=True)
     require_columns(cols, (3,), "qid intent inf|nav")
     out: dict[tuple[str, str], str] = {}
     for k, (q, i, t) in enumerate(zip(*(cols.text[j].tolist() for j in range(3)))):

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
 from ..errors import InputError
-from ._tokens import CodeBook, doc_keys, parse_ints, read_columns, require_columns
+from ._tokens import (
+    FLOAT, INTEGER, CodeBook, Grammar, compact_strings, doc_keys, parse_ints, python_numbers, read_columns,
+    require_columns,
+)
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
 ORDERS = ("score", "rank", "file")
+MEAN_TOPIC = "all"  # the topic column's name for the mean over topics in every output
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,8 +106,13 @@ def group_codes(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     return book.names, codes
 
 
-def _describe(line: np.ndarray | None, i: int) -> str:
-    return f"line {int(line[i])}" if line is not None else "an entry"
+def check_topic_ids(topic_ids: Sequence[str], topic: np.ndarray, line: np.ndarray | None, source: str) -> None:
+    """Refuse a topic named ``all`` (:data:`MEAN_TOPIC`), at its first row: it would be
+    confused with the mean over topics in every output."""
+    if MEAN_TOPIC in topic_ids:
+        i = int(np.argmax(topic == list(topic_ids).index(MEAN_TOPIC)))
+        raise InputError(source, None if line is None else int(line[i]),
+                         f"topic id {MEAN_TOPIC!r} is reserved for the mean over topics; rename the topic")
 
 
 _TOPIC_MIX = np.uint64(0xD6E8FEB86659FD93)
@@ -233,6 +242,7 @@ def build_run(
         raise InputError(source, None, f"order must be one of {ORDERS}, got {order!r}")
     if on_duplicate not in ("error", "first"):
         raise InputError(source, None, f"on_duplicate must be 'error' or 'first', got {on_duplicate!r}")
+    check_topic_ids(topic_ids, topic, line, source)
     keys = doc_keys(docno) if doc_key is None else doc_key
     keep = _check_duplicates(topic, docno, keys, line, source, topic_ids, on_duplicate)
     if keep is not None:
@@ -273,19 +283,24 @@ def read_run(
     score_dtype : {"float32", "float64"}
         Compare scores as C floats (trec_eval; default) or as doubles (gdeval, ndeval).
 
+    Fields after the tag are ignored, as trec_eval ignores them. Scores are read as C's
+    ``atof`` reads a complete number (:data:`~cranfield.io._tokens.FLOAT`).
+
     Raises
     ------
     InputError
-        For a missing or empty file, a line without six columns, a score that is not a
-        number (or NaN), a rank that is not an integer under ``order="rank"``, undecodable
-        bytes, or a duplicate document; the message names file and line.
+        For a missing, empty or damaged (gzip) file, a line with fewer than six columns, a
+        score that is not a number (or NaN), a rank that is not an integer under
+        ``order="rank"``, a topic named ``all``, NUL or undecodable bytes, or a duplicate
+        document; the message names file and line.
     """
     source = str(path)
     cols = read_columns(
         path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0], uniform=[5],
+        compact=True, ignore_extra=True,
     )
     require_columns(cols, (6,), "qid Q0 docno rank score tag")
-    rank = parse_ints(cols.text[3], source, cols.line, "rank") if order == "rank" else None
+    rank = parse_ints(cols.text[3], source, cols.line, "rank", column=4) if order == "rank" else None
     if name is None:
         name = cols.first[5].decode() if cols.same[5] else Path(path).name
     return build_run(
@@ -299,9 +314,37 @@ def _as_bytes(values: Iterable[Any]) -> np.ndarray:
     return out if out.size else np.zeros(0, dtype="S1")
 
 
-def _codes(values: Iterable[Any]) -> tuple[np.ndarray, list[str]]:
-    names, codes = group_codes(_as_bytes(values))
-    return codes, names
+def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarray]:
+    """Id columns of Python input (``{"topic": qids, "document": docnos}``) as byte strings
+    (UTF-8 of ``str``; :func:`~cranfield.io._tokens.compact_strings`). A NUL byte is an error
+    naming the row's ids: fixed-width byte strings drop trailing NULs, so ``"d1\\x00"`` would
+    be taken for ``"d1"``."""
+    encoded = {name: [str(v).encode() for v in values] for name, values in ids.items()}
+    for values in encoded.values():
+        if b"\0" in b"".join(values):
+            i = next(k for k, v in enumerate(values) if b"\0" in v)
+            row = ", ".join(f"{name} {column[i].decode()!r}" for name, column in encoded.items())
+            raise InputError(source, None, f"{row}: NUL bytes (\\x00) are not allowed in ids")
+    out = {}
+    for name, values in encoded.items():
+        column = np.empty(len(values), dtype=object)
+        column[:] = values
+        out[name] = compact_strings(column)
+    return out
+
+
+def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: np.ndarray, docno: np.ndarray,
+                  column: str | None = None) -> np.ndarray:
+    """Scores or labels of Python input (:func:`~cranfield.io._tokens.python_numbers`); a value
+    that is not one is an error naming its topic and document (and DataFrame ``column``)."""
+    numbers, bad = python_numbers(values, grammar)
+    if bad is not None:
+        value = np.asarray(values, dtype=object)[bad]
+        where = "" if column is None else f" in column {column!r}"
+        nan = " (NaN)" if isinstance(value, float) and value != value else ""
+        raise InputError(source, None, f"topic {topic[bad].decode()!r}, document {docno[bad].decode()!r}: "
+                                       f"{what} {value!r}{where} is not {grammar.name}{nan}")
+    return numbers
 
 
 def run_from_dict(
@@ -320,10 +363,10 @@ def run_from_dict(
         qids.extend([qid] * len(ranking))
         docs.extend(ranking.keys())
         scores.extend(ranking.values())
-    score = np.array(scores, dtype=np.float64) if scores else np.zeros(0)
-    if np.isnan(score).any():
-        raise InputError("<dict>", None, "a score is NaN")
-    return build_run(*_codes(qids), _as_bytes(docs), score, name=name, source="<dict>", order=order)
+    ids = python_ids("<dict>", {"topic": qids, "document": docs})
+    score = python_values("<dict>", scores, FLOAT, "score", ids["topic"], ids["document"])
+    topic_ids, topic = group_codes(ids["topic"])
+    return build_run(topic, topic_ids, ids["document"], score, name=name, source="<dict>", order=order)
 
 
 RUN_COLUMNS = {
@@ -354,15 +397,17 @@ def run_from_frame(
                 source, None,
                 f"no {role} column: expected one of {RUN_COLUMNS[role]}, found {list(df.columns)}",
             )
-    score = df[cols["score"]].to_numpy(dtype=np.float64, copy=True)
-    if np.isnan(score).any():
-        raise InputError(source, int(np.flatnonzero(np.isnan(score))[0]), "a score is NaN (row index)")
-    rank = df[cols["rank"]].to_numpy(dtype=np.int64) if cols["rank"] and order == "rank" else None
-    if order == "rank" and rank is None:
+    if order == "rank" and cols["rank"] is None:
         raise InputError(source, None, "order='rank' needs a rank column")
+    ids = python_ids(source, {"topic": df[cols["qid"]], "document": df[cols["docno"]]})
+    score = python_values(source, df[cols["score"]].to_numpy(), FLOAT, "score", ids["topic"], ids["document"],
+                          cols["score"])
+    rank = (python_values(source, df[cols["rank"]].to_numpy(), INTEGER, "rank", ids["topic"], ids["document"],
+                          cols["rank"]) if order == "rank" else None)
     if name is None:
         name = str(df["tag"].iloc[0]) if "tag" in df.columns and df["tag"].nunique() == 1 else "run"
+    topic_ids, topic = group_codes(ids["topic"])
     return build_run(
-        *_codes(df[cols["qid"]]), _as_bytes(df[cols["docno"]]), score,
+        topic, topic_ids, ids["document"], score,
         name=name, source=source, rank=rank, order=order, on_duplicate=on_duplicate,
     )
