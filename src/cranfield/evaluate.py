@@ -436,9 +436,11 @@ def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Re
         raise CranfieldError("the baseline must be one run scored with the same measures and topics")
     delta = results.values - baseline.values[0]
     adjusted = np.where(delta >= 0, delta, (1.0 + alpha) * delta)
-    unscored = [r.unscored for r in (results, baseline) if r.unscored is not None]
+    unscored = np.zeros(results.values.shape[::2], dtype=bool)  # (S, T): announced when each was evaluated
+    for known in (results.unscored, None if baseline.unscored is None else baseline.unscored[0]):
+        unscored = unscored if known is None else unscored | known
     out = dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
-                              unscored=np.logical_or.reduce(unscored) if unscored else None,
+                              unscored=unscored,
                               provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
     return out
 

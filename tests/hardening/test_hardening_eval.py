@@ -462,3 +462,17 @@ def test_per_iteration_rows_appear_in_the_table(capsys):
     assert {"CT@3", "CT@3[iteration=1]", "CT@3[iteration=3]"} <= measures
     _, csv, _ = cli(capsys, "eval", "--dd-truth", truth, run, "-m", "CT@3", "--per-iteration", "--format", "csv")
     assert len(rows) - 1 == len(csv.splitlines()) - 2  # the same rows as the CSV
+
+
+def test_risk_with_several_runs_and_skipped_topics_is_announced_once():
+    from cranfield.evaluate import risk_adjusted
+
+    ev = Evaluator(TINY, ["P@1"], missing="skip")
+    with pytest.warns(EvaluationWarning) as record:
+        runs = ev.evaluate([{"1": {"a": 1.0}, "2": {"c": 1.0}}, {"1": {"b": 1.0}, "2": {"c": 1.0}}])
+        base = ev.evaluate([{"1": {"a": 1.0}}])
+    assert [str(w.message) for w in record] == ["run: 1 qrels topics are missing from the run, left out of the mean: 2"]
+    adjusted = risk_adjusted(runs, base)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert adjusted.summary()[:, 0].tolist() == [0.0, -1.0]
