@@ -229,7 +229,7 @@ def test_large_depths_do_not_underflow():
 
 @pytest.mark.parametrize("bad", ["xi+2", "deep", -1, 2.5, True])
 def test_bad_depth(bad):
-    with pytest.raises(CranfieldError, match="depth must be"):
+    with pytest.raises(CranfieldError, match="The depth must be 'xi', 'xi\\+1' or an integer"):
         resolve_depth(bad, np.array([1]))
 
 

@@ -134,9 +134,9 @@ def test_topics_without_relevant_documents_and_all_zero_scores():
     (["OIE"], {}, "needs a non-negative measure"),
     (["alpha_nDCG@10"], {}, "without @k"),
     (["IA(nDCG@10)"], {}, "without @k"),
-    (["alpha_nDCG"], {"n": 1}, "n >= 2"),
-    (["alpha_nDCG"], {"k": [0]}, "integers >= 1"),
-    (["alpha_nDCG"], {"average": "median"}, "average must be one of"),
+    (["alpha_nDCG"], {"n": 1}, r"permutations n must be an integer in the range \[2, 100000\]"),
+    (["alpha_nDCG"], {"k": [0]}, r"The cutoff k must be an integer in the range \[1, 10000\]"),
+    (["alpha_nDCG"], {"average": "median"}, "The topic average must be one of 'avg'"),
     ([], {}, "no measures"),
 ])
 def test_errors(measures, kwargs, message):

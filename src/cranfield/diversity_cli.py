@@ -1,5 +1,5 @@
 """``cranfield collection`` (how diverse is each topic?) and ``cranfield dss`` (how sensitive is a
-measure to diversity?), paper 001 §4–5 and §7."""
+measure to diversity?), after Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5 and §7."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (greedy
 set cover, ties to the larger docno), the depth k used, d_max (maximum S-recall), d_mean(k)
 (expected S-recall of k random relevant documents, Eq. 1), dd (their harmonic mean, Eq. 2) and
-smr_i(k) (subtopic miss rate, Eq. 3); then min/max/mean of dd (paper 001 Table 2).
---depth xi reproduces paper 001 Table 3 (smr); Table 1's dd values need --depth xi+1.
+smr_i(k) (subtopic miss rate, Eq. 3); then min/max/mean of dd (Table 2). Equations and tables:
+Golbus, Aslam & Clarke, Inf. Retr. 2013. --depth xi reproduces its Table 3 (smr); Table 1's dd
+values need --depth xi+1.
 
 examples:
   cranfield collection qrels.diversity.txt
@@ -22,7 +23,8 @@ examples:
 
 DSS_EPILOG = """\
 DSS = SD/mean of a measure over n random permutations of each topic's relevant documents cut at
-k (paper 001 §7): every such ranking is perfect at ad hoc retrieval, so what varies is diversity.
+k (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7): every such ranking is perfect at ad hoc
+retrieval, so what varies is diversity.
 Give measures without @k; each is evaluated at every k. Measures that can be negative are refused.
 
 examples:
@@ -48,25 +50,32 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
             "intent_types": args.intent_types, "empty_intents": args.empty_intents}
 
 
-def _depth(text: str) -> int | str:
-    word = text.strip().lower()
-    return int(word) if word.isdigit() else word
+def _ks(text: str) -> list[str]:
+    """The cutoffs of ``--k``: comma-separated (each checked by :func:`cranfield.dss.check_sizes`)."""
+    from .errors import invalid
+
+    parts = [x.strip() for x in text.split(",")]
+    if not all(parts):
+        raise invalid("--k", "cutoffs separated by commas, e.g. 5,10,20", text)
+    return parts
 
 
-def _ks(text: str) -> list[int]:
-    try:
-        ks = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected cutoffs such as 5,10,20; got {text!r}") from None
-    if not ks or min(ks) < 1:
-        raise argparse.ArgumentTypeError(f"cutoffs must be integers >= 1; got {text!r}")
-    return ks
+def _check_files(args: argparse.Namespace) -> None:
+    """The -o and --plot files, checked before any work."""
+    from ._output import check_writable
+    from .figures import check_plot_path
+
+    if args.output:
+        check_writable(args.output)
+    if args.plot:
+        check_plot_path(args.plot)
 
 
 def _write(text: str, path: str | None) -> None:
+    from ._output import write_text
+
     if path:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+        write_text(path, text)
     else:
         sys.stdout.write(text)
 
@@ -77,23 +86,23 @@ def add_parser(sub: Any) -> None:
 
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
-        description="Collection diversity from the judgments alone (paper 001 §4-5): per topic the "
+        description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): per topic the "
                     "greedy set cover xi, maximum and expected S-recall, diversity difficulty dd and the "
                     "subtopic miss rate of each intent.",
         epilog=COLLECTION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _qrels_options(c)
-    c.add_argument("--depth", default="xi", type=_depth, metavar="D",
-                   help="depth k of d_mean, dd and smr: xi (default), xi+1 or an integer")
-    c.add_argument("--rel", type=int, default=1, help="the lowest label counted as relevant (default 1)")
+    c.add_argument("--depth", default="xi", metavar="D",
+                   help="depth k of d_mean, dd and smr: xi (default), xi+1 or an integer from 0 to 1,000,000")
+    c.add_argument("--rel", default="1", help="the lowest label counted as relevant, >= 1 (default 1)")
     c.add_argument("--format", choices=("table", "json"), default="table",
                    help="table (default) or json (one object per topic)")
-    c.add_argument("--plot", metavar="FILE", help="save a histogram of dd over topics (paper 001 Figure 2)")
+    c.add_argument("--plot", metavar="FILE", help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
     c.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     c.set_defaults(handler=_run_collection)
 
     d = sub.add_parser(
-        "dss", help="document selection sensitivity of measures (paper 001 §7)",
+        "dss", help="document selection sensitivity of measures (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7)",
         description="Document selection sensitivity: the coefficient of variation of each measure over n "
                     "random permutations of each topic's relevant documents cut at k, averaged over topics.",
         epilog=DSS_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -101,15 +110,17 @@ def add_parser(sub: Any) -> None:
     _qrels_options(d)
     d.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="a measure without @k (repeatable, or comma-separated)")
-    d.add_argument("--k", type=_ks, default=[5, 10, 20], metavar="K,...", help="cutoffs (default 5,10,20)")
-    d.add_argument("--n", type=int, default=1000, help="permutations per topic (default 1000)")
-    d.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    d.add_argument("--k", default="5,10,20", metavar="K,...", help="cutoffs from 1 to 10,000 (default 5,10,20)")
+    d.add_argument("--n", default="1000", help="permutations per topic, 2 to 100,000, n times the largest k at most "
+                                              "4,194,304 (default 1000)")
+    d.add_argument("--seed", default="0", help="random seed, an integer >= 0 (default 0)")
     d.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
                    help="topic averaging: avg (default), geom (eps 1e-5) or dd (weights 1 - dd at --depth)")
-    d.add_argument("--depth", default="xi", type=_depth, metavar="D", help="depth of dd for --average dd (default xi)")
+    d.add_argument("--depth", default="xi", metavar="D", help="depth of dd for --average dd: xi (default), xi+1 or "
+                                                              "an integer from 0 to 1,000,000")
     d.add_argument("--sweep", action="store_true",
                    help="add alpha#-IA measures over lambda (alpha=0.3) and alpha (lambda=0.5) for every subtopic "
-                        "averaging (paper 001 Figures 8-9)")
+                        "averaging (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figures 8-9)")
     d.add_argument("--discount", choices=("err", "dcg", "rbp"), default="dcg", help="discount of the --sweep measures")
     d.add_argument("--per-topic", action="store_true", help="also each topic's DSS (json and csv)")
     d.add_argument("--format", choices=("table", "json", "csv"), default="table")
@@ -121,6 +132,7 @@ def add_parser(sub: Any) -> None:
 def _run_collection(args: argparse.Namespace) -> int:
     from .diversity_stats import collection_diversity
 
+    _check_files(args)
     result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, **_options(args))
     _write(result.to_json() if args.format == "json" else result.to_table(), args.output)
     if args.plot:
@@ -129,9 +141,14 @@ def _run_collection(args: argparse.Namespace) -> int:
 
 
 def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
-    from .dss import at_cutoff, dss, sweep_measures
-    from .errors import CranfieldError
+    from .diversity_stats import check_depth
+    from .dss import at_cutoff, check_sizes, dss, sweep_measures
+    from .errors import CranfieldError, check_int
 
+    _check_files(args)
+    ks, n = check_sizes(_ks(args.k), args.n)
+    seed = check_int(args.seed, "--seed", low=0)
+    depth = check_depth(args.depth)
     if args.sweep:
         measures = measures + [m for m in sweep_measures(discount=args.discount) if m not in measures]
     if not measures:
@@ -139,8 +156,7 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     if args.plot and sum(at_cutoff(m, 1).name == "alpha#-IA" for m in measures) < 2:  # before the work
         raise CranfieldError("--plot shows alpha#-IA measures against lambda and alpha: add --sweep, or give "
                              "several alpha#-IA measures with -m")
-    result = dss(args.qrels, measures, k=args.k, n=args.n, seed=args.seed, average=args.average,
-                 depth=args.depth, **_options(args))
+    result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth, **_options(args))
     if args.format == "json":
         text = result.to_json(args.per_topic)
     elif args.format == "csv":

@@ -1,13 +1,15 @@
-"""How diverse is each topic of a collection? (paper 001 §4–5; SPEC §5)
+"""How diverse is each topic of a collection? (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5;
+docs/conventions.md#collection)
 
 Per topic, from the judgments alone (no run):
 
 - ξ — the size of a greedy set cover of the coverable intents by relevant documents: each
   step takes the document covering the most still-uncovered intents, ties to the larger
   docno (``Topics.rel_docs`` is docno-descending, so the first of equals wins). Minimum set
-  cover is NP-hard (Carterette 2009); paper 001 §4.1 uses a greedy approximation too.
+  cover is NP-hard (Carterette, ICTIR 2009); Golbus, Aslam & Clarke (§4.1) use a greedy
+  approximation too.
 - d_max — maximum S-recall: coverable intents / declared intents M (1 when, as by default,
-  intents without relevant documents are dropped; paper 001 §4.2).
+  intents without relevant documents are dropped; Golbus, Aslam & Clarke, Inf. Retr. 2013, §4.2).
 - d_mean(k) = 1 − Σ_i (1 − R_i/R)^k / M' (Eq. 1) — expected S-recall of k relevant documents
   drawn with replacement, the sum over the M' coverable intents.
 - dd = 2·d_max·d_mean/(d_max + d_mean) (Eq. 2) — diversity difficulty (large = easy to diversify).
@@ -17,9 +19,9 @@ Per topic, from the judgments alone (no run):
   (kept with ``empty_intents="keep"``) get smr 0: no system can cover them, so they carry no
   information for evaluation.
 
-The depth k is explicit (SPEC §5): ``"xi"`` (default), ``"xi+1"`` or an integer. Paper 001's
-Table 3 (smr) reproduces at k = ξ; its Table 1 (dd) only at k = ξ + 1 — topic 60 has ξ = 3
-and dd(3) = 0.442, dd(4) = 0.481 (printed 0.481). ``docs/collection.md`` has the details.
+The depth k is explicit (docs/conventions.md#collection): ``"xi"`` (default), ``"xi+1"`` or an
+integer. Golbus, Aslam & Clarke's Table 3 (smr) reproduces at k = ξ; its Table 1 (dd) only at
+k = ξ + 1 — topic 60 has ξ = 3 and dd(3) = 0.442, dd(4) = 0.481 (printed 0.481). ``docs/collection.md`` has the details.
 
 A topic without relevant documents has ξ = 0 and d_max = d_mean = dd = 0, smr all 0.
 """
@@ -35,14 +37,15 @@ import numpy as np
 
 from .batch import Topics
 from .collection import Collection
-from .errors import CranfieldError
+from .errors import check_int, invalid
 from .measures._common import safe_div
 
 Depth = Union[int, str]
 DEPTH_WORDS = ("xi", "xi+1")
+MAX_DEPTH = 1_000_000  # an explicit depth k: (1 − R_i/R)^k is computed in log space, any k is exact
 
 __all__ = [
-    "Depth", "load_collection", "relevant_counts", "greedy_cover", "resolve_depth", "d_max", "d_mean",
+    "Depth", "check_depth", "load_collection", "relevant_counts", "greedy_cover", "resolve_depth", "d_max", "d_mean",
     "diversity_difficulty", "subtopic_miss_rate", "TopicStats", "topic_stats", "CollectionDiversity",
     "collection_diversity",
 ]
@@ -74,6 +77,7 @@ def load_collection(
 # --------------------------------------------------------------------------- per-topic arrays
 def _coverage(topics: Topics, rel: int) -> tuple[np.ndarray, np.ndarray]:
     """(covers (T, J, I): document j is relevant to declared intent i; declared (T, I))."""
+    rel = check_int(rel, "lowest relevant label rel", low=1)
     declared = topics.weights > 0
     return (topics.rel_docs >= rel) & declared[:, None, :], declared
 
@@ -120,25 +124,36 @@ def greedy_cover(topics: Topics, rel: int = 1) -> np.ndarray:
     return xi
 
 
-def resolve_depth(depth: Depth, xi: np.ndarray) -> np.ndarray:
-    """The depth k of each topic: ``"xi"`` → ξ, ``"xi+1"`` → ξ + 1, an int → that int (T,)."""
+def check_depth(depth: object) -> Depth:
+    """The depth k as ``"xi"``, ``"xi+1"`` (also written ξ, ξ+1) or an int in [0, :data:`MAX_DEPTH`]
+    (also as text), else the error saying so."""
+    expected = f"'xi', 'xi+1' or an integer in the range [0, {MAX_DEPTH}]"
     if isinstance(depth, str):
         word = depth.strip().lower().replace("ξ", "xi").replace(" ", "")
-        if word == "xi":
-            return np.asarray(xi, dtype=np.int64).copy()
-        if word == "xi+1":
-            return np.asarray(xi, dtype=np.int64) + 1
-        if word.lstrip("+").isdigit():
-            depth = int(word)
-        else:
-            raise CranfieldError(f"depth must be 'xi', 'xi+1' or an integer >= 0; got {depth!r}")
-    if isinstance(depth, (bool, float)) or not isinstance(depth, (int, np.integer)) or depth < 0:
-        raise CranfieldError(f"depth must be 'xi', 'xi+1' or an integer >= 0; got {depth!r}")
-    return np.full(np.shape(xi), int(depth), dtype=np.int64)
+        if word in DEPTH_WORDS:
+            return word
+        if not word.lstrip("+").isdigit():
+            raise invalid("depth", expected, depth)
+    elif isinstance(depth, (bool, float)) or not isinstance(depth, (int, np.integer)):
+        raise invalid("depth", expected, depth)
+    try:
+        return check_int(depth, "depth", low=0, high=MAX_DEPTH)
+    except ValueError:
+        raise invalid("depth", expected, depth) from None
+
+
+def resolve_depth(depth: Depth, xi: np.ndarray) -> np.ndarray:
+    """The depth k of each topic: ``"xi"`` → ξ, ``"xi+1"`` → ξ + 1, an int → that int (T,)."""
+    depth = check_depth(depth)
+    if depth == "xi":
+        return np.asarray(xi, dtype=np.int64).copy()
+    if depth == "xi+1":
+        return np.asarray(xi, dtype=np.int64) + 1
+    return np.full(np.shape(xi), depth, dtype=np.int64)
 
 
 def d_max(topics: Topics, rel: int = 1) -> np.ndarray:
-    """Maximum S-recall: coverable intents / declared intents M, shape (T,) (paper 001 §4.1)."""
+    """Maximum S-recall: coverable intents / declared intents M, shape (T,) (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4.1)."""
     r_i, _ = relevant_counts(topics, rel)
     return safe_div((r_i > 0).sum(axis=1), topics.n_intents)
 
@@ -176,7 +191,8 @@ def _smr_at(topics: Topics, k: np.ndarray, rel: int, fallback: np.ndarray | None
 
 
 def d_mean(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
-    """Expected S-recall at depth k: d_mean(k) = 1 − Σ_i (1 − R_i/R)^k / M' (paper 001 Eq. 1), (T,).
+    """Expected S-recall at depth k: d_mean(k) = 1 − Σ_i (1 − R_i/R)^k / M'
+    (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 1), (T,).
 
     The sum runs over the M' coverable intents; documents are drawn with replacement, the
     paper's approximation. 0 for a topic without relevant documents.
@@ -185,11 +201,11 @@ def d_mean(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
 
 
 def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
-    """dd = 2·d_max·d_mean/(d_max + d_mean) (paper 001 Eq. 2), shape (T,); 0 when both are 0.
+    """dd = 2·d_max·d_mean/(d_max + d_mean) (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 2), shape (T,); 0 when both are 0.
 
     Examples
     --------
-    Paper 001 Table 1, topic 86 (82 relevant documents; 62, 78 and 60 per subtopic; ξ = 1):
+    Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 1, topic 86 (82 relevant documents; 62, 78 and 60 per subtopic; ξ = 1):
     the printed dd = 0.977 is reached at depth ξ + 1 = 2, not at ξ.
 
     >>> import numpy as np
@@ -208,7 +224,8 @@ def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1) -> n
 
 def subtopic_miss_rate(topics: Topics, depth: Depth = "xi", rel: int = 1, *,
                        fallback: np.ndarray | None = None) -> np.ndarray:
-    """smr_i(k) = (1 − R_i/R)^k / Σ_j (1 − R_j/R)^k (paper 001 Eq. 3; Eq. 4 at k = ξ), shape (T, I).
+    """smr_i(k) = (1 − R_i/R)^k / Σ_j (1 − R_j/R)^k (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 3;
+    Eq. 4 at k = ξ), shape (T, I).
 
     Computed in log space, so large depths do not underflow. Where the formula is 0/0 (every
     coverable intent is covered by every relevant document) the rates are uniform over the
@@ -251,7 +268,8 @@ class TopicStats:
 
 
 def topic_stats(topics: Topics, depth: Depth = "xi", rel: int = 1) -> TopicStats:
-    """Every statistic of paper 001 §4–5 for each topic, at depth ``depth`` (SPEC §5)."""
+    """Every statistic of Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5, for each topic, at depth ``depth``
+    (docs/conventions.md#collection)."""
     r_i, r = relevant_counts(topics, rel)
     xi = greedy_cover(topics, rel)
     k = resolve_depth(depth, xi)
@@ -280,7 +298,7 @@ class CollectionDiversity:
     depth: Depth
 
     def summary(self) -> dict[str, float]:
-        """Min, max and mean of dd over the topics with a relevant document (paper 001 Table 2)."""
+        """Min, max and mean of dd over the topics with a relevant document (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 2)."""
         dd = self.stats.dd[self.stats.num_rel > 0]
         if not dd.size:
             return {"topics": 0, "min": float("nan"), "max": float("nan"), "mean": float("nan")}
@@ -322,36 +340,38 @@ class CollectionDiversity:
         return "\n".join(lines) + "\n"
 
     def plot(self, path: str | Path, bins: int = 10) -> None:
-        """Histogram of dd over the topics (paper 001 Figure 2), saved to ``path``."""
-        from .truncation import _pyplot
+        """Histogram of dd over the topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2), saved to ``path``."""
+        from .figures import new_figure, save_figure
 
-        plt = _pyplot()
+        bins = check_int(bins, "number of bins", low=1, high=1000)
         dd = self.stats.dd[self.stats.num_rel > 0]
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig = new_figure(figsize=(6, 4))
+        ax = fig.subplots()
         ax.hist(dd, bins=bins, range=(0.0, 1.0), edgecolor="black")
         ax.set_xlabel(f"diversity difficulty dd (depth {self.depth})")
         ax.set_ylabel("topics")
         ax.set_xlim(0.0, 1.0)
         fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        save_figure(fig, path)
 
 
 def collection_diversity(qrels: Any, *, depth: Depth = "xi", rel: int = 1, **options: Any) -> CollectionDiversity:
-    """ξ, d_max, d_mean, dd and smr of every topic of a collection (paper 001 §4–5).
+    """ξ, d_max, d_mean, dd and smr of every topic of a collection (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5).
 
     Parameters
     ----------
     qrels : path, dict, DataFrame, Qrels or Collection
         Diversity qrels (``qid intent docno rel``); ad hoc qrels give one intent per topic.
     depth : {"xi", "xi+1"} or int
-        The depth k of d_mean, dd and smr (SPEC §5: Table 3 reproduces at ξ, Table 1 at ξ + 1).
+        The depth k of d_mean, dd and smr (docs/conventions.md#collection: Table 3 reproduces at ξ,
+        Table 1 at ξ + 1).
     rel : int
         The lowest label counted as relevant.
     options
         ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` as for
         :class:`~cranfield.evaluate.Evaluator`.
     """
+    depth = check_depth(depth)  # before any work
+    rel = check_int(rel, "lowest relevant label rel", low=1)
     coll = load_collection(qrels, **options)
-    resolve_depth(depth, np.zeros(0))  # validate before any work
     return CollectionDiversity(coll.topic_ids, coll.intent_ids, topic_stats(coll.topics, depth, rel), depth)

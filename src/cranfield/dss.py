@@ -1,5 +1,5 @@
-"""Document selection sensitivity (paper 001 §7; SPEC §6): how much a measure varies over
-rankings that are all perfect at ad hoc retrieval.
+"""Document selection sensitivity: how much a measure varies over rankings that are all perfect
+at ad hoc retrieval (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7; docs/conventions.md#dss).
 
 For each topic, N random permutations of its relevant documents (relevant to some intent),
 cut at k, are scored; every ranking retrieves only relevant documents, so whatever separates
@@ -31,20 +31,28 @@ from ._progress import progress
 from . import averaging
 from .averaging import AVERAGES, dd_weights
 from .batch import Batch
-from .diversity_stats import Depth, load_collection, relevant_counts
-from .errors import CranfieldError, listing, warn
+from .diversity_stats import Depth, check_depth, load_collection, relevant_counts
+from .errors import CranfieldError, check_choice, check_int, invalid, listing, warn
+from .meta._common import make_rng
 from .registry import _NAME, Measure, lookup, parse_measure
 
 CELL_BUDGET = 1 << 21  # labels per block: N × topics × k × intents (about 2 million)
 SWEEP_GRID = tuple(round(0.1 * i, 1) for i in range(11))
+MAX_PERMUTATIONS = 100_000  # n: each topic draws n × R_t random keys at once
+MAX_CUTOFF = 10_000  # k
+MAX_PERMUTED = 1 << 22  # n × max(k): the labels of one topic's permutations are scored as one batch
 
-__all__ = ["coefficient_of_variation", "random_prefixes", "DSSResult", "dss", "sweep_measures", "at_cutoff"]
+__all__ = ["coefficient_of_variation", "random_prefixes", "DSSResult", "dss", "check_sizes", "sweep_measures",
+           "at_cutoff"]
 
 
 def coefficient_of_variation(scores: np.ndarray, axis: int = 0) -> np.ndarray:
-    """s / x̄ along ``axis`` (paper 001 Eq. 11): sample SD (ddof = 1) over the mean; NaN where the
-    mean is 0 (every score 0)."""
+    """s / x̄ along ``axis`` (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 11): sample SD
+    (ddof = 1) over the mean; NaN where the mean is 0 (every score 0)."""
     x = np.asarray(scores, dtype=np.float64)
+    if x.ndim == 0 or x.shape[axis] < 2:
+        raise invalid("number of scores along the axis", "at least 2 (a sample standard deviation)",
+                      x.shape[axis] if x.ndim else 1)
     mean = x.mean(axis=axis)
     sd = x.std(axis=axis, ddof=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -57,8 +65,10 @@ def random_prefixes(rng: np.random.Generator, n_docs: int, n: int, depth: int) -
     Permutation j is ``argsort(rng.random((n, n_docs))[j])``; only its prefix is materialised
     (``argpartition``, then the prefix sorted by key), O(n · n_docs).
     """
+    n_docs = check_int(n_docs, "number of documents", low=0)
+    n = check_int(n, "number of permutations", low=0)
+    d = min(check_int(depth, "depth", low=0), n_docs)
     keys = rng.random((n, n_docs))
-    d = min(depth, n_docs)
     if d == n_docs:
         return np.argsort(keys, axis=1, kind="stable")
     part = np.argpartition(keys, d - 1, axis=1)[:, :d]
@@ -69,6 +79,7 @@ def random_prefixes(rng: np.random.Generator, n_docs: int, n: int, depth: int) -
 def at_cutoff(measure: str | Measure, k: int) -> Measure:
     """The measure with cutoff k: ``nDCG`` → ``nDCG@k``, ``IA(nDCG)`` → ``IA(nDCG@k)``;
     measures without a cutoff are unchanged. A measure that already has one is an error."""
+    k = check_int(k, "cutoff k", low=1, high=MAX_CUTOFF)
     if isinstance(measure, Measure):
         text = str(measure)
         if measure.depth is not None or "@" in text:
@@ -83,11 +94,24 @@ def at_cutoff(measure: str | Measure, k: int) -> Measure:
     return parse_measure(f"{text}@{k}")
 
 
+def check_sizes(k: Any, n: Any) -> tuple[list[int], int]:
+    """The cutoffs k (an int or a sequence; 1..:data:`MAX_CUTOFF`, repeats dropped) and the
+    number n of permutations (2..:data:`MAX_PERMUTATIONS`) of :func:`dss`, checked; n × max(k)
+    is at most :data:`MAX_PERMUTED`."""
+    if isinstance(k, (str, bytes)) or np.ndim(k) > 1 or (np.ndim(k) == 1 and not len(k)):
+        raise invalid("cutoffs k", "an integer or a sequence of integers >= 1", k)
+    ks = list(dict.fromkeys(check_int(x, "cutoff k", low=1, high=MAX_CUTOFF) for x in np.atleast_1d(k).tolist()))
+    n = check_int(n, "number of permutations n", low=2, high=MAX_PERMUTATIONS)
+    if n * max(ks) > MAX_PERMUTED:
+        raise invalid("number of permuted documents per topic (n × max(k))", f"at most {MAX_PERMUTED}", n * max(ks))
+    return ks, n
+
+
 def _check(measure: Measure) -> Measure:
     low = measure.spec.value_range[0]
     if low < 0:
         raise CranfieldError(f"DSS is a coefficient of variation and needs a non-negative measure; {measure} "
-                             f"ranges from {low:g} (paper 001 §7.1)")
+                             f"ranges from {low:g} (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7.1)")
     return measure
 
 
@@ -187,17 +211,17 @@ class DSSResult:
 
     def plot(self, path: str) -> None:
         """DSS of the α#-IA measures against λ (α = 0.3) and against α (λ = 0.5), one line per
-        subtopic averaging and cutoff (paper 001 Figures 8 and 9; Figure 7's surface is the
-        same data over the whole (α, λ) grid)."""
-        from .truncation import _pyplot
+        subtopic averaging and cutoff (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figures 8
+        and 9; Figure 7's surface is the same data over the whole (α, λ) grid)."""
+        from .figures import new_figure, save_figure
 
         points = self.sweep()
         if not any(len(v["lambda"]) > 1 or len(v["alpha"]) > 1 for v in points.values()):
             raise CranfieldError("the DSS plot shows alpha#-IA measures against lambda and alpha: give several "
                                  "alpha#-IA measures that differ in lambda (at alpha=0.3) or alpha (at lambda=0.5), "
                                  "or use --sweep")
-        plt = _pyplot()
-        fig, axes = plt.subplots(1, 2, figsize=(11, 4.5), sharey=True)
+        fig = new_figure(figsize=(11, 4.5))
+        axes = fig.subplots(1, 2, sharey=True)
         styles = ["-", "--", ":", "-."]
         colours = {s: f"C{c}" for c, s in enumerate(["cascade", "micro", "geom", "smr"])}
         ks = sorted({k for _, _, k in points})
@@ -215,8 +239,7 @@ class DSSResult:
         axes[1].legend(fontsize="small", ncol=2)
         fig.suptitle(f"Document selection sensitivity of α#-IA (N = {self.n})")
         fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        save_figure(fig, path)
 
 
 def _num(x: float) -> float | None:
@@ -240,7 +263,7 @@ def dss(
     seed: int | np.random.Generator | None = 0, average: str = "avg", depth: Depth = "xi", rel: int = 1,
     progress_bar: bool | None = None, **options: Any,
 ) -> DSSResult:
-    """Document selection sensitivity of measures at cutoffs k (paper 001 §7).
+    """Document selection sensitivity of measures at cutoffs k (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7).
 
     Parameters
     ----------
@@ -252,14 +275,14 @@ def dss(
     k : int or sequence of int
         Cutoffs: each permutation is cut at k and the measure's cutoff set to k.
     n : int
-        Permutations per topic (paper 001: 1,000); at least 2.
+        Permutations per topic (Golbus, Aslam & Clarke use 1,000); at least 2.
     seed : int, Generator or None
         Seed of ``numpy.random.default_rng`` (default 0: reproducible).
     average : {"avg", "geom", "dd"}
         Topic averaging (:func:`cranfield.averaging.average`; ``dd`` weighs topic t by 1 − dd(t)
         at ``depth``).
     depth : {"xi", "xi+1"} or int
-        Depth of dd for the ``dd`` average (SPEC §2: ξ).
+        Depth of dd for the ``dd`` average (default ξ; docs/conventions.md#averaging).
     rel : int
         The lowest label counted as relevant when choosing the documents to permute.
     options
@@ -274,7 +297,7 @@ def dss(
     References
     ----------
     Golbus, Aslam, Clarke, "Increasing evaluation sensitivity to diversity", Inf. Retrieval 16
-    (2013) (paper 001), §7.1, Eq. 11.
+    (2013), §7.1, Eq. 11 (docs/references.md#golbus2013).
 
     Examples
     --------
@@ -287,19 +310,15 @@ def dss(
     >>> res.names, res.averaged.round(3).tolist()
     ([['StRecall@2'], ['alpha_nDCG@2']], [[0.201], [0.178]])
     """
-    if average not in AVERAGES:
-        raise CranfieldError(f"average must be one of {', '.join(AVERAGES)}; got {average!r}")
-    ks = [k] if isinstance(k, (int, np.integer)) else list(k)
-    if not ks or any(isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < 1 for x in ks):
-        raise CranfieldError(f"cutoffs k must be integers >= 1; got {k!r}")
-    ks = [int(x) for x in ks]
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise CranfieldError(f"DSS needs n >= 2 permutations per topic (a sample SD); got {n!r}")
+    average = check_choice(average, "topic average", AVERAGES)
+    ks, n = check_sizes(k, n)
+    depth = check_depth(depth)
+    rel = check_int(rel, "lowest relevant label rel", low=1)
+    rng = make_rng(seed)
     if not measures:
         raise CranfieldError("no measures given")
     named = [[_check(at_cutoff(m, kk)) for kk in ks] for m in measures]
     coll = load_collection(qrels, **options)
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     topics = coll.topics
     _, num_rel = relevant_counts(topics, rel)
     relevant = (topics.rel_docs >= rel) & (topics.weights > 0)[:, None, :]  # (T, J, I)
@@ -311,7 +330,7 @@ def dss(
     for block in progress(blocks, len(blocks), "DSS", progress_bar):
         t0, t1 = block.start, block.stop
         labels = np.zeros((n, t1 - t0, kmax, n_int), dtype=topics.rel_docs.dtype)
-        for t in range(t0, t1):  # draws in topic order (SPEC §6), whatever the block size
+        for t in range(t0, t1):  # draws in topic order (docs/conventions.md#dss), whatever the block size
             docs = topics.rel_docs[t][relevant[t].any(axis=1)]  # (R_t, I), docno descending
             if docs.shape[0]:
                 idx = random_prefixes(rng, docs.shape[0], n, kmax)

@@ -136,10 +136,10 @@ def test_coverage_command(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["compare", "-m", "AP", "--alpha", "1.5"], "alpha must be a number in the open interval (0, 1)"),
+    (["compare", "-m", "AP", "--alpha", "1.5"], "alpha must be a finite number in the range (0, 1)"),
     (["compare", "-m", "AP", "--baseline", "nope"], "--baseline 'nope' is neither"),
     (["discpower", "-m", "AP", "--test", "tukey", "--correction", "holm"], "family-wise"),
-    (["discpower", "-m", "AP", "--B", "0"], "resamples B"),
+    (["discpower", "-m", "AP", "--B", "0"], "resamples --B"),
     (["compare", "-m", "AP", "--missing", "skip", "--norel", "exclude"], None),
     (["intuitiveness", "-m", "AP", "--gold", "P@10"], "at least two -m"),
 ])

@@ -7,15 +7,16 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CranfieldError
+from ..errors import check_float, check_int, invalid
 
 # Elements per intermediate array (float64: 4 MB); a few such arrays are alive at once.
+MAX_SAMPLES = 100_000  # resamples B and sampled topic pairs: (B, topics) arrays are drawn at once
 CHUNK_CELLS = 1 << 19  # small enough to stay in cache-friendly, reused allocations
-RELATIVE_TOLERANCE = 1e-12  # SPEC §0: a == b iff |a - b| <= 1e-12 * max(1, |a|, |b|)
+RELATIVE_TOLERANCE = 1e-12  # docs/conventions.md#equality: a == b iff |a - b| <= 1e-12 * max(1, |a|, |b|)
 
 
 def equal(a: Any, b: Any) -> np.ndarray:
-    """SPEC §0's equality rule, elementwise: ``|a - b| <= 1e-12 * max(1, |a|, |b|)``."""
+    """The equality rule of docs/conventions.md#equality, elementwise: ``|a - b| <= 1e-12 * max(1, |a|, |b|)``."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     with np.errstate(invalid="ignore"):
         scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
@@ -29,13 +30,14 @@ def lower_bound(b: np.ndarray) -> np.ndarray:
 
 
 def at_least(a: Any, b: Any) -> np.ndarray:
-    """``a >= b`` where ``a`` and ``b`` that are equal under SPEC §0's rule count as equal, so a
+    """``a >= b`` where ``a`` and ``b`` that are equal under the rule of docs/conventions.md#equality count as
+    equal, so a
     statistic that equals the observed one mathematically counts whatever the rounding."""
     return (np.asarray(a) > np.asarray(b)) | equal(a, b)
 
 
 def greater(a: Any, b: Any) -> np.ndarray:
-    """``a > b`` and not equal under SPEC §0's rule."""
+    """``a > b`` and not equal under the rule of docs/conventions.md#equality."""
     return (np.asarray(a) > np.asarray(b)) & ~equal(a, b)
 
 
@@ -60,33 +62,22 @@ def count_at_least(sorted_values: np.ndarray, thresholds: np.ndarray, strict: bo
 
 def make_rng(rng: Any) -> np.random.Generator:
     """``numpy.random.default_rng(rng)``: an int seeds a fresh PCG64 generator, a Generator is
-    used (and advanced) as is, None draws fresh entropy."""
-    if rng is not None and not isinstance(rng, (int, np.integer, np.random.Generator)):
-        raise CranfieldError(f"rng must be an int seed, a numpy Generator or None; got {type(rng).__name__}")
-    if isinstance(rng, (int, np.integer)) and rng < 0:
-        raise CranfieldError(f"the seed must be a non-negative integer; got {rng}")
-    return np.random.default_rng(rng)
+    used (and advanced) as is, None draws fresh entropy. A seed is an integer >= 0."""
+    if rng is None or isinstance(rng, np.random.Generator):
+        return np.random.default_rng(rng)
+    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (int, np.integer)):
+        raise invalid("seed", "an integer >= 0, a numpy Generator or None", rng)
+    return np.random.default_rng(check_int(rng, "seed", low=0))
 
 
-def check_alpha(alpha: float) -> float:
-    """The significance level, which must lie in (0, 1)."""
-    if not isinstance(alpha, (int, float, np.floating)) or isinstance(alpha, bool) or not 0 < alpha < 1:
-        raise CranfieldError(f"alpha must be a number in the open interval (0, 1); got {alpha!r}")
-    return float(alpha)
+def check_alpha(alpha: Any) -> float:
+    """The significance level α, a number in the open interval (0, 1)."""
+    return check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True)
 
 
-def check_count(value: Any, name: str) -> int:
-    """A number of resamples (B) or samples: an integer >= 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise CranfieldError(f"{name} must be an integer >= 1; got {value!r}")
-    return int(value)
-
-
-def check_choice(value: str, options: tuple[str, ...], what: str) -> str:
-    """``value`` if it is one of ``options``, else an error listing them."""
-    if value not in options:
-        raise CranfieldError(f"unknown {what} {value!r}; choose one of {', '.join(options)}")
-    return value
+def check_count(value: Any, what: str) -> int:
+    """A number of resamples (B) or of sampled topic pairs: an integer in [1, :data:`MAX_SAMPLES`]."""
+    return check_int(value, what, low=1, high=MAX_SAMPLES)
 
 
 def chunks(n: int, cells_per_item: int, budget: int = CHUNK_CELLS) -> list[slice]:

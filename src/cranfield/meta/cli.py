@@ -17,22 +17,26 @@ import math
 import sys
 from typing import Any, Callable, Sequence
 
+from ._common import MAX_SAMPLES
+
 TEST_CHOICES = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
 CORRECTION_CHOICES = ("none", "holm", "bonferroni")
 ROW_FORMATS = ("table", "csv", "json")
 
-COMMON_EPILOG = """\
+SCORES_EPILOG = """\
 scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
 --diversity, --intents, ... options); each measure gives a topics × runs matrix.
-random draws: --seed (default 0) makes every resampling result reproducible bit for bit;
-each measure uses the same draws.
+"""
+COMMON_EPILOG = SCORES_EPILOG + """\
+random draws: --seed (an integer >= 0; default 0) makes every resampling result reproducible
+bit for bit; each measure uses the same draws.
 """
 
 COMPARE_EPILOG = """\
 tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
 randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
 bootstrap (B = 1,000); tukey = Carterette's randomised Tukey HSD over all runs (B = 5,000),
-which needs no --correction. ASL/p-values have no +1 correction (SPEC §6).
+which needs no --correction. ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
 markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
 is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
@@ -47,7 +51,7 @@ examples:
 """
 
 DISCPOWER_EPILOG = """\
-discriminative power (Sakai, SIGIR 2006; paper 004 §4): the fraction of run pairs whose
+discriminative power (Sakai, SIGIR 2006; Sakai, WWW 2012, §4): the fraction of run pairs whose
 difference is significant, ASL < alpha, for each measure. delta is the difference in means
 required for significance: for the bootstrap, the largest over pairs of the |mean| of the
 resample at the floor(B·alpha)-th largest |t*| (Figure 3); for tukey, the smallest
@@ -66,20 +70,20 @@ the runs are ordered by each measure's mean score; for every pair of measures: K
 tau-b (ties counted), the symmetric AP correlation tau_ap (Yilmaz, Aslam and Robertson 2008;
 mean of both directions; tied means broken by run name, with a warning) and Spearman's rho.
 
-""" + COMMON_EPILOG + """
+""" + SCORES_EPILOG + """
 examples:
   cranfield correlate qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10
   cranfield correlate qrels.txt runs/*.gz -m AP,RR,'RBP(p=0.8)' --format csv
 """
 
 INTUITIVENESS_EPILOG = """\
-paper 004 Figure 6: over every topic and pair of runs where two measures prefer different
+Sakai, WWW 2012, Figure 6: over every topic and pair of runs where two measures prefer different
 runs, the fraction where each agrees with the gold standard (a gold-standard tie counts as
 agreement; with two --gold measures both must agree). Every pair of -m measures is reported.
 Gold standards for diversity: I-rec@l (intent recall, 'diversity') and Ef-P@l (effective
 precision, 'relevance'); give navigational intents with --intents or --intent-types.
 
-""" + COMMON_EPILOG + """
+""" + SCORES_EPILOG + """
 examples:
   cranfield intuitiveness qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --gold I-rec@10
   cranfield intuitiveness qrels.div runs/*.gz -m alpha-nDCG@10 -m 'DIN#-nDCG@10' -m 'P+Q#@10' \\
@@ -87,7 +91,7 @@ examples:
 """
 
 COVERAGE_EPILOG = """\
-paper 002 §4.4: --pairs ordered topic pairs (t1, t2) are drawn once; UIR(s, s') counts the
+Amigó, Mizzaro & Spina, SIGIR 2022, §4.4: --pairs ordered topic pairs (t1, t2) are drawn once; UIR(s, s') counts the
 pairs where run s at t1 is at least run s' at t2 on every --reference measure, minus the
 reverse, over the number of pairs; Cov(M) is Spearman's rho between M(s) - M(s') and
 UIR(s, s') over all ordered pairs of distinct runs.
@@ -116,11 +120,11 @@ def add_parser(sub: Any) -> None:
          CORRELATE_EPILOG, _format_option, _run_correlate),
         ("intuitiveness", "intuitiveness of measures by agreement with gold-standard measures",
          "Where two measures disagree about which of two runs is better on a topic, how often "
-         "each agrees with the gold standard(s) (paper 004 Figure 6).",
+         "each agrees with the gold standard(s) (Sakai, WWW 2012, Figure 6).",
          INTUITIVENESS_EPILOG, _intuitiveness_options, _run_intuitiveness),
         ("coverage", "Quality Aspect Coverage (UIR) of measures against reference measures",
          "How well each measure's differences follow unanimous improvements on a reference set of "
-         "measures (paper 002 §4.4).",
+         "measures (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).",
          COVERAGE_EPILOG, _coverage_options, _run_coverage),
     ]
     for name, summary, description, epilog, options, handler in commands:
@@ -132,7 +136,16 @@ def add_parser(sub: Any) -> None:
                        help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
         options(p)
         _input_options(p)
-        p.set_defaults(handler=handler)
+        p.set_defaults(handler=_checked(handler))
+
+
+def _checked(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``handler`` after :func:`_check_options`."""
+    def run(args: argparse.Namespace) -> int:
+        _check_options(args)
+        return handler(args)
+
+    return run
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
@@ -150,14 +163,14 @@ def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORM
 
 
 def _random_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="random seed of the resampling (default: 0)")
+    p.add_argument("--seed", default="0", help="random seed of the resampling, an integer >= 0 (default: 0)")
 
 
 def _test_options(p: argparse.ArgumentParser, default: str) -> None:
     p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
-    p.add_argument("--B", type=int, metavar="B", dest="B",
-                   help="resamples (default: randomization 10000, bootstrap 1000, tukey 5000)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
+    p.add_argument("--B", metavar="B", dest="B",
+                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey 5000)")
+    p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
                    help="multiple-comparison correction of the pairwise tests (default: none)")
     _random_options(p)
@@ -172,7 +185,8 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
 
 def _discpower_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "bootstrap")
-    p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg or .pdf)")
+    p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...; needs "
+                                                  "matplotlib: pip install 'cranfield[plot]')")
     _format_option(p)
 
 
@@ -185,7 +199,7 @@ def _intuitiveness_options(p: argparse.ArgumentParser) -> None:
 def _coverage_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reference", action="append", metavar="MEASURE", required=True,
                    help="a measure of the reference set (repeatable), e.g. P@10, R@100, RR")
-    p.add_argument("--pairs", type=int, default=1000, help="sampled topic pairs (default: 1000)")
+    p.add_argument("--pairs", default="1000", help=f"sampled topic pairs, 1 to {MAX_SAMPLES:,} (default: 1000)")
     _random_options(p)
     _format_option(p)
 
@@ -212,10 +226,36 @@ def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
     return f"{provenance_line(results)} command={command} {extra}".rstrip()
 
 
-def _emit(args: argparse.Namespace, text: str) -> int:
+def _check_options(args: argparse.Namespace) -> None:
+    """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
+    --pairs, --test with --correction, and the -o and --plot files."""
+    from .._output import check_writable
+    from ..errors import check_int
+    from ..figures import check_plot_path
+    from ._common import check_alpha, check_count
+    from .significance import check_test
+
+    if getattr(args, "seed", None) is not None:
+        args.seed = check_int(args.seed, "--seed", low=0)
+    if getattr(args, "B", None) is not None:
+        args.B = check_count(args.B, "number of resamples --B")
+    if hasattr(args, "alpha"):
+        args.alpha = check_alpha(args.alpha)
+    if hasattr(args, "pairs"):
+        args.pairs = check_count(args.pairs, "number of topic pairs --pairs")
+    if hasattr(args, "test"):
+        check_test(args.test, args.correction)
+    if getattr(args, "plot", None):
+        check_plot_path(args.plot)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        check_writable(args.output)
+
+
+def _emit(args: argparse.Namespace, text: str) -> int:
+    from .._output import write_text
+
+    if args.output:
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
     return 0

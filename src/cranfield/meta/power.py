@@ -1,5 +1,5 @@
-"""Discriminative power, the Δ required for significance, and ASL curves (SPEC §6; paper 004
-§4, Figures 3 and 5; Sakai, SIGIR 2006).
+"""Discriminative power, the Δ required for significance, and ASL curves (Sakai, SIGIR 2006;
+Sakai, WWW 2012, §4, Figures 3 and 5; docs/conventions.md#discpower).
 
 The discriminative power of a measure over a set of runs is the fraction of run pairs whose
 difference is significant: ASL < α. Sakai's ASL curves plot every pair's ASL, sorted, one line
@@ -73,7 +73,7 @@ class DiscriminativePower:
 def discriminative_power(data: Any, *, measure: str | None = None, test: str = "bootstrap", alpha: float = 0.05,
                          n_resamples: int | None = None, rng: Any = None, correction: str = "none"
                          ) -> DiscriminativePower:
-    """The fraction of system pairs a measure tells apart at level α (paper 004 §4).
+    """The fraction of system pairs a measure tells apart at level α (Sakai, WWW 2012, §4).
 
     Parameters
     ----------
@@ -137,18 +137,15 @@ def plot_asl_curves(powers: Sequence[DiscriminativePower], path: str, *, title: 
     Raises
     ------
     CranfieldError
-        If matplotlib is not installed (``pip install 'cranfield[plot]'``) or ``powers`` is empty.
+        If matplotlib is not installed (``pip install 'cranfield[plot]'``), ``powers`` is empty, or
+        ``path`` cannot be written or has no extension of :data:`cranfield.figures.PLOT_FORMATS`.
     """
+    from ..figures import new_figure, save_figure
+
     if not powers:
         raise CranfieldError("no discriminative power results to plot")
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise CranfieldError("plotting needs matplotlib: pip install 'cranfield[plot]'") from None
     first = powers[0]
-    fig = Figure(figsize=(6.4, 4.2))
-    FigureCanvasAgg(fig)  # no pyplot: the caller's backend and figures are left alone
+    fig = new_figure(figsize=(6.4, 4.2))
     ax = fig.add_subplot()
     for p in powers:
         ax.plot(np.arange(1, p.n_pairs + 1), p.asl, label=p.measure or "scores", linewidth=1.2)
@@ -161,7 +158,4 @@ def plot_asl_curves(powers: Sequence[DiscriminativePower], path: str, *, title: 
     ax.set_ylim(0, 1)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except (OSError, ValueError) as exc:
-        raise CranfieldError(f"cannot write the plot {path}: {exc}") from None
+    save_figure(fig, path)

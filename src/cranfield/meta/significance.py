@@ -1,4 +1,5 @@
-"""Significance tests for every pair of systems at once (SPEC §6; paper 004 §4, Figures 2 and 4).
+"""Significance tests for every pair of systems at once (docs/conventions.md#significance;
+Sakai, WWW 2012, §4, Figures 2 and 4).
 
 Each test takes one measure's topics × systems score matrix (see :mod:`cranfield.meta.scores`)
 and returns a :class:`PairwiseResult` for all S·(S−1)/2 pairs (or the S−1 pairs with a
@@ -13,10 +14,10 @@ mean(i) − mean(j). All tests are two-sided.
   per-pair Δ of Figure 3.
 - :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4).
 
-The resampling tests draw their random numbers in the order SPEC §6 fixes, whatever the chunk
-sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws; pairs and
+The resampling tests draw their random numbers in the order docs/conventions.md#significance
+fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws; pairs and
 resamples are processed as array operations in chunks of at most ~4 million cells. "≥" between a
-resampled statistic and the observed one is decided with SPEC §0's equality rule (values within
+resampled statistic and the observed one is decided with the equality rule of docs/conventions.md#equality (values within
 1e-12 relative count as equal), so mathematically tied statistics count whatever the rounding.
 No +1 correction is applied: ASL = count / B, as the papers define it.
 """
@@ -33,13 +34,12 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .._progress import progress
-from ..errors import CranfieldError
+from ..errors import CranfieldError, check_choice
 from . import _common
 from ._common import (
     all_pairs,
     baseline_pairs,
     check_alpha,
-    check_choice,
     check_count,
     chunks,
     count_at_least,
@@ -49,7 +49,7 @@ from ._common import (
 from .scores import ScoreMatrix, as_score_matrix
 
 __all__ = [
-    "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "pairwise_test",
+    "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "check_test", "pairwise_test",
     "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
 ]
 
@@ -104,7 +104,7 @@ class PairwiseResult:
         ``keep_null=True``: shape (B, P). Otherwise None.
     delta : ndarray or None
         Bootstrap only: per pair the |mean| of the resample whose |t| is the ⌊B·α⌋-th
-        largest (paper 004 Figure 3), NaN when ⌊B·α⌋ = 0.
+        largest (Sakai, WWW 2012, Figure 3), NaN when ⌊B·α⌋ = 0.
     alpha : float
         The significance level of ``delta`` and the default of :meth:`significant`.
     """
@@ -168,7 +168,7 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bonferroni").round(2).tolist()
     [0.03, 0.12, 0.09]
     """
-    check_choice(method, CORRECTIONS, "correction")
+    check_choice(method, "correction", CORRECTIONS)
     p = np.array(pvalues, dtype=np.float64)
     ok = ~np.isnan(p)
     m = int(ok.sum())
@@ -236,7 +236,7 @@ def _result(test: str, setup: _Setup, statistic: np.ndarray, pvalue: np.ndarray,
 # --------------------------------------------------------------------------- classical tests
 def _scipy_test(test: str, data: Any, measure: str | None, correction: str, baseline: str | int | None,
                 compute: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> PairwiseResult:
-    check_choice(correction, CORRECTIONS, "correction")
+    check_choice(correction, "correction", CORRECTIONS)
     setup = _setup(data, measure, baseline, min_topics=2)
     statistic = np.empty(len(setup.pairs))
     pvalue = np.empty(len(setup.pairs))
@@ -328,8 +328,8 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
     Under H0 the sign of each per-topic difference d_t = x_i(t) − x_j(t) is exchangeable.
     The sign flips ``F = rng.integers(0, 2, (B, T))`` are drawn once and shared by all pairs
     (F = 1 flips the sign of that topic); the resampled mean is mean(d · (1 − 2F_b)) and
-    p = #{b : |mean(d*_b)| ≥ |mean(d)|} / B (SPEC §6; no +1 correction). Smucker, Allan and
-    Carterette (CIKM 2007) recommend this test for pairwise comparisons.
+    p = #{b : |mean(d*_b)| ≥ |mean(d)|} / B (docs/conventions.md#significance; no +1 correction).
+    Smucker, Allan and Carterette (CIKM 2007) recommend this test for pairwise comparisons.
 
     Parameters
     ----------
@@ -348,7 +348,7 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
     >>> float(randomization_test(x, n_resamples=2000, rng=1).pvalue[0])  # exact: 2 of 8 patterns, 0.25
     0.2645
     """
-    check_choice(correction, CORRECTIONS, "correction")
+    check_choice(correction, "correction", CORRECTIONS)
     b = check_count(n_resamples, "the number of resamples B (n_resamples)")
     setup = _setup(data, measure, baseline)
     gen = make_rng(rng)
@@ -370,14 +370,15 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
 def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 1_000, rng: Any = None,
                    alpha: float = 0.05, correction: str = "none", baseline: str | int | None = None,
                    keep_null: bool = False) -> PairwiseResult:
-    """Sakai's two-sided, studentised paired bootstrap test for every pair (paper 004 Figure 2).
+    """Sakai's two-sided, studentised paired bootstrap test for every pair (Sakai, WWW 2012,
+    Figure 2).
 
     For a pair, z = x_i − x_j over the T topics and w = z − mean(z) (H0 holds for w);
     t(v) = mean(v) / (sd(v) / √T) with sd of ddof = 1. The bootstrap indices
     ``I = rng.integers(0, T, (B, T))`` are drawn once and shared by all pairs; resample b is
     w*_b = w[I_b] and ASL = #{b : |t(w*_b)| ≥ |t(z)|} / B (no +1 correction).
 
-    Degenerate cases (SPEC §6): if z is constant, ASL = 1 when it is 0 and 0 otherwise (and w
+    Degenerate cases (docs/conventions.md#bootstrap): if z is constant, ASL = 1 when it is 0 and 0 otherwise (and w
     is taken as exactly 0). A resample whose values are all equal (sd = 0) has t* = 0 when
     its mean is 0 and ±inf otherwise. These are decided exactly, not by rounding.
 
@@ -389,7 +390,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     ----------
     data, measure, correction, baseline : see :func:`t_test`
     n_resamples : int
-        B (default 1,000, as in paper 004).
+        B (default 1,000, as in Sakai, WWW 2012).
     rng : int, numpy Generator or None
     alpha : float
         The significance level of Δ (default 0.05).
@@ -408,7 +409,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     >>> float(r.pvalue[0]), round(float(r.delta[0]), 4)
     (0.118, 0.125)
     """
-    check_choice(correction, CORRECTIONS, "correction")
+    check_choice(correction, "correction", CORRECTIONS)
     b = check_count(n_resamples, "the number of resamples B (n_resamples)")
     level = check_alpha(alpha)
     setup = _setup(data, measure, baseline, min_topics=2)
@@ -526,7 +527,7 @@ def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------- Tukey HSD
 def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000, rng: Any = None,
               tie: str = "inclusive", baseline: str | int | None = None) -> PairwiseResult:
-    """Carterette's randomised Tukey HSD test over all systems (paper 004 Figure 4).
+    """Carterette's randomised Tukey HSD test over all systems (Sakai, WWW 2012, Figure 4).
 
     For b = 1..B, ``keys = rng.random((T, S))`` and each topic's row of X is permuted by
     ``argsort(keys[t])`` (ties, of probability ~1e-13, by column index); the statistic of the
@@ -539,10 +540,10 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     ----------
     data, measure : see :func:`t_test`
     n_resamples : int
-        B (default 5,000, as in paper 004).
+        B (default 5,000, as in Sakai, WWW 2012).
     rng : int, numpy Generator or None
     tie : {"inclusive", "strict"}
-        Whether a range equal to the observed difference (SPEC §0 equality) counts.
+        Whether a range equal to the observed difference (docs/conventions.md#equality) counts.
     baseline : str or int, optional
         Report only the pairs (s, baseline); the test still involves all systems.
 
@@ -558,7 +559,7 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     [0.3, 0.887, 0.071]
     """
     b = check_count(n_resamples, "the number of resamples B (n_resamples)")
-    check_choice(tie, TIES, "tie rule")
+    check_choice(tie, "tie rule", TIES)
     setup = _setup(data, measure, baseline)
     ranges = _tukey_ranges(setup.matrix.values, b, make_rng(rng))
     hits = count_at_least(np.sort(ranges), np.abs(setup.effect), strict=tie == "strict")
@@ -656,6 +657,16 @@ class _PermutedRanges:
 
 
 # --------------------------------------------------------------------------- dispatcher
+def check_test(test: str, correction: str = "none") -> tuple[str, str]:
+    """``(test, correction)`` when ``test`` is one of :data:`TESTS` and ``correction`` one of
+    :data:`CORRECTIONS` that applies to it (Tukey HSD takes none), else the error."""
+    check_choice(test, "test", TESTS)
+    check_choice(correction, "correction", CORRECTIONS)
+    if test == "tukey" and correction != "none":
+        raise CranfieldError("Tukey HSD controls the family-wise error rate itself: use no correction (--correction none)")
+    return test, correction
+
+
 def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_resamples: int | None = None,
                   rng: Any = None, alpha: float = 0.05, correction: str = "none",
                   baseline: str | int | None = None, tie: str = "inclusive", keep_null: bool = False
@@ -666,7 +677,7 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     kept in the result (and sets the bootstrap's Δ); ``correction`` must be ``"none"`` for
     Tukey HSD, which controls the family-wise error itself; ``tie`` applies to Tukey HSD only.
     """
-    check_choice(test, TESTS, "test")
+    check_test(test, correction)
     level = check_alpha(alpha)
     if test in ("t", "wilcoxon"):
         fn = t_test if test == "t" else wilcoxon_test
@@ -674,8 +685,6 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     else:
         b = DEFAULT_RESAMPLES[test] if n_resamples is None else n_resamples
         if test == "tukey":
-            if correction != "none":
-                raise CranfieldError("Tukey HSD controls the family-wise error rate itself: use no correction (--correction none)")
             result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline)
         elif test == "bootstrap":
             result = bootstrap_test(data, measure=measure, n_resamples=b, rng=rng, alpha=level,
