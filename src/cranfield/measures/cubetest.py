@@ -1,13 +1,14 @@
-"""The Cube Test family (Luo, Wing, Yang, Hearst ICTIR 2013; paper 000 Eq. 7–8; SPEC §2): CT, nCT
-and ACT, as the TREC Dynamic Domain 2017 scorer (``scorer/cubetest.py``) computes them.
+"""The Cube Test family (Luo, Wing, Yang & Hearst, CIKM 2013; Albahem et al., ADCS 2018, Eq. 7–8;
+docs/conventions.md#cube-test): CT, nCT and ACT, as the TREC Dynamic Domain 2017 scorer
+(``scorer/cubetest.py``) computes them.
 
 Each intent i is a column of height at most MH (``height``, 5) and weight w_i (uniform over the
 topic's subtopics). Going down the ranking, the k-th document relevant to i raises its column
-by rating_i·γ^k, capped at MH (γ = ``gamma`` = 0.5; paper 000's Eq. 7 as printed differs: only
-this form gives its §4.3 numbers). After r documents the cube holds G(r) = Σ_i w_i·height_i(r).
+by rating_i·γ^k, capped at MH (γ = ``gamma`` = 0.5; Albahem et al.'s Eq. 7 as printed differs:
+only this form gives their §4.3 numbers). After r documents the cube holds G(r) = Σ_i w_i·height_i(r).
 
 - ``CT@c`` = G after the first c iterations / MH / (number of those iterations); a run that stops
-  earlier is divided by its own number of iterations (the 2017 scorer).
+  earlier is divided by its own number of iterations, up to the last it reached within c.
 - ``ACT@c`` = the mean over those documents of G(r)/MH/(iteration of r, 1-based).
 - ``nCT@c`` = CT / B with B = max_{T=1..c} G*(T·b)/(MH·T), G*(n) = Σ_i w_i·min(MH, Σ_{j≤n} r_i(j)·γ^j)
   over intent i's ratings sorted descending and b documents per iteration (b = ∞, all judged
@@ -18,6 +19,12 @@ this form gives its §4.3 numbers). After r documents the cube holds G(r) = Σ_i
 Iterations come from a DD run (missing iteration numbers are empty iterations); a plain ranking
 is one iteration unless ``docs_per_iteration`` splits it. Repeated documents in DD runs earn
 nothing (see :func:`cranfield.io.dd.read_dd_run`). ``@c`` counts iterations.
+
+The 2017 scorer exactly (``--compat dd2017``; Yang, Tang & Soboroff, TREC 2017 DD overview) is
+these kernels on the run as its reader reads it (``read_dd_run(compat="dd2017")``: each missing
+iteration number below a topic's last becomes a non-relevant document, so CT's time is
+min(c, last iteration + 1) and ACT counts those documents) with nCT's ``bound="jig2017"``
+(:func:`as_dd2017`).
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..batch import Batch
-from ..registry import MeasureSpec, Param, cutoff_param, register
+from ..registry import Measure, MeasureSpec, Param, cutoff_param, register
 from ._common import safe_div
 
 DD_ITERATION = 5  # documents per iteration in the TREC DD track
@@ -72,27 +79,27 @@ def _ct(batch: Batch, cutoff: int | None, gamma: float, height: float, docs_per_
 
 def cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5, height: float = 5.0,
               docs_per_iteration: int | None = None) -> np.ndarray:
-    """CT@c (paper 000 Eq. 7 as the TREC DD 2017 scorer computes it): gain / MH / iterations."""
+    """CT@c (Albahem et al., ADCS 2018, Eq. 7, as the TREC DD 2017 scorer computes it): gain / MH / iterations."""
     return _ct(batch, cutoff, gamma, height, docs_per_iteration)[0]
 
 
 def average_cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5, height: float = 5.0,
                       docs_per_iteration: int | None = None) -> np.ndarray:
-    """ACT@c (paper 000 Eq. 8; TREC DD 2017 scorer): mean over the documents of G(r)/MH/iteration(r)."""
+    """ACT@c (Albahem et al., ADCS 2018, Eq. 8; TREC DD 2017 scorer): mean over the documents of G(r)/MH/iteration(r)."""
     _, _, gain, it, inside = _ct(batch, cutoff, gamma, height, docs_per_iteration)
     per_doc = np.where(inside, gain / height / np.maximum(it + 1, 1), 0.0)
     return safe_div(per_doc.sum(axis=-1), inside.sum(axis=-1))
 
 
-def _ideal_gain(batch: Batch, gamma: float, height: float, first_power: int, docs: int) -> np.ndarray:
-    """G*(n) for n = 0..docs per topic, shape (T, docs + 1): each intent's best ratings in order,
-    discounted from γ^first_power."""
-    ratings = np.maximum(batch.topics.ideal_intent, 0).astype(np.float64)[:, :, :docs]  # (T, I, K)
+def _ideal_gain(batch: Batch, gamma: float, height: float, first_power: int) -> np.ndarray:
+    """G*(n) for n = 0..K per topic, shape (T, K + 1), K the most relevant documents of an
+    intent: each intent's best ratings in order, discounted from γ^first_power. G*(n) = G*(K)
+    for n > K, so the arrays never depend on the number of iterations."""
+    ratings = np.maximum(batch.topics.ideal_intent, 0).astype(np.float64)  # (T, I, K)
     k = ratings.shape[2]
     discounted = ratings * gamma ** np.arange(first_power, first_power + k)
-    columns = np.zeros(ratings.shape[:2] + (docs + 1,))
-    columns[:, :, 1:k + 1] = np.minimum(height, np.cumsum(discounted, axis=2))
-    columns[:, :, k + 1:] = columns[:, :, k:k + 1]
+    columns = np.zeros(ratings.shape[:2] + (k + 1,))
+    columns[:, :, 1:] = np.minimum(height, np.cumsum(discounted, axis=2))
     return (columns * batch.topics.weights[:, :, None]).sum(axis=1)
 
 
@@ -101,22 +108,31 @@ def normalised_cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5
     """nCT@c = CT@c / B (see the module docstring); ``bound="jig2017"`` is the 2017 scorer's."""
     ct, n_iter, *_ = _ct(batch, cutoff, gamma, height, docs_per_iteration)
     c = np.broadcast_to(n_iter if cutoff is None else np.full_like(n_iter, cutoff), ct.shape)
-    c_max = max(int(c.max(initial=0)), 1)
-    if bound == "jig2017":
-        ideal = _ideal_gain(batch, gamma, height, 0, 5 * c_max + 1)  # (T, docs + 1)
-        b = np.take_along_axis(np.broadcast_to(ideal, ct.shape + ideal.shape[1:]),
-                               np.minimum(5 * c + 1, ideal.shape[1] - 1)[..., None], axis=-1)[..., 0]
+    if bound == "jig2017":  # ct_bound_per_topic: 5c + 1 documents from γ^0, ÷ MH ÷ c
+        ideal = _ideal_gain(batch, gamma, height, 0)  # (T, K + 1)
+        k = ideal.shape[1] - 1
+        docs = np.minimum(DD_ITERATION * np.minimum(c, k) + 1, k)
+        b = np.take_along_axis(np.broadcast_to(ideal, ct.shape + ideal.shape[1:]), docs[..., None], axis=-1)[..., 0]
         return safe_div(ct, b / height / np.maximum(c, 1))
+    ideal = _ideal_gain(batch, gamma, height, 1)  # (T, K + 1)
     per = docs_per_iteration or (DD_ITERATION if batch.iteration is not None else None)
     if per is None:  # the whole ranking is one iteration of any length: b = ∞, every judged document
-        ideal = _ideal_gain(batch, gamma, height, 1, max(batch.topics.ideal_intent.shape[2], 1))
         return safe_div(ct, ideal[:, -1][None] / height)
-    ideal = _ideal_gain(batch, gamma, height, 1, per * c_max)  # (T, per·c_max + 1)
-    steps = np.arange(1, c_max + 1)
-    best = ideal[:, per * steps] / (height * steps)  # (T, c_max): G*(T·b)/(MH·T)
-    allowed = steps <= c[..., None]  # (S, T, c_max)
-    b = np.where(allowed, best[None], 0.0).max(axis=-1)
+    # past T = ceil(K/b) iterations G*(T·b) stops growing, so later T only lower G*(T·b)/(MH·T)
+    k = ideal.shape[1] - 1
+    steps = np.arange(1, min(int(c.max(initial=0)), -(-k // per)) + 1)
+    best = ideal[:, np.minimum(per * steps, k)] / (height * steps)  # (T, steps): G*(T·b)/(MH·T)
+    allowed = steps <= c[..., None]  # (S, T, steps)
+    b = np.where(allowed, best[None], 0.0).max(axis=-1, initial=0.0)
     return safe_div(ct, b)
+
+
+def as_dd2017(measure: Measure) -> Measure:
+    """``measure`` as the TREC DD 2017 scorer computes it (``--compat dd2017``): nCT over the
+    scorer's bound (``bound=jig2017``; trec-dd-jig ``scorer/cubetest.py``, ``ct_bound_per_topic``).
+    CT and ACT are unchanged: they need only the run read as the scorer reads it
+    (:func:`cranfield.io.dd.read_dd_run` with ``compat="dd2017"``)."""
+    return measure.with_params(bound="jig2017") if measure.name == "nCT" else measure
 
 
 def steps_of(kernel):  # noqa: ANN001, ANN201
@@ -151,7 +167,7 @@ for name, kernel, extra, doc in [
 ]:
     register(MeasureSpec(
         name, kernel, (CUT, GAMMA, HEIGHT, PER_ITERATION, *extra),
-        cite="Luo et al. ICTIR 2013; paper 000 Eq. 7-8 (SPEC §2)", doc=doc, needs_intents=True,
+        cite="Luo et al., CIKM 2013; Albahem et al., ADCS 2018, Eq. 7-8 (docs/conventions.md#cube-test)", doc=doc, needs_intents=True,
         truncation_aware=True, depth=lambda p: None, reference=TRACK if name != "nCT" else "",
         normalised=False, per_iteration=steps_of(kernel),
     ))
