@@ -29,7 +29,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError, warn
+from .errors import CranfieldError, InputError, check_choice, check_float, check_int, invalid, warn
 from .evaluate import Evaluator
 from .registry import MeasureSpec, Param, parse_measure, register
 
@@ -39,6 +39,12 @@ DISTANCES = ("euclidean", "manhattan", "chebyshev", "minkowski")
 # documents), else an error; or always an error
 MISSING_RULES = ("lowest", "gate", "error")
 WEIGHTS = ("rank", "binary")
+METHODS = ("toma", "cam", "mm")
+VARIANTS = ("eq6", "table")
+MAX_COORDINATE = 1e6  # |embedding value|: distances stay far from overflow
+MAX_TUPLES = 100_000  # label tuples of the space (the product of the aspects' label counts)
+MAX_REPORT_ASPECTS = 6  # the upper bounds try every order of the aspects: 720 candidate rankings
+CONFIG_KEYS = ("labels", "embed", "gate", "grades", "missing")
 
 
 @dataclass(frozen=True)
@@ -51,20 +57,40 @@ class AspectSpace:
     missing: str = "lowest"
 
     def __post_init__(self) -> None:
-        if self.missing not in MISSING_RULES:
-            raise CranfieldError(f"missing must be one of {', '.join(MISSING_RULES)}, got {self.missing!r}")
+        """Check every field: at least one aspect, each with two or more distinct labels and at
+        most :data:`MAX_TUPLES` label tuples in all; embeddings finite (|v| ≤ :data:`MAX_COORDINATE`),
+        one per label and non-decreasing (stored as floats); a known gate; a known missing rule."""
+        check_choice(self.missing, "missing-judgment rule", MISSING_RULES)
+        if not isinstance(self.labels, Mapping) or not self.labels:
+            raise invalid("labels", "a mapping of each aspect to its labels, worst first", self.labels)
+        for aspect, names in self.labels.items():
+            if (isinstance(names, str) or not isinstance(names, Sequence) or len(names) < 2
+                    or len({str(x) for x in names}) != len(names)):
+                raise invalid(f"labels of aspect {aspect!r}", "two or more distinct labels, worst first", names)
+        size = math.prod(len(v) for v in self.labels.values())
+        if size > MAX_TUPLES:
+            raise invalid("number of label tuples (the product of the aspects' label counts)",
+                          f"at most {MAX_TUPLES}", size)
+        if not isinstance(self.embed, Mapping):
+            raise invalid("embedding", "a mapping of aspects to one number per label", self.embed)
+        object.__setattr__(self, "embed", {aspect: self._embedding(aspect, values)
+                                           for aspect, values in self.embed.items()})
+        if self.gate is not None:
+            check_choice(self.gate, "gate aspect", list(self.labels))
         if self.missing == "gate" and self.gate is None:
             raise CranfieldError("missing='gate' needs a gate aspect")
-        for aspect, values in self.embed.items():
-            if aspect not in self.labels:
-                raise CranfieldError(f"embedding for unknown aspect {aspect!r}")
-            if len(values) != len(self.labels[aspect]):
-                raise CranfieldError(f"aspect {aspect!r} has {len(self.labels[aspect])} labels but "
-                                     f"{len(values)} embedding values")
-            if any(b < a for a, b in zip(values, values[1:])):
-                raise CranfieldError(f"the embedding of aspect {aspect!r} must be non-decreasing, got {list(values)}")
-        if self.gate is not None and self.gate not in self.labels:
-            raise CranfieldError(f"gate {self.gate!r} is not an aspect ({', '.join(self.labels)})")
+
+    def _embedding(self, aspect: str, values: Any) -> tuple[float, ...]:
+        """One aspect's embedding, checked: one finite number per label, non-decreasing."""
+        check_choice(aspect, "aspect of an embedding", list(self.labels))
+        count = len(self.labels[aspect])
+        if isinstance(values, str) or not isinstance(values, Sequence) or len(values) != count:
+            raise invalid(f"embedding of aspect {aspect!r}", f"{count} numbers, one per label", values)
+        out = tuple(check_float(v, f"embedding value of aspect {aspect!r}", low=-MAX_COORDINATE, high=MAX_COORDINATE)
+                    for v in values)
+        if any(b < a for a, b in zip(out, out[1:])):
+            raise invalid(f"embedding of aspect {aspect!r}", "non-decreasing (worst label first)", list(values))
+        return out
 
     @property
     def aspects(self) -> list[str]:
@@ -93,24 +119,32 @@ class AspectSpace:
 
 
 def distances(space: AspectSpace, tuples: np.ndarray, dist: str = "euclidean", p: float = 2.0) -> np.ndarray:
-    """Distance of each tuple's embedding to the best tuple's (Maistro et al., CIKM 2021, Eq. 2)."""
-    if dist not in DISTANCES:
-        raise CranfieldError(f"dist must be one of {', '.join(DISTANCES)}, got {dist!r}")
+    """Distance of each tuple's embedding to the best tuple's (Maistro et al., CIKM 2021, Eq. 2).
+
+    The gaps are divided by the largest of each tuple before they are raised to a power, so a
+    large Minkowski exponent ``p`` (>= 1) neither overflows nor loses the order.
+    """
+    check_choice(dist, "distance", DISTANCES)
+    p = check_float(p, "Minkowski exponent p", low=1)
     coords = np.stack([space.coordinates(a)[tuples[:, k]] for k, a in enumerate(space.aspects)], axis=1)
     best = np.array([space.coordinates(a)[-1] for a in space.aspects])
     gap = np.abs(coords - best)
+    scale = gap.max(axis=1)
+    if dist == "chebyshev":
+        return scale
+    unit = gap / np.where(scale > 0, scale, 1.0)[:, None]
     if dist == "euclidean":
-        return np.sqrt((gap**2).sum(axis=1))
+        return scale * np.sqrt((unit**2).sum(axis=1))
     if dist == "manhattan":
         return gap.sum(axis=1)
-    if dist == "chebyshev":
-        return gap.max(axis=1)
-    return (gap**p).sum(axis=1) ** (1.0 / p)
+    return scale * (unit**p).sum(axis=1) ** (1.0 / p)
 
 
 def order(space: AspectSpace, dist: str = "euclidean", p: float = 2.0, tol: float = 1e-9
           ) -> tuple[np.ndarray, np.ndarray]:
-    """(tuples sorted best → worst, equivalence class of each: 0 = the best)."""
+    """(tuples sorted best → worst, equivalence class of each: 0 = the best); distances within
+    ``tol`` (>= 0) are equal."""
+    tol = check_float(tol, "distance tolerance", low=0)
     tuples = space.tuples()
     d = distances(space, tuples, dist, p)
     # by distance; equal distances by label indices, best first (display order only)
@@ -120,23 +154,47 @@ def order(space: AspectSpace, dist: str = "euclidean", p: float = 2.0, tol: floa
 
 
 def class_weights(classes: np.ndarray, weight: Any = "rank") -> np.ndarray:
-    """Weight of each tuple from its class: ``rank``, ``binary`` or an explicit list (best first)."""
+    """Weight of each tuple from its class: ``rank``, ``binary`` or an explicit list (best first)
+    of integers >= 0 that does not increase."""
     count = int(classes.max()) + 1
-    if weight == "rank":
-        return (count - 1 - classes).astype(np.int64)
-    if weight == "binary":
-        return (classes < math.ceil(count / 2)).astype(np.int64)
-    values = np.asarray(weight, dtype=np.int64)
-    if values.size != count:
-        raise CranfieldError(f"an explicit weight map needs {count} values (one per class, best first)")
+    if isinstance(weight, str):
+        weight = check_choice(weight, "class weights", WEIGHTS)
+        return (count - 1 - classes if weight == "rank" else classes < math.ceil(count / 2)).astype(np.int64)
+    if not isinstance(weight, Sequence) or len(weight) != count:
+        raise invalid("explicit class weights", f"{count} integers >= 0, one per class, best first", weight)
+    values = np.array([check_int(w, "class weight", low=0) for w in weight], dtype=np.int64)
     if (np.diff(values) > 0).any():
-        raise CranfieldError("class weights must not increase from the best class to the worst")
+        raise invalid("explicit class weights", "non-increasing from the best class to the worst", weight)
     return values[classes]
+
+
+def check_grades(space: AspectSpace, grades: Mapping[str, Sequence[Any]] | None) -> dict[str, list[int]]:
+    """CAM/MM's per-aspect grade maps, checked: known aspects, one integer >= 0 per label (worst
+    first), non-decreasing; the label index for an aspect without one."""
+    if grades is not None and not isinstance(grades, Mapping):
+        raise invalid("grades", "a mapping of aspects to one grade per label", grades)
+    given = dict(grades or {})
+    out = {}
+    for aspect in given:
+        check_choice(aspect, "aspect of the grades", space.aspects)
+    for aspect in space.aspects:
+        count = len(space.labels[aspect])
+        values = given.get(aspect, range(count))
+        if isinstance(values, str) or not isinstance(values, (Sequence, range)) or len(values) != count:
+            raise invalid(f"grades of aspect {aspect!r}", f"{count} integers >= 0, one per label "
+                          f"({', '.join(map(str, space.labels[aspect]))})", values)
+        out[aspect] = [check_int(g, f"grade of aspect {aspect!r}", low=0) for g in values]
+        if any(b < a for a, b in zip(out[aspect], out[aspect][1:])):
+            raise invalid(f"grades of aspect {aspect!r}", "non-decreasing (worst label first)", values)
+    return out
 
 
 def _labels_of(space: AspectSpace, judgments: Mapping[str, Mapping[str, Mapping[str, Any]]]
                ) -> dict[str, dict[str, list[int]]]:
     """{topic: {docno: label indices}} from {aspect: {topic: {docno: label}}} (index or name)."""
+    if not isinstance(judgments, Mapping) or not all(
+            isinstance(j, Mapping) and all(isinstance(d, Mapping) for d in j.values()) for j in judgments.values()):
+        raise invalid("judgments", "a mapping {aspect: {topic: {docno: label}}}", type(judgments).__name__)
     unknown = [a for a in judgments if a not in space.labels]
     if unknown:
         raise CranfieldError(f"judgments for undeclared aspects: {', '.join(unknown)}")
@@ -185,8 +243,10 @@ def toma_qrels(space: AspectSpace, judgments: Mapping, dist: str = "euclidean", 
 
 def aspect_qrels(space: AspectSpace, judgments: Mapping, aspect: str, grades: Sequence[int] | None = None
                  ) -> dict[str, dict[str, int]]:
-    """One aspect's judgments as single-aspect qrels, labels mapped through ``grades``."""
-    table = list(grades) if grades is not None else list(range(len(space.labels[aspect])))
+    """One aspect's judgments as single-aspect qrels, labels mapped through ``grades`` (one
+    integer >= 0 per label, non-decreasing; default the label index)."""
+    check_choice(aspect, "aspect", space.aspects)
+    table = check_grades(space, None if grades is None else {aspect: grades})[aspect]
     k = space.aspects.index(aspect)
     return {topic: {doc: int(table[tup[k]]) for doc, tup in docs.items()}
             for topic, docs in _labels_of(space, judgments).items()}
@@ -202,18 +262,22 @@ def evaluate_aspects(
     dist: str = "euclidean", weight: Any = "rank", p: float = 2.0, grades: Mapping[str, Sequence[int]] | None = None,
     aspect_weights: Mapping[str, float] | None = None, variant: str = "eq6", **options: Any,
 ) -> Any:
-    """Scores (runs × topics) of ``measure`` under TOMA, CAM or MM, as an evaluate Results."""
+    """Scores (runs × topics) of ``measure`` under TOMA, CAM or MM, as an evaluate Results.
+
+    ``aspect_weights`` p_a (finite, >= 0, not all 0; default 1/A each) weigh CAM and MM;
+    ``grades`` are checked by :func:`check_grades`; ``variant`` is MM's ``eq6`` or ``table``.
+    """
+    check_choice(method, "method", METHODS)
+    check_choice(variant, "MM variant", VARIANTS)
     if method == "toma":
         return _scores(toma_qrels(space, judgments, dist, weight, p), runs, measure, **options)[1]
-    if method not in ("cam", "mm"):
-        raise CranfieldError(f"method must be toma, cam or mm, got {method!r}")
+    table = check_grades(space, grades)
+    w = _aspect_weights(space, aspect_weights)[:, None, None]
     per, last = [], None
     for aspect in space.aspects:
-        values, last = _scores(aspect_qrels(space, judgments, aspect, (grades or {}).get(aspect)), runs, measure,
-                               **options)
+        values, last = _scores(aspect_qrels(space, judgments, aspect, table[aspect]), runs, measure, **options)
         per.append(values)
     mu = np.stack(per)  # (A, S, T)
-    w = np.array([(aspect_weights or {}).get(a, 1.0 / len(space.aspects)) for a in space.aspects])[:, None, None]
     if method == "cam":
         combined = (w * mu).sum(axis=0)
     else:
@@ -223,6 +287,18 @@ def evaluate_aspects(
         combined = np.where(zero, 0.0, numerator / (pw / np.where(mu > 0, mu, 1.0)).sum(axis=0))
     assert last is not None
     return type(last)(**{**last.__dict__, "values": combined[:, None, :]})
+
+
+def _aspect_weights(space: AspectSpace, weights: Mapping[str, Any] | None) -> np.ndarray:
+    """p_a of each aspect (default 1/A), checked: known aspects, finite, >= 0, not all 0."""
+    given = dict(weights or {})
+    for aspect in given:
+        check_choice(aspect, "aspect of the aspect weights", space.aspects)
+    w = np.array([check_float(given.get(a, 1.0 / len(space.aspects)), f"weight of aspect {a!r}", low=0)
+                  for a in space.aspects])
+    if not w.sum() > 0:
+        raise invalid("aspect weights", "numbers >= 0, not all 0", given)
+    return w
 
 
 def _refuse(batch: Any, **params: Any) -> np.ndarray:
@@ -254,53 +330,87 @@ register(MeasureSpec(
 def evaluate_named(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], name: str,
                    grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> Any:
     """Evaluate ``TOMA(nDCG@10, dist=manhattan, weight=rank)``, ``CAM(AP)`` or ``MM(AP, variant=table)``."""
-    m = parse_measure(name)
+    m = multi_aspect_measure(name)
     params = m.params
     inner = str(params["measure"])
     if m.name == "TOMA":
         return evaluate_aspects(space, judgments, runs, inner, dist=params["dist"], weight=params["weight"],
                                 p=params["p"], **options)
-    if m.name in ("CAM", "MM"):
-        return evaluate_aspects(space, judgments, runs, inner, method=m.name.lower(), grades=grades,
-                                variant=params.get("variant", "eq6"), **options)
-    raise CranfieldError(f"{name} is not a multi-aspect measure (TOMA, CAM or MM)")
+    return evaluate_aspects(space, judgments, runs, inner, method=m.name.lower(), grades=grades,
+                            variant=params.get("variant", "eq6"), **options)
 
 
-def _pairs(values: Sequence[str] | None, what: str) -> dict[str, list[str]]:
-    out = {}
+def multi_aspect_measure(name: Any) -> Any:
+    """``name`` parsed, when it is TOMA, CAM or MM (of a single-aspect measure), else the error."""
+    m = parse_measure(name)
+    if m.name not in ("TOMA", "CAM", "MM"):
+        raise invalid("multi-aspect measure", "TOMA(...), CAM(...) or MM(...) of a single-aspect measure, "
+                      "e.g. CAM(nDCG@10)", str(name))
+    return m
+
+
+def _pairs(values: Sequence[str] | None, what: str, form: str = "NAME=v1,v2,...") -> dict[str, list[str]]:
+    """``NAME=v1,v2,...`` options as {NAME: [v1, v2, ...]} (``NAME=FILE``: {NAME: [FILE]}); each
+    NAME once."""
+    out: dict[str, list[str]] = {}
     for text in values or []:
-        name, sep, rest = text.partition("=")
-        if not sep or not rest:
-            raise CranfieldError(f"{what} takes NAME=v1,v2,...; got {text!r}")
-        out[name.strip()] = [v.strip() for v in rest.split(",") if v.strip()]
+        name, _, rest = (x.strip() for x in text.partition("="))
+        items = [v.strip() for v in rest.split(",")] if form.endswith("...") else [rest]
+        if not name or not all(items) or name in out:
+            raise invalid(f"value of {what}", f"{form} with each NAME given once", text)
+        out[name] = items
     return out
 
 
 def load_config(path: str) -> dict[str, Any]:
-    """An aspect configuration file, JSON or TOML: ``labels``, ``embed``, ``gate``, ``grades``,
-    ``missing`` (the command-line options of the same names)."""
+    """An aspect configuration file, JSON or TOML (``.toml``): a mapping with ``labels``,
+    ``embed`` and ``grades`` (mappings of aspects to lists), ``gate`` and ``missing`` (strings),
+    the command-line options of the same names. Any problem is an :class:`InputError` naming
+    the file."""
     import json
+    from pathlib import Path
 
-    text = open(path, "rb").read()
     try:
-        if path.endswith(".toml"):
+        text = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read the aspect configuration: {exc.strerror or exc}") from None
+    try:
+        if str(path).endswith(".toml"):
             import tomllib
 
-            return tomllib.loads(text.decode())
-        return json.loads(text)
+            config = tomllib.loads(text.decode())
+        else:
+            config = json.loads(text)
     except (ValueError, ImportError) as exc:
-        raise CranfieldError(f"{path}: cannot read the aspect configuration: {exc}") from None
+        raise InputError(path, None, f"cannot read the aspect configuration: {exc}") from None
+    return _checked_config(path, config)
 
 
-def _space_from(args: Any) -> AspectSpace:
-    config = load_config(args.config) if getattr(args, "config", None) else {}
+def _checked_config(path: str, config: Any) -> dict[str, Any]:
+    """The parsed configuration when its keys and value types are those of :func:`load_config`."""
+    if not isinstance(config, dict):
+        raise InputError(path, None, "the aspect configuration must be a mapping (a JSON object or TOML table) of "
+                                     f"{', '.join(CONFIG_KEYS)}; got a {type(config).__name__}")
+    unknown = [k for k in config if k not in CONFIG_KEYS]
+    if unknown:
+        raise InputError(path, None, f"unknown keys {', '.join(map(repr, unknown))} in the aspect configuration; "
+                                     f"the keys are {', '.join(CONFIG_KEYS)}")
+    for key in ("labels", "embed", "grades"):
+        value = config.get(key, {})
+        if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
+            raise InputError(path, None, f"{key!r} must map each aspect to a list, e.g. "
+                                         '{"relevance": ["nr", "mr", "hr"]}; got ' + repr(value))
+    for key in ("gate", "missing"):
+        if not isinstance(config.get(key, ""), str):
+            raise InputError(path, None, f"{key!r} must be a string; got {config[key]!r}")
+    return config
+
+
+def _space_from(args: Any, config: Mapping[str, Any]) -> AspectSpace:
+    """The aspect space of the options and the configuration file (options win)."""
     labels = {a: tuple(str(x) for x in v) for a, v in config.get("labels", {}).items()}
     labels.update({a: tuple(v) for a, v in _pairs(args.labels, "--labels").items()})
-    try:
-        embed = {a: tuple(float(x) for x in v) for a, v in config.get("embed", {}).items()}
-        embed.update({a: tuple(float(x) for x in v) for a, v in _pairs(args.embed, "--embed").items()})
-    except ValueError:
-        raise CranfieldError("--embed values must be numbers") from None
+    embed = {**config.get("embed", {}), **_pairs(args.embed, "--embed")}
     if not labels:
         raise CranfieldError("declare each aspect's labels, worst first: --labels relevance=nr,mr,fr,hr")
     missing = getattr(args, "missing_aspect", None) or config.get("missing", "lowest")
@@ -322,8 +432,13 @@ def read_aspect_judgments(files: Mapping[str, str]) -> dict[str, dict[str, dict[
 
 
 def read_multi_aspect_qrels(path: str, names: Sequence[str]) -> dict[str, dict[str, dict[str, str]]]:
-    """{aspect: {topic: {docno: label}}} from one file ``qid iter docno label_1 .. label_A``."""
+    """{aspect: {topic: {docno: label}}} from one file ``qid iter docno label_1 .. label_A``
+    (``names``: the A distinct aspect names of the label columns)."""
     from .io._tokens import read_columns, require_columns
+
+    if isinstance(names, str) or not names or not all(names) or len(set(names)) != len(names):
+        raise invalid("aspect names of the label columns", "distinct non-empty names, e.g. relevance,correctness",
+                      ",".join(names) if not isinstance(names, str) else names)
 
     width = 3 + len(names)
     cols = read_columns(path, width)
@@ -377,7 +492,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _run_order(args: Any) -> int:
-    sp = _space_from(args)
+    sp = _space_from(args, load_config(args.config) if args.config else {})
     for dist in (DISTANCES[:3] if args.dist == "all" else (args.dist,)):
         tuples, classes = order(sp, dist)
         groups = [" = ".join(sp.name(t) for t, c in zip(tuples.tolist(), classes) if c == k)
@@ -392,19 +507,13 @@ def _run_eval(args: Any) -> int:
     from .cli import _split_measures
     from .report import render
 
-    sp = _space_from(args)
-    if args.aspect_qrels:
-        if not args.aspect_names:
-            raise CranfieldError("--aspect-qrels needs --aspect-names a1,a2,...")
-        judgments = read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")])
-    elif args.aspect:
-        judgments = read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect").items()})
-    else:
-        raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
     config = load_config(args.config) if args.config else {}
-    grades = {a: [int(x) for x in v] for a, v in config.get("grades", {}).items()}
-    grades.update({a: [int(x) for x in v] for a, v in _pairs(args.grades, "--grades").items()})
-    names = _split_measures(args.measure)
+    sp = _space_from(args, config)
+    grades = check_grades(sp, {**config.get("grades", {}), **_pairs(args.grades, "--grades")})
+    names = list(dict.fromkeys(_split_measures(args.measure)))
+    measures = [multi_aspect_measure(n) for n in names]
+    _check_report(args, measures)
+    judgments = _read_judgments(args)
     results = [evaluate_named(sp, judgments, args.runs, n, grades=grades) for n in names]
     first = results[0]
     merged = type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
@@ -414,6 +523,35 @@ def _run_eval(args: Any) -> int:
     if args.report:
         _report(sp, judgments, names, grades, args.plot)
     return 0
+
+
+def _check_report(args: Any, measures: list[Any]) -> None:
+    """--report and --plot, before any work: --plot draws --report's upper bounds of CAM/MM
+    measures, into a file that can be written."""
+    from .figures import check_plot_path
+
+    if not args.plot:
+        return
+    if not args.report or not any(m.name in ("CAM", "MM") for m in measures):
+        raise CranfieldError("--plot draws the upper bounds of --report for CAM and MM measures: add --report and "
+                             "a CAM(...) or MM(...) measure")
+    check_plot_path(args.plot)
+
+
+def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
+    """The judgments of --aspect NAME=FILE (one file per aspect) or --aspect-qrels FILE with
+    --aspect-names (one column per aspect), never both."""
+    if args.aspect_qrels and args.aspect:
+        raise CranfieldError("give the judgments either with --aspect NAME=FILE or with --aspect-qrels, not both")
+    if args.aspect_names and not args.aspect_qrels:
+        raise CranfieldError("--aspect-names names the label columns of --aspect-qrels: add --aspect-qrels FILE")
+    if args.aspect_qrels:
+        if not args.aspect_names:
+            raise CranfieldError("--aspect-qrels needs --aspect-names a1,a2,...")
+        return read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")])
+    if args.aspect:
+        return read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect", "NAME=FILE").items()})
+    raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
 
 
 def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> None:
@@ -441,10 +579,12 @@ def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, 
                    ) -> dict[str, dict[str, dict[str, float]]]:
     """Candidate ideal rankings of each topic's judged documents (Maistro et al., CIKM 2021, §4.2), as runs:
     ``recursive:a>b`` sorts by one aspect's grade, ties by the next (every preference order of
-    the aspects); ``sum``, ``squared`` and ``max`` sort by Σ grade, Σ grade² and max grade."""
+    the aspects, at most :data:`MAX_REPORT_ASPECTS`); ``sum``, ``squared`` and ``max`` sort by
+    Σ grade, Σ grade² and max grade (``grades`` as for :func:`check_grades`)."""
+    check_int(len(space.aspects), "number of aspects of the candidate ideal rankings (one per order of the aspects)",
+              low=1, high=MAX_REPORT_ASPECTS)
+    table = {a: np.asarray(g, dtype=np.float64) for a, g in check_grades(space, grades).items()}
     labels = _labels_of(space, judgments)
-    table = {a: np.asarray((grades or {}).get(a, range(len(space.labels[a]))), dtype=np.float64)
-             for a in space.aspects}
     runs: dict[str, dict[str, dict[str, float]]] = {}
     for topic, docs in labels.items():
         names = sorted(docs)
@@ -465,7 +605,8 @@ def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method
                  grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> tuple[list[str], list[str], np.ndarray]:
     """CAM or MM of every candidate ideal ranking (Maistro et al., CIKM 2021, §4.2): (strategies, topics, values
     of shape (strategies, topics)). The best strategy per topic estimates the measure's maximum;
-    below 1 means no ranking of those documents can score 1."""
+    below 1 means no ranking of those documents can score 1. ``method`` is ``cam`` or ``mm``."""
+    check_choice(method, "method of the upper bounds", METHODS[1:])
     runs = ideal_rankings(space, judgments, grades)
     strategies = list(runs)
     res = evaluate_aspects(space, judgments, [runs[s] for s in strategies], measure, method=method,
@@ -475,10 +616,12 @@ def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method
 
 def plot_upper_bounds(topics: list[str], values: Mapping[str, np.ndarray], path: str) -> None:
     """Box-plots per topic of each method's scores over the candidate ideal rankings (Figure 2)."""
-    from .truncation import _pyplot
+    from .figures import new_figure, save_figure
 
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(topics) + 2), 4))
+    if not values:
+        raise CranfieldError("no upper bounds to plot")
+    fig = new_figure(figsize=(max(6, 0.5 * len(topics) + 2), 4))
+    ax = fig.subplots()
     width = 0.8 / max(len(values), 1)
     for k, (label, v) in enumerate(values.items()):
         pos = np.arange(len(topics)) + k * width
@@ -492,5 +635,4 @@ def plot_upper_bounds(topics: list[str], values: Mapping[str, np.ndarray], path:
     ax.set_ylabel("score of the candidate ideal rankings")
     ax.legend(fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
