@@ -20,12 +20,22 @@ from . import __version__
 from ._progress import progress
 from .collection import Collection
 from .errors import CranfieldError, check_choice, check_float, check_int, listing, warn
-from .io import Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
+from .io import Intents, Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
+from .io.run import ORDERS
 from .registry import Measure, parse_measure
 
 MISSING = ("auto", "zero", "empty", "skip")
 NOREL = ("include", "exclude")
+EMPTY_INTENTS = ("drop", "keep")
+ON_DUPLICATE = ("error", "first")
+SCORE_DTYPES = ("float32", "float64")
 CELL_BUDGET = 1 << 23  # labels per batch block (runs × topics × depth × intents)
+
+
+def _check_type(value: Any, what: str, types: tuple[type, ...], expected: str) -> None:
+    """A TypeError saying what was expected when ``value`` is none of ``types``."""
+    if not isinstance(value, types):
+        raise TypeError(f"{what} must be {expected}; got {type(value).__name__}")
 
 
 def measure_list(measures: Any) -> list[str | Measure]:
@@ -37,10 +47,9 @@ def measure_list(measures: Any) -> list[str | Measure]:
     if isinstance(measures, (str, Measure)):
         return [measures]
     expected = "a measure name such as 'AP', a Measure, or a list of them"
-    try:
-        items = list(measures)
-    except TypeError:
-        raise TypeError(f"measures must be {expected}; got {type(measures).__name__}") from None
+    if isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
+        raise TypeError(f"measures must be {expected}; got {type(measures).__name__}")
+    items = list(measures)
     wrong = [type(m).__name__ for m in items if not isinstance(m, (str, Measure))]
     if wrong:
         raise TypeError(f"measures must be {expected}; got a list holding {wrong[0]}")
@@ -232,6 +241,11 @@ class Evaluator:
         self.missing = check_choice(missing, "missing option", MISSING)
         self.norel = check_choice(norel, "norel option", NOREL)
         self.average = check_choice(average, "average option", AVERAGES)
+        check_choice(empty_intents, "empty_intents option", EMPTY_INTENTS)
+        _check_type(diversity, "diversity", (bool, type(None)), "True, False or None")
+        _check_type(intents, "intents", (str, Path, Intents, type(None)), "a path or an Intents")
+        _check_type(intent_types, "intent_types", (str, Path, Mapping, type(None)),
+                    "a path or a dict {(qid, intent): 'inf' or 'nav'}")
         measures = measure_list(measures)
         self.names = [str(m) for m in (measures if names is None else names)]
         if len(self.names) != len(measures):
@@ -390,6 +404,9 @@ class Evaluator:
         intent-aware measures, with ``per_iteration`` each iteration measure's value after every
         iteration."""
         runs = run_list(runs)
+        check_choice(order, "order option", ORDERS)
+        check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
+        check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
         loaded: list[Run] = []
         scored: list[RunScores] = []
         for obj in progress(runs, len(runs), "evaluating", progress_bar):

@@ -263,9 +263,10 @@ def test_a_full_standard_output_is_one_error_line(capsys, monkeypatch):
     (["--baseline", RUN, "--risk-alpha", "inf"], "Got 'inf' instead."),
     (["--baseline", RUN, "--risk-alpha", "-1"], "Got '-1' instead."),
     (["--baseline", RUN, "--risk-alpha", "x"], "Got 'x' instead."),
-    (["--compat", "gdeval", "--cutoffs", "0"], "The cutoff in --cutoffs must be an integer >= 1. Got '0' instead."),
+    (["--compat", "gdeval", "--cutoffs", "0"],
+     "The --cutoffs must be ranks of 1 or more separated by commas (e.g. 10,1000). Got '0' instead."),
     (["--compat", "gdeval", "--cutoffs", "2.5"], "Got '2.5' instead."),
-    (["--compat", "ntcireval", "-g", "1:2", "--cutoffs", "10,"], "Got '' instead."),
+    (["--compat", "ntcireval", "-g", "1:2", "--cutoffs", "10,"], "Got '10,' instead."),
     (["--cutoffs", "x"], "Got 'x' instead."),
     (["--format", "xml"], "invalid choice: 'xml'"),
     (["--average", "median"], "invalid choice: 'median'"),
@@ -299,7 +300,7 @@ def test_one_measure_name_is_one_measure_not_its_letters():
     assert df.measure.tolist() == ["nDCG@10"]
 
 
-@pytest.mark.parametrize("measures", [None, 5, [None], ["AP", 3.0], {"AP": 1}.values])
+@pytest.mark.parametrize("measures", [None, 5, [None], ["AP", 3.0], {"AP": 1}.values, b"AP", {"AP": 1}])
 def test_measures_of_the_wrong_type_are_a_type_error(measures):
     with pytest.raises(TypeError, match="measures must be a measure name"):
         Evaluator(TINY, measures)
@@ -326,6 +327,19 @@ def test_runs_of_the_wrong_type_are_a_type_error(runs):
 def test_evaluator_settings_use_the_one_template(kwargs, message):
     with pytest.raises(CranfieldError, match=message.replace("(", r"\(").replace(".", r"\.")):
         Evaluator(TINY, ["AP"], **kwargs)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"order": "best"}, CranfieldError, "The order option must be one of 'score', 'rank', 'file'."),
+    ({"on_duplicate": "last"}, CranfieldError, "The on_duplicate option must be one of 'error', 'first'."),
+    ({"empty_intents": "x"}, CranfieldError, "The empty_intents option must be one of 'drop', 'keep'."),
+    ({"diversity": "yes"}, TypeError, "diversity must be True, False or None; got str"),
+    ({"intents": 5}, TypeError, "intents must be a path or an Intents; got int"),
+    ({"intent_types": 3}, TypeError, "intent_types must be a path or a dict"),
+])
+def test_evaluate_settings_are_checked(kwargs, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace(".", r"\.")):
+        cranfield.evaluate(TINY, {"1": {"a": 1.0}, "2": {"c": 1.0}}, "AP", **kwargs)
 
 
 def test_risk_alpha_in_python_uses_the_template():
