@@ -17,7 +17,7 @@ import numpy as np
 
 from ._output import atomic_write, check_writable
 from .batch import Batch, Topics
-from .errors import CranfieldError, invalid
+from .errors import CranfieldError, check_int, invalid
 from .measures.truncated import PREFIX
 from .registry import parse_measure
 
@@ -66,12 +66,20 @@ def utility_curves(relevant: int = 20, leading: int = 10, e: float = 0.05,
     """Amigó, Mizzaro & Spina, SIGIR 2022, Figure 1: each utility measure at every truncation
     n' = 0..leading + relevant of a ranking of ``leading`` non-relevant documents followed by
     ``relevant`` relevant ones (binary labels, the collection's relevant documents are exactly those), with effort e.
-    Each curve is divided by its largest magnitude, as in the figure."""
+    Each curve is divided by its largest magnitude, as in the figure. ``relevant`` (1..10,000),
+    ``leading`` (0..10,000) and every measure (a truncation measure with an effort ``e``) are
+    checked first."""
+    relevant = check_int(relevant, "number of relevant documents", low=1, high=10_000)
+    leading = check_int(leading, "number of leading non-relevant documents", low=0, high=10_000)
+    parsed = {name: parse_measure(name).with_params(e=e) for name in measures}
+    for name, m in parsed.items():
+        if m.name not in PREFIX:
+            raise invalid("utility measure", "a truncation measure with an effort e, e.g. RBU or DCGU", name)
     labels = np.array([[[0] * leading + [1] * relevant]])
     batch = Batch.from_labels(labels, Topics.from_ideal(np.ones((1, relevant), dtype=int)))
     curves = {}
-    for name in measures:
-        m = parse_measure(name).with_params(e=e)
+    for name, m in parsed.items():
         values = PREFIX[m.name](batch, **m.params)[0, 0]
-        curves[name] = values / np.abs(values).max()
+        top = np.abs(values).max()
+        curves[name] = values / top if top > 0 else values
     return curves

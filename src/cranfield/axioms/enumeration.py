@@ -133,6 +133,9 @@ def _labels(space: Space, start: int, stop: int) -> tuple[np.ndarray, np.ndarray
 
 def synthetic_topics(aspects: int, relevant_per_aspect: int) -> Topics:
     """One topic whose every aspect has ``relevant_per_aspect`` relevant documents."""
+    aspects = check_int(aspects, "number of aspects", low=1, high=MAX_ASPECTS)
+    relevant_per_aspect = check_int(relevant_per_aspect, "number of relevant documents per aspect", low=1,
+                                    high=MAX_RELEVANT)
     docs = np.repeat(np.eye(aspects, dtype=np.int8), relevant_per_aspect, axis=0)
     return Topics.from_intent_labels(docs[None], max_rel=1)
 
@@ -176,7 +179,9 @@ class Check:
 
 
 def relation_pairs(space: Space, prop: str, include_empty: bool = False) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(smaller, larger) index arrays of one relation, level by level."""
+    """(smaller, larger) index arrays of one relation (relevance, irrelevance or redundancy),
+    level by level."""
+    check_choice(prop, "relation", PAPER_000[:3])
     m, base, off = space.aspects, space.base, space.offsets
     for length in range(0 if include_empty else 1, space.depth):
         codes = space.level(length)
