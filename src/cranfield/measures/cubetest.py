@@ -155,7 +155,7 @@ HEIGHT = Param("height", "float", 5.0, "MH, the maximum height of a subtopic's c
 PER_ITERATION = Param("docs_per_iteration", "int", None,
                       "split a plain ranking into iterations of this many documents (default: DD run iterations, "
                       "else one iteration)", low=1)
-TRACK = "TREC DD 2017 scorer (trec-dd-jig scorer/cubetest.py)"
+TRACK = "the TREC DD 2017 scorer (trec-dd-jig scorer/cubetest.py) with --compat dd2017"
 
 for name, kernel, extra, doc in [
     ("CT", cube_test, (), "Cube Test: how full the cube is per unit of time"),
@@ -168,6 +168,6 @@ for name, kernel, extra, doc in [
     register(MeasureSpec(
         name, kernel, (CUT, GAMMA, HEIGHT, PER_ITERATION, *extra),
         cite="Luo et al., CIKM 2013; Albahem et al., ADCS 2018, Eq. 7-8 (docs/conventions.md#cube-test)", doc=doc, needs_intents=True,
-        truncation_aware=True, depth=lambda p: None, reference=TRACK if name != "nCT" else "",
+        truncation_aware=True, depth=lambda p: None, reference=TRACK,
         normalised=False, per_iteration=steps_of(kernel),
     ))
