@@ -9,9 +9,9 @@ relevant documents, topics only in the run) follow docs/conventions.md#topics an
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Iterable, Mapping
 from typing import Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
@@ -130,13 +130,13 @@ class Results:
 
         out = np.empty(self.values.shape[:2])
         for m, how in enumerate(self.aggregate):
-            spec = self.measure_specs[m] if self.measure_specs else None
-            where = {"topics": self.topics, "name": self.measures[m], "announced": self.unscored}
+            label, x = self.measures[m], self.values[:, m]
             if how == "sum":
-                out[:, m] = total(self.values[:, m], **where)
+                out[:, m] = total(x, topics=self.topics, name=label, announced=self.unscored)
             else:
-                out[:, m] = average(self.values[:, m], "geom" if how == "geom" else self.average,
-                                    weights=self.topic_weights, measure=spec, **where)
+                out[:, m] = average(x, "geom" if how == "geom" else self.average, weights=self.topic_weights,
+                                    topics=self.topics, measure=self.measure_specs[m] if self.measure_specs else None,
+                                    name=label, announced=self.unscored)
         return out
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
@@ -423,7 +423,8 @@ class Evaluator:
             topics=[self.collection.topic_ids[t] for t in keep],
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
             aggregate=[m.spec.aggregate for m in self.measures],
-            intent_values=np.stack([r.intents for r in scored])[:, :, keep] if per_intent and scored else None,
+            intent_values=np.stack([r.intents for r in scored if r.intents is not None])[:, :, keep]
+            if per_intent and scored else None,
             iteration_values=_iteration_array([r.iterations for r in scored], keep)
             if per_iteration and scored else None,
             unscored=np.stack([np.zeros(keep.size, dtype=bool) if r.unscored is None else r.unscored[keep]
@@ -489,7 +490,8 @@ def _mismatch_hint(run_topics: Sequence[str], qrels_topics: Sequence[str]) -> st
     for topic in run_topics:
         prefix, dash, rest = topic.rpartition("-")
         if dash and rest in known:
-            return f"they match once the prefix {prefix + dash!r} is dropped: --strip-topic-prefix, strip_topic_prefix=True"
+            return (f"they match once the prefix {prefix + dash!r} is dropped: --strip-topic-prefix, "
+                    "strip_topic_prefix=True")
     return "are these the qrels of the run's track and year?"
 
 

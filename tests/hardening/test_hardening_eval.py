@@ -134,7 +134,8 @@ def test_nan_left_out_of_a_mean_is_named(average_how, kind):
 def test_nan_left_out_of_a_sum_and_of_other_runs_is_named():
     res = _results([[[1.0, 2.0, 3.0], [0.1, 0.2, 0.3]], [[np.nan, 2.0, 3.0], [0.1, 0.2, 0.3]]],
                    measures=("NumRel", "P@5"), aggregate=["sum", "mean"])
-    with pytest.warns(EvaluationWarning, match=r"^NumRel: 1 topics have no value \(NaN\) and are left out of the sum: t0$"):
+    message = r"^NumRel: 1 topics have no value \(NaN\) and are left out of the sum: t0$"
+    with pytest.warns(EvaluationWarning, match=message):
         assert res.summary()[:, 0].tolist() == [6.0, 5.0]
 
 
@@ -154,7 +155,8 @@ def test_skip_rule_is_announced_once_per_run():
     with pytest.warns(EvaluationWarning) as record:
         df = cranfield.evaluate(TINY, {"1": {"a": 1.0}}, ["AP", "P@1"], missing="skip", per_topic=False)
     messages = [str(w.message) for w in record]
-    assert sum("left out" in m for m in messages) == 1 and "missing from the run, left out of the mean: 2" in messages[0]
+    assert sum("left out" in m for m in messages) == 1
+    assert "missing from the run, left out of the mean: 2" in messages[0]
     assert df.value.tolist() == [1.0, 1.0]
 
 
