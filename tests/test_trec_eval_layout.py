@@ -3,10 +3,11 @@
 No trec_eval binary is available here, so the expected text is built from trec_eval's own
 numbers (pytrec-eval-terrier: per-topic values and ``compute_aggregated_measure``) laid out by
 trec_eval 9.0.x's printing rules, restated independently below from its sources:
-``trec_eval.c`` (topics in qrels order, sorted with strcmp; without -c only topics the run has),
+``trec_eval.c`` (topics in qrels order, sorted with strcmp; rows only for the topics the run has,
+with -c the others counted in the ``all`` rows only),
 ``measures.c`` (measures in table order), ``meas_init.c`` (cutoffs sorted ascending),
 ``meas_print_single.c`` / ``meas_print_final.c`` (``%-22s\\t%s\\t%6.4f``, counts ``%ld``,
-``runid``, ``num_q`` and ``gm_map`` only in the summary).
+``runid``, ``num_q`` and ``gm_map`` only in the summary; a NaN, from 0/0, printed by C as ``-nan``).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ def _base(key: str) -> tuple[int, float]:
 
 def _row(name: str, qid: str, value: float) -> str:
     base = TABLE[_base(name)[0]]
-    return f"{name:<22}\t{qid}\t{int(value)}" if base in LONGS else f"{name:<22}\t{qid}\t{value:6.4f}"
+    if base in LONGS:
+        return f"{name:<22}\t{qid}\t{int(value)}"
+    return f"{name:<22}\t{qid}\t{'-nan':>6}" if np.isnan(value) else f"{name:<22}\t{qid}\t{value:6.4f}"
 
 
 def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: int = 1, complete: bool = False,
@@ -49,7 +52,8 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
     per = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=rel,
                                          judged_docs_only_flag=judged_only).evaluate(run)
     keys = sorted({k for v in per.values() for k in v if k not in ("runid", "relstring")}, key=_base)
-    if complete:  # trec_eval -c: a missing topic is evaluated on an empty ranking
+    run_topics = set(per)  # trec_eval prints rows for the topics of the run only
+    if complete:  # trec_eval -c: a missing topic counts as 0 (its num_rel as the qrels say) in the all rows
         for qid in set(qrels) - set(per):
             empty = {k: 0.0 for k in keys}
             empty["num_q"] = 1.0
@@ -61,7 +65,7 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
     strings = relstrings(qrels, run, judged_only) if "all_trec" in measures or "relstring" in measures else None
     shown = sorted([*keys, "relstring"], key=_base) if strings is not None else keys
     lines = []
-    for qid in sorted(per, key=str.encode):
+    for qid in sorted(run_topics, key=str.encode):
         lines += [f"{'relstring':<22}\t{qid}\t'{strings.get(qid, '')}'" if k == "relstring" else _row(k, qid, per[qid][k])
                   for k in shown if TABLE[_base(k)[0]] not in SUMMARY_ONLY]
     if tag is not None:
@@ -73,17 +77,17 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
 
 def relstrings(qrels: dict, run: dict, judged_only: bool = False, n: int = 10) -> dict[str, str]:
     """trec_eval's relstring (m_relstring.c): the first n labels of each ranking as characters —
-    0-9, '>' above 9, '-' outside the qrels (RELVALUE_NONPOOL = -1), '.' for -2, '<' below."""
+    0-9, '>' above 9, '-' outside the qrels (RELVALUE_NONPOOL), '.' for a negative label (which
+    form_res_rels.c turns into RELVALUE_UNJUDGED, whatever its value)."""
     out = {}
     for qid, docs in run.items():
         if qid not in qrels:
             continue
         ranked = sorted(docs.items(), key=lambda x: (-np.float32(x[1]), [-b for b in x[0].encode()]))
-        labels = [qrels[qid].get(d, -1) for d, _ in ranked]
+        labels = [qrels[qid].get(d) for d, _ in ranked]
         if judged_only:
-            labels = [label for label in labels if label >= 0]
-        out[qid] = "".join(">" if v > 9 else str(v) if v >= 0 else "-" if v == -1 else "." if v == -2 else "<"
-                           for v in labels[:n])
+            labels = [label for label in labels if label is not None and label >= 0]
+        out[qid] = "".join("-" if v is None else "." if v < 0 else ">" if v > 9 else str(v) for v in labels[:n])
     return out
 
 
@@ -228,4 +232,4 @@ def test_relstring_is_text_for_the_trec_layout_only(capsys):
     assert "relstring" not in out and "printed only with --format trec -q" in err
     out = cranfield_q(capsys, WEB, run_path, "-m", "relstring.3")
     expected = relstrings(qrels_dict(WEB), run_dict(run_path), n=3)
-    assert out.splitlines()[0] == f"{'relstring':<22}\t151\t'{expected['151']}'" and len(expected["151"]) == 3
+    assert out.splitlines()[0] == f"{'relstring_3':<22}\t151\t'{expected['151']}'" and len(expected["151"]) == 3

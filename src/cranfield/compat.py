@@ -6,16 +6,25 @@ measures, labelled as trec_eval prints them (``map``, ``P_5``, ``ndcg_cut_10``).
 is trec_eval's default set; ``runid`` asks for the ``runid all <tag>`` line. ``gm_map`` and
 ``gm_bpref`` are AP and bpref averaged geometrically (floor 1e-5), in the same command as
 ``map``. :func:`trec_eval_key` orders labels as trec_eval prints them (its measure table, then
-each measure's cutoffs ascending).
+each measure's cutoffs ascending). :class:`TrecTopics` renders the trec layout with what
+trec_eval prints per topic besides the scores: ``relstring`` rows and, for ``--compat
+trec_eval``, its rules for which topics get rows and for its undefined (0/0) values.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+import dataclasses
+import itertools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 import numpy as np
 
+from .evaluate import Results
+from .io import Run, as_run
+from .measures.adhoc import ELEVEN_POINTS, recall_counts
 from .registry import Measure, parse_measure
 
 CUTOFFS = "5,10,15,20,30,100,200,500,1000"
@@ -61,16 +70,26 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
 
 
 @dataclass(frozen=True)
+class Relstring:
+    """trec_eval's ``relstring`` measure: how many labels it prints, under which name (as
+    ``m_relstring.c`` names it: ``relstring``, or ``relstring_`` + the parameter text as given,
+    ``relstring_20``)."""
+
+    length: int
+    label: str
+
+
+@dataclass(frozen=True)
 class Request:
     """What ``-m`` asked for: display labels, measures, the topic average of each (None: the
     ``--average`` option; ``"geom"`` for trec_eval's gm_ measures) and whether a ``runid`` line
-    was asked for, and ``relstring``'s length."""
+    was asked for, and ``relstring``'s length and name."""
 
     labels: list[str]
     measures: list[Measure]
     averages: list[str | None]
     runid: bool = False
-    relstring: int | None = None  # trec_eval's relstring: how many labels, when asked for
+    relstring: Relstring | None = None  # trec_eval's relstring, when asked for
 
 
 # NTCIREVAL ``compute``'s output, in its order (pyNTCIREVAL main.py): name -> cranfield measure;
@@ -107,8 +126,9 @@ def with_gains(measure: Measure, gains: str) -> Measure:
 
 def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
     """[(trec_eval's printed label, cranfield measure)] for a trec_eval measure name such as
-    ``P.5,10`` or ``ndcg_cut``; None when the text is not a trec_eval name. Cutoffs are printed
-    as trec_eval prints them: integers for ranks (``P_5``), two decimals otherwise."""
+    ``P.5,10`` or ``ndcg_cut``; None when the text is not a trec_eval name. As in trec_eval, the
+    name ends at the first ``.``. Cutoffs are printed as trec_eval prints them: integers for ranks
+    (``P_5``), two decimals otherwise; other parameters as given (``set_F_0.5``, ``11pt_avg_.2,.8``)."""
     name, _, params = text.partition(".")
     if name not in TREC_EVAL:
         return None
@@ -117,6 +137,10 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
         return _gain_pairs(name, params)
     if name == "utility" and params:  # utility.a,b,c,d
         return _utility(params)
+    if name == "set_F" and params:
+        return _set_f(params)
+    if name == "11pt_avg" and params:
+        return _eleven_point(params)
     if "{}" not in template:
         return [(name, template)] if not params else None
     values = [v.strip() for v in (params or default or "").split(",") if v.strip()]
@@ -152,6 +176,36 @@ def _utility(params: str) -> list[tuple[str, str]] | None:
     if len(weights) != 4:
         return None
     return [(f"utility_{params}", "utility(" + ",".join(f"{k}={w:g}" for k, w in zip("abcd", weights)) + ")")]
+
+
+def _set_f(params: str) -> list[tuple[str, str]]:
+    """trec_eval's ``set_F.x``: (x + 1)·P·R / (x·P + R) (``m_set_F.c``), F_β with β² = x, so
+    ``F(beta=√x)``, labelled ``set_F_x``."""
+    from .errors import MeasureError
+
+    try:
+        x = float(params)
+    except ValueError:
+        x = math.nan
+    if not (math.isfinite(x) and x >= 0):
+        raise MeasureError(f"trec_eval's set_F.x takes one number x >= 0, the weight β² of recall (set_F.1.0: "
+                           f"F1, set_F.0.25: F0.5); got set_F.{params}")
+    return [(f"set_F_{params}", f"F(beta={math.sqrt(x)!r})")]
+
+
+def _eleven_point(params: str) -> list[tuple[str, str]]:
+    """trec_eval's ``11pt_avg.0.2,0.5,0.8``: interpolated precision averaged over those recall
+    levels (``m_11pt_avg.c``, which walks them in ascending order), labelled ``11pt_avg_0.2,0.5,0.8``."""
+    from .errors import MeasureError
+
+    try:
+        levels = [float(v) for v in params.split(",")]
+    except ValueError:
+        levels = []
+    if not levels or any(b < a for a, b in itertools.pairwise(levels)):
+        raise MeasureError(f"trec_eval's 11pt_avg takes recall levels in ascending order separated by commas, "
+                           f"e.g. 11pt_avg.0.2,0.5,0.8; got 11pt_avg.{params}")
+    return [(f"11pt_avg_{params}", "11pt(levels=" + ",".join(map(repr, levels)) + ")")]
 
 
 def with_relevance_level(measure: Measure, level: int) -> Measure:
@@ -211,9 +265,10 @@ def resolve(texts: list[str]) -> Request:
         if text == RUNID:
             runid = True
             continue
-        name, _, length = text.partition(".")
+        name, _, params = text.partition(".")
         if name == RELSTRING:
-            relstring = _relstring_length(length)
+            if relstring is None or (params and relstring.label == RELSTRING):  # trec_eval: the first parameters
+                relstring = _relstring(params)
             continue
         for label, measure in _pairs(text, from_nickname):
             if label not in labels:
@@ -223,35 +278,38 @@ def resolve(texts: list[str]) -> Request:
     return Request(labels, measures, averages, runid, relstring)
 
 
-def _relstring_length(text: str) -> int:
+def _relstring(params: str) -> Relstring:
+    """``relstring`` (10 labels) or ``relstring.N``: N labels, printed as ``relstring_N``."""
     from .errors import MeasureError
 
     try:
-        value = float(text) if text else 10.0
+        value = float(params) if params else 10.0
     except ValueError:
         value = -1.0
     if value < 0 or not value.is_integer():
-        raise MeasureError(f"relstring takes the number of documents, e.g. relstring.10; got {text!r}")
-    return int(value)
+        raise MeasureError(f"relstring takes the number of documents, e.g. relstring.10; got {params!r}")
+    return Relstring(int(value), f"{RELSTRING}_{params}" if params else RELSTRING)
 
 
 def relstring_chars(labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
-    """trec_eval's relstring characters (``m_relstring.c``): each label 0–9 as its digit, ``>``
-    above 9, ``-`` for a document outside the qrels (or labelled -1), ``.`` for -2, ``<`` below."""
-    value = np.where(judged, labels, -1)
-    digit = np.array(list("0123456789"))[np.clip(value, 0, 9)]
-    return np.select([value > 9, value >= 0, value == -1, value == -2], [">", digit, "-", "."], "<")
+    """trec_eval's relstring characters (``m_relstring.c`` after ``form_res_rels.c``): each label
+    0–9 as its digit, ``>`` above 9, ``.`` for any negative label (in the pool but unjudged:
+    trec_eval reads every negative label as RELVALUE_UNJUDGED), ``-`` for a document outside the
+    qrels (RELVALUE_NONPOOL). trec_eval's ``<`` (any other value) cannot occur."""
+    digit = np.array(list("0123456789"))[np.clip(labels, 0, 9)]
+    return np.select([~judged, labels < 0, labels > 9], ["-", ".", ">"], digit)
 
 
 def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
-    """{topic: relstring} of a run as trec_eval prints it (``-m relstring.N``), after the
-    evaluator's ``-M``/``-J``/prefix rules, for the topics it scores: those of the run, and the
-    qrels topics missing from it (as ``''``, the empty ranking) unless it skips them."""
-    run = evaluator.prepare(run)
+    """{topic: relstring} of a run prepared by the evaluator (its ``-M``/``-J``/prefix rules,
+    :meth:`~cranfield.evaluate.Evaluator.prepare`) as trec_eval prints it (``-m relstring.N``):
+    for the topics of the run the evaluator scores (``''`` when ``-J`` leaves a ranking empty),
+    none for the qrels topics the run lacks, even with ``-c`` (``trec_eval.c`` prints only the
+    topics it evaluates)."""
     coll = evaluator.collection
     where = coll.topic_index(run)
-    out = {} if evaluator.missing == "skip" else {
-        topic: "" for topic, kept in zip(coll.topic_ids, evaluator.topic_mask.tolist()) if kept}
+    scored = where[(where >= 0) & evaluator.topic_mask[np.maximum(where, 0)]]
+    out = {coll.topic_ids[t]: "" for t in scored.tolist()}
     sizes = np.diff(run.offsets)
     topic = np.repeat(where, sizes)
     rank = np.arange(topic.size) - np.repeat(run.offsets[:-1], sizes)
@@ -279,3 +337,103 @@ def trec_eval_key(label: str, position: int) -> tuple[int, float, int]:
     except ValueError:  # parameters that are not a cutoff (utility_1,-1,0,0; G_1=3,2=7)
         cutoff = 0.0
     return (TABLE_ORDER.index(best), cutoff, position)
+
+
+# --------------------------------------------------------------------------- trec_eval's per-topic rules
+C_NAN = "  -nan"  # C's printf("%6.4f") of the NaN that 0.0 / 0.0 gives (x86-64, glibc): trec_eval's undefined value
+
+
+@dataclass(frozen=True)
+class TrecEvalResults(Results):
+    """:class:`~cranfield.evaluate.Results` printed as trec_eval prints them
+    (:func:`trec_eval_results`): ``shown`` (S, T) marks the topics each run has, ``undefined``
+    (S, M, T) the values trec_eval computes as 0/0."""
+
+    shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
+    undefined: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=bool))
+
+    def summary(self) -> np.ndarray:
+        """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values)."""
+        return np.where(self.undefined.any(axis=2), np.nan, super().summary())
+
+    def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
+        """(run, topic, measure, value) rows: per topic for the topics the run has, NaN values
+        included, then ``all`` per run."""
+        means = self.summary()
+        values = np.where(self.undefined, np.nan, self.values)
+        for s, run in enumerate(self.runs):
+            for t in np.flatnonzero(self.shown[s]) if per_topic else ():
+                for m, measure in enumerate(self.measures):
+                    yield run, self.topics[t], measure, float(values[s, m, t])
+            for m, measure in enumerate(self.measures):
+                yield run, "all", measure, float(means[s, m])
+
+
+def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> TrecEvalResults:
+    """``results`` as trec_eval 9.0.x prints them, given the ``runs`` as the evaluator scored
+    them (:meth:`~cranfield.evaluate.Evaluator.prepare`). ``trec_eval.c`` evaluates and prints
+    only the topics a run has: with ``-c`` the qrels topics it lacks count in the ``all`` rows
+    (as 0) but get no rows of their own. Where trec_eval computes 0/0 the value is NaN: the
+    interpolated precision (``iprec_at_recall``, ``11pt_avg``) of a ranking that ``-J`` left
+    empty, at every recall level that asks for no relevant document (⌊level·R + 0.9⌋ = 0: level 0,
+    and every level when R = 0); its ``all`` row is then NaN too."""
+    coll = evaluator.collection
+    shown = np.zeros((len(runs), coll.n_topics), dtype=bool)
+    empty = np.zeros_like(shown)
+    for s, run in enumerate(runs):
+        where = coll.topic_index(run)
+        inside = where >= 0
+        shown[s, where[inside]] = True
+        empty[s, where[inside]] = run.lengths[inside] == 0
+    asks_none = np.zeros((len(results.measures), coll.n_topics), dtype=bool)  # a level asking for 0 documents
+    for m, measure in enumerate(results.measure_specs or []):
+        if levels := _recall_levels(measure):
+            asks_none[m] = (recall_counts(levels, coll.topics.num_rel(measure.params["rel"])) == 0).any(axis=1)
+    keep = np.flatnonzero(evaluator.topic_mask)
+    undefined = (shown & empty)[:, None, keep] & asks_none[None, :, keep]
+    fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
+    return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined)
+
+
+def _recall_levels(measure: Measure) -> tuple[float, ...]:
+    """The recall levels of the interpolated-precision measures (IPrec@r, 11pt); () for others."""
+    if measure.spec.name == "IPrec":
+        return (float(measure.params["cutoff"]),)
+    if measure.spec.name == "11pt":
+        return measure.params["levels"] or ELEVEN_POINTS
+    return ()
+
+
+@dataclass(frozen=True)
+class TrecTopics:
+    """The runs of one ``eval`` command, kept for what the trec layout prints per topic besides
+    the scores: trec_eval's ``relstring`` rows (when asked for) and, with ``--compat trec_eval``,
+    its rules for which topics it prints and for its undefined values (:func:`trec_eval_results`)."""
+
+    evaluator: Any
+    runs: list[Any]
+    relstring: Relstring | None = None
+
+    def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
+        """:func:`~cranfield.report.format_trec`'s text, relstring rows under trec_eval's name
+        (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text."""
+        from .report import format_trec
+
+        trec_eval = not header
+        may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
+        topic_rules = trec_eval and (may_be_nan or (per_topic and self.evaluator.missing != "skip"))
+        runs = self._prepared(results) if topic_rules or self.relstring is not None else []
+        if topic_rules:
+            results = trec_eval_results(results, self.evaluator, runs)
+        texts = None if self.relstring is None else [relstrings(self.evaluator, run, self.relstring.length)
+                                                     for run in runs]
+        text = format_trec(results, per_topic, header=header, runid=runid, relstrings=texts)
+        if self.relstring is not None and self.relstring.label != RELSTRING:
+            text = re.sub(rf"^{RELSTRING} +\t", f"{self.relstring.label:<22}\t", text, flags=re.MULTILINE)
+        return re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE) if trec_eval else text
+
+    def _prepared(self, results: Results) -> list[Run]:
+        """The runs as the evaluator scored them; a run given as a path is read again with the
+        settings of ``results`` (their provenance)."""
+        settings = {k: results.provenance[k] for k in ("order", "on_duplicate", "score_dtype")}
+        return [self.evaluator.prepare(as_run(run, **settings)) for run in self.runs]

@@ -1,4 +1,4 @@
-"""Ad hoc measures (SPEC §1): trec_eval's family, ERR, RBP, Sakai's Q-measure and P+.
+"""Ad hoc measures (docs/conventions.md#adhoc): trec_eval's family, ERR, RBP, Sakai's Q-measure and P+.
 
 Each kernel maps a :class:`~cranfield.batch.Batch` to an (S, T) array. Binary measures count
 a document as relevant when its label is at least ``rel`` (default 1, trec_eval's rule);
@@ -8,11 +8,13 @@ score 0 where the formula would divide by zero, as trec_eval does.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..batch import Batch
+from ..errors import MeasureError
 from ..registry import MeasureSpec, Param, cutoff_param, register
 from ._common import MAX_REL, REL, at_rank, cut, first_true, gain, log2_discount, ranks, safe_div, within_length
 
@@ -153,7 +155,7 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
 
 
 def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: float) -> np.ndarray:
-    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (paper 004 Eq. 3).
+    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (Sakai, WWW 2012, Eq. 2).
 
     ``j`` (S, T, D) marks relevant ranks, ``g`` (S, T, D) their gains, ``ideal_gain`` (T, K)
     the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
@@ -179,7 +181,7 @@ def q_value(j: np.ndarray, br: np.ndarray, num_relevant: np.ndarray, cutoff: int
 
 
 def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
-    """Q-measure (Sakai; paper 004 Eq. 2–3): (1/R)·Σ_r J(r)·BR(r),
+    """Q-measure (Sakai, NTCIR-4 2004; Sakai, WWW 2012, Eq. 2–3): (1/R)·Σ_r J(r)·BR(r),
     BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)). Q@l sums r ≤ l and divides by min(l, R)
     (NTCIREVAL's Q@l)."""
     grades = cut(batch.grades, cutoff)
@@ -189,7 +191,7 @@ def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
 
 
 def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
-    """P+ (Sakai 2006; paper 004 Eq. 4): (1/C(rp))·Σ_{r≤rp} J(r)·BR(r), rp the rank of the
+    """P+ (Sakai, AIRS 2006; Sakai, WWW 2012, Eq. 4): (1/C(rp))·Σ_{r≤rp} J(r)·BR(r), rp the rank of the
     highest-ranked document among those of the highest label in the top l; 0 without any
     relevant document there."""
     grades = cut(batch.grades, cutoff)
@@ -295,14 +297,24 @@ def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     return set_precision(batch, cutoff=cutoff, rel=rel) * set_recall(batch, cutoff=cutoff, rel=rel)
 
 
-def _interpolated(batch: Batch, levels: np.ndarray, rel: int) -> np.ndarray:
+ELEVEN_POINTS = tuple(k / 10 for k in range(11))  # trec_eval's recall levels 0.0, 0.1, ..., 1.0
+
+
+def recall_counts(levels: Any, num_rel: np.ndarray) -> np.ndarray:
+    """trec_eval's conversion of recall levels into counts of relevant documents, ⌊level·R + 0.9⌋,
+    shape (T, L) for R of shape (T,) (``m_iprec_at_recall.c``, ``m_11pt_avg.c``)."""
+    return np.floor(np.asarray(levels, dtype=np.float64)[None, :] * num_rel[:, None] + 0.9)
+
+
+def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     """Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), shape (S, T, L):
-    the best precision at any rank that has found at least ⌊level·R + 0.9⌋ relevant documents
-    (trec_eval's conversion of a recall level into a count), 0 if no rank does."""
+    the best precision at any rank that has found at least :func:`recall_counts` relevant
+    documents, 0 if no rank does (also on an empty ranking, where trec_eval computes 0/0 for a
+    level that needs no relevant document; ``--compat trec_eval`` prints that NaN)."""
     j = _relevant(batch, None, rel)
     found = np.cumsum(j, axis=-1)
     precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
-    needed = np.floor(levels[None, :] * batch.topics.num_rel(rel)[:, None] + 0.9)  # (T, L)
+    needed = recall_counts(levels, batch.topics.num_rel(rel))  # (T, L)
     # the best precision at or after each rank, so that "enough found" is a suffix maximum
     best_after = np.maximum.accumulate(precision[..., ::-1], axis=-1)[..., ::-1] if j.shape[-1] else precision
     reached = found[..., None, :] >= needed[None, :, :, None]  # (S, T, L, D)
@@ -314,12 +326,14 @@ def _interpolated(batch: Batch, levels: np.ndarray, rel: int) -> np.ndarray:
 
 def iprec(batch: Batch, *, cutoff: float, rel: int = 1) -> np.ndarray:
     """IPrec@r: interpolated precision at recall r (trec_eval ``iprec_at_recall``)."""
-    return _interpolated(batch, np.array([cutoff]), rel)[..., 0]
+    return _interpolated(batch, [cutoff], rel)[..., 0]
 
 
-def eleven_point(batch: Batch, *, rel: int = 1) -> np.ndarray:
-    """11-point interpolated average precision (trec_eval ``11pt_avg``)."""
-    return _interpolated(batch, np.array([k / 10 for k in range(11)]), rel).mean(axis=-1)
+def eleven_point(batch: Batch, *, levels: tuple[float, ...] | None = None, rel: int = 1) -> np.ndarray:
+    """Interpolated precision averaged over recall levels (trec_eval ``11pt_avg``): by default the
+    11 levels 0, 0.1, ..., 1; ``levels`` as trec_eval's ``11pt_avg.0.2,0.5,0.8``, each listed
+    level counted (a level listed twice counts twice)."""
+    return _interpolated(batch, levels or ELEVEN_POINTS, rel).mean(axis=-1)
 
 
 def num_q(batch: Batch) -> np.ndarray:
@@ -328,6 +342,29 @@ def num_q(batch: Batch) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- registration
+@dataclass(frozen=True)
+class RecallLevels(Param):
+    """A list of recall levels in [0, 1], comma-separated (``11pt(levels=0.2,0.5,0.8)``); a
+    tuple of floats, or None for the default."""
+
+    def describe(self) -> str:
+        return "recall levels in [0, 1] separated by commas, e.g. 0.2,0.5,0.8"
+
+    def convert(self, text: Any, measure: str) -> tuple[float, ...]:
+        items = text.split(",") if isinstance(text, str) else list(text)
+        try:
+            levels = tuple(float(v) for v in items)
+        except (TypeError, ValueError):
+            levels = ()
+        if not levels or not all(0 <= v <= 1 for v in levels):
+            raise MeasureError(f"The {self.name!r} parameter of {measure} must be {self.describe()}. "
+                               f"Got {text!r} instead.")
+        return levels
+
+    def format(self, value: Any) -> str:
+        return ",".join(str(int(v)) if v.is_integer() else repr(v) for v in value)
+
+
 CUT = cutoff_param()
 LINEAR = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp (2^l - 1) or a map")
 EXP = Param("gains", "gains", "exp", "gain of each label: exp (2^l - 1, NTCIREVAL), linear or a map")
@@ -384,11 +421,11 @@ register(MeasureSpec(
     **WHOLE,
 ))
 register(MeasureSpec(
-    "Q", q_measure, (CUT, BETA_Q, EXP), cite="Sakai; paper 004 Eq. 2–3 (NTCIREVAL Q-measure, Q@l)",
+    "Q", q_measure, (CUT, BETA_Q, EXP), cite="Sakai, NTCIR-4 2004; Sakai, WWW 2012, Eq. 2–3 (NTCIREVAL Q-measure, Q@l)",
     doc="Q-measure: graded average precision with blended ratio", aliases=("Q-measure",), normalised=True,
 ))
 register(MeasureSpec(
-    "P+", p_plus, (CUT, BETA_Q, EXP), cite="Sakai 2006; paper 004 Eq. 4 (NTCIREVAL P-plus)",
+    "P+", p_plus, (CUT, BETA_Q, EXP), cite="Sakai, AIRS 2006; Sakai, WWW 2012, Eq. 4 (NTCIREVAL P-plus)",
     doc="P-plus: blended ratio averaged up to the preferred (first best-labelled) document",
     aliases=("Pplus", "P-plus"), normalised=True,
 ))
@@ -399,7 +436,8 @@ register(MeasureSpec(
     cutoff="none", normalised=True, depth=lambda p: None, reference=f"{TREC_EVAL}: Rprec",
 ))
 register(MeasureSpec(
-    "F", f_measure, (CUT, Param("beta", "float", 1.0, "weight of recall against precision", low=0, open_low=True), REL),
+    "F", f_measure, (CUT, Param("beta", "float", 1.0, "weight of recall against precision (0: precision)", low=0),
+                     REL),
     cite="van Rijsbergen 1979; trec_eval set_F", doc="F-measure over the retrieved set (the first k with @k)",
     aliases=("SetF", "F1"), normalised=True, reference=f"{TREC_EVAL}: set_F",
 ))
@@ -444,7 +482,9 @@ register(MeasureSpec(
     depth=lambda p: None, reference=f"{TREC_EVAL}: iprec_at_recall_r",
 ))
 register(MeasureSpec(
-    "11pt", eleven_point, (REL,), cite="trec_eval 11pt_avg", doc="11-point interpolated average precision",
+    "11pt", eleven_point, (RecallLevels("levels", "levels", None, "the recall levels averaged (default: 0, 0.1, "
+                                        "..., 1)"), REL),
+    cite="trec_eval 11pt_avg", doc="11-point interpolated average precision (or over the given recall levels)",
     aliases=("11pt_avg",), cutoff="none", depth=lambda p: None, normalised=True, reference=f"{TREC_EVAL}: 11pt_avg",
 ))
 register(MeasureSpec(
