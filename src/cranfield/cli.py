@@ -27,7 +27,8 @@ DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 # ndeval's 21 default columns, under ndeval's own names (cranfield reads them as aliases)
 NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)] + [
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
-COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"]}  # gdeval, ntcireval: _preset_request
+COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],  # gdeval, ntcireval: _preset_request
+                   "dd2017": ["CT@10", "ACT@10", "nCT@10"]}  # the TREC DD 2017 scorer's columns at its --cutoff
 
 # Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
 # which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
@@ -43,14 +44,18 @@ numbers are trec_eval's by default: runs ranked by score (compared as float32) w
 broken by docno descending, labels >= 1 relevant, negative labels not relevant.
 differences from trec_eval's defaults: topics of the qrels missing from a run score 0 and
 count in the mean (trec_eval -c); use --missing skip for trec_eval without -c.
+a run none of whose topics is in the qrels is an error (other qrels? a prefix such as wt12-:
+--strip-topic-prefix); run topics not in the qrels, topics left out of a mean and a relevance
+level (-l) no document reaches are named in warnings.
 
 diversity: diversity qrels (qid intent docno rel, ndeval's format) are detected when the
 second column varies within a topic, or forced with --diversity; --intents gives intent
 probabilities (NTCIR Iprob files), --intent-types navigational/informational types.
   -m alpha-nDCG@20 -m ERR-IA@20 -m I-rec@10 -m 'IA(nDCG@10)' -m 'D#-nDCG@10' -m 'P+Q#@10'
 
-TREC Dynamic Domain: cranfield eval --dd-truth truth.txt run.txt -m CT@10 -m nCT@10 -m ACT@10
-(--per-iteration adds the value after each iteration; @c counts iterations).
+TREC Dynamic Domain: cranfield eval --dd-truth truth.xml run.txt -m CT@10 -m nCT@10 -m ACT@10
+(the truth XML or the 5-column text truth; --per-iteration adds the value after each iteration;
+@c counts iterations); --compat dd2017 gives the TREC DD 2017 scorer's values exactly.
 
 trec_eval users: trec_eval's names and options work too, e.g.
   cranfield eval -q -c -l 2 -M 100 -m map -m P.5,10 -m ndcg_cut.10 --format trec qrels.txt run.txt
@@ -93,7 +98,8 @@ def _continues(part: str) -> bool:
 def add_input_options(p: Any) -> None:
     """How qrels and runs are read and which topics count: shared by every command that scores runs."""
     p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
+                   help="how run lines are ranked: score (trec_eval, ndeval -traditional; default), rank column "
+                        "(ndeval's own default), or file order")
     p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
                    help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
                         "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
@@ -135,15 +141,19 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help="output format (default: table, or the tool's own with --compat); trec is trec_eval's "
                         "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
                         "ntcireval are those tools' layouts")
-    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval"),
+    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval", "dd2017"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
                         "gdeval: its ndcg@20 and err@20 (nDCG(gains=exp)@20, ERR(max_rel=4)@20), topics without "
                         "relevant documents or results skipped, scores compared as doubles, its CSV output "
                         "(gdeval.pl 1.2); ndeval: "
                         "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
-                        "wt09- stripped (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 measures under its names "
-                        "(needs -g; cutoffs from --cutoffs) in its layout (pyNTCIREVAL 0.0.3)")
+                        "wt09- stripped, documents ranked by score as ndeval -traditional ranks them (--order rank: "
+                        "by the rank column, ndeval's default) (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 measures under its names "
+                        "(needs -g; cutoffs from --cutoffs) in its layout (pyNTCIREVAL 0.0.3); dd2017: the TREC "
+                        "DD 2017 scorer (trec-dd-jig scorer/cubetest.py; needs --dd-truth): CT@10, ACT@10, nCT@10 "
+                        "by default, DD runs read as its reader reads them, nCT over its bound, topics missing "
+                        "from a run skipped")
     p.add_argument("-g", "--gains", metavar="G",
                    help="gain vector for every measure with a gains parameter, e.g. 1:2:3 for labels 1..3 "
                         "(NTCIREVAL -g), or exp / linear")
@@ -166,10 +176,14 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
                         "or dd (weights 1 - diversity difficulty; Golbus, Aslam & Clarke, Inf. Retr. 2013)")
     p.add_argument("--dd-truth", metavar="FILE",
-                   help="TREC Dynamic Domain ground truth (topic subtopic docno passage rating); then every "
-                        "positional file is a run. DD runs (topic iteration docno score on_topic ...) are detected")
+                   help="TREC Dynamic Domain ground truth: the organisers' truth XML (domain > topic > subtopic > "
+                        "passage, the 2017 scorer's input) or text (topic subtopic docno passage rating), told apart "
+                        "by content; every declared subtopic counts in the weights (--intents, --empty-intents do not "
+                        "apply). Then every positional file is a run; DD runs (topic iteration docno score "
+                        "on_topic ...) are detected")
     p.add_argument("--dd-combine", choices=("sum", "dcg"), default="sum",
-                   help="combine a document's passage ratings: sum (2017 scorer; default) or dcg (2016 scorer)")
+                   help="combine a document's passage ratings: sum (2017 scorer; default) or dcg (2016 scorer; "
+                        "not with --compat dd2017)")
     p.add_argument("--docs-per-iteration", metavar="N",
                    help="Cube Test measures: split plain rankings into iterations of N documents (N >= 1)")
     p.add_argument("--per-iteration", action="store_true",
@@ -305,13 +319,25 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
-    # trec_eval (without -c) and gdeval average over the topics the run has
-    missing = "empty" if args.complete else "skip" if (trec_eval or gdeval) and args.missing == "auto" else args.missing
+    dd2017 = args.compat == "dd2017"
+    # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
+    missing = ("empty" if args.complete else "skip" if (trec_eval or gdeval or dd2017) and args.missing == "auto"
+               else args.missing)
     score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
-    if args.dd_truth:  # every positional file is a run
-        from .io.dd import read_dd_truth
+    if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
+        from .io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
 
+        if args.intents:
+            raise CranfieldError("--dd-truth declares the subtopics and their weights: --intents does not apply")
+        if dd2017 and args.dd_combine != "sum":
+            raise CranfieldError("--compat dd2017 sums passage ratings, as the 2017 scorer does: "
+                                 "--dd-combine dcg is the 2016 scorer's")
         qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
+        args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth), "empty_intents": "keep"})
+        if dd2017:  # read as the 2017 scorer's reader reads them
+            runs = [read_dd_run(r, compat="dd2017") for r in runs]
+    elif dd2017:
+        raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
     from .compat import resolve, with_gains, with_relevance_level
@@ -327,6 +353,10 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         parsed = [with_gains(m, args.gains) for m in parsed]
     if args.docs_per_iteration:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
+    if dd2017:
+        from .measures.cubetest import as_dd2017
+
+        parsed = [as_dd2017(m) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
     evaluator = evaluator_from(args, qrels, parsed, missing=missing,
@@ -383,9 +413,9 @@ def _require_scored_topics(results: Any) -> None:
         return
     for run, unscored in zip(results.runs, results.unscored):
         if unscored.size and unscored.all():
-            raise CranfieldError(f"{run}: no topic of the run is left to score: its qrels topics have no judged "
-                                 "document left (-J) or no relevant one (--norel exclude), and --missing skip "
-                                 "leaves out the topics missing from the run")
+            raise CranfieldError(f"{run}: no topic of the run is left to score: the qrels topics it has are "
+                                 "excluded (--norel exclude: no relevant document), and --missing skip leaves out "
+                                 "the topics missing from the run")
 
 
 def _preset_request(args: argparse.Namespace) -> Any:
@@ -408,33 +438,33 @@ def _preset_request(args: argparse.Namespace) -> Any:
 
 def _parse_cutoffs(text: str) -> list[int]:
     """The ranks of ``--cutoffs`` (``10,1000``), each an integer >= 1."""
-    return [check_int(c, "cutoff in --cutoffs", low=1) for c in text.split(",")]
+    try:
+        return [check_int(c, "cutoff", low=1) for c in text.split(",")]
+    except CranfieldError:
+        raise invalid("--cutoffs", "ranks of 1 or more separated by commas (e.g. 10,1000)", text) from None
 
 
-def _relstrings(evaluator: Any, runs: list[Any], length: int | None, fmt: str,
-                per_topic: bool) -> list[dict[str, str]] | None:
-    """trec_eval's relstring texts per run, when asked for (``-m relstring``, ``all_trec``): a
-    per-topic text, so only ``--format trec -q`` prints it."""
-    if length is None:
-        return None
-    if fmt != "trec" or not per_topic:
-        from .errors import warn
+def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool) -> Any:
+    """For the trec layout, the evaluated runs (:class:`cranfield.compat.TrecTopics`): it prints
+    per topic more than the scores, trec_eval's relstring texts when asked for (``-m relstring``,
+    ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
+    rules; None for the other formats."""
+    from .compat import TrecTopics
 
+    if relstring is not None and (fmt != "trec" or not per_topic):
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
-        return None
-    from .compat import relstrings
-
-    return [relstrings(evaluator, run, length) for run in runs]
+        relstring = None
+    return TrecTopics(evaluator, runs, relstring) if fmt == "trec" else None
 
 
-def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool,
-            relstrings: list[dict[str, str]] | None) -> str:
-    """The results as text; the trec layout takes ``header`` (the ``#`` line), ``runid`` and
-    the relstring texts."""
-    from .report import format_trec, render
+def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool, relstrings: Any) -> str:
+    """The results as text; the trec layout takes ``header`` (the ``#`` line; without it,
+    ``--compat trec_eval``, trec_eval's own text), ``runid`` and the evaluated runs
+    (``relstrings``, from :func:`_relstrings`)."""
+    from .report import render
 
     if fmt == "trec":
-        return format_trec(results, per_topic, header=header, runid=runid, relstrings=relstrings)
+        return relstrings.render(results, per_topic, header=header, runid=runid)
     return render(results, fmt, per_topic)
 
 

@@ -107,6 +107,15 @@ def test_some_unknown_topics_are_named_in_a_warning(capsys, tmp_path):
     assert count == len({line.split()[0] for line in lines[500:3000]})
 
 
+def test_a_run_whose_topics_all_leave_by_the_rules_is_an_error(capsys, write):
+    qrels = write("q.txt", "1 0 a 1\n2 0 b 0\n")
+    run = write("r.txt", "2 Q0 b 1 1 r\n")  # only the topic without a relevant document
+    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP", "--norel", "exclude", "--missing", "skip")
+    assert_one_error(code, err, "r: no topic of the run is left to score", "--norel exclude")
+    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP", "--norel", "exclude")
+    assert code == 0 and out.splitlines()[-1].split() == ["r", "0.0000"]
+
+
 def test_unknown_topics_are_announced_with_judged_only_too():
     with pytest.warns(EvaluationWarning, match="1 topics are not in the qrels and are ignored: 9"):
         Evaluator(TINY, ["AP"], judged_only=True).evaluate([{"1": {"a": 1.0}, "2": {"c": 1.0}, "9": {"z": 1.0}}])
