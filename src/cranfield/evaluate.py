@@ -336,18 +336,15 @@ class Evaluator:
         return run
 
     def _check_topics(self, run: Run) -> None:
-        """No topic of ``run`` in the qrels is an error, whatever ``missing`` says (the ids
-        usually differ, by a prefix or a year); some topics not in the qrels, a warning."""
+        """No topic of ``run`` in the qrels is an error, whatever ``missing`` says: the ids
+        usually differ, by a prefix or a year (some topics not in the qrels: :meth:`score_run`
+        warns)."""
         coll = self.collection
-        known = coll.topic_index(run) >= 0
-        if not known.any():
+        if not (coll.topic_index(run) >= 0).any():
             theirs = list(run.topic_ids) or ["(none: the run is empty)"]
             raise CranfieldError(f"{run.name}: no topic of the run has judgments in the qrels, so nothing can be "
                                  f"scored; the run's topics are {listing(theirs, 5)}, the qrels' "
                                  f"{listing(list(coll.topic_ids), 5)} ({_mismatch_hint(theirs, coll.topic_ids)})")
-        if not known.all():
-            unknown = [t for t, k in zip(run.topic_ids, known.tolist()) if not k]
-            warn(f"{run.name}: {len(unknown)} topics are not in the qrels and are ignored: {listing(unknown)}")
 
     def topic_blocks(self, run: Run) -> list[slice]:
         """Blocks of topics whose batch for ``run`` stays within the memory budget."""
@@ -383,6 +380,10 @@ class Evaluator:
         return RunScores(out, detail, iterations, ~present & self.topic_mask if self.missing == "skip" else None)
 
     def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
+        unknown = np.flatnonzero(self.collection.topic_index(run) < 0)
+        if unknown.size:
+            names = [run.topic_ids[t] for t in unknown]
+            warn(f"{run.name}: {len(names)} topics are not in the qrels and are ignored: {listing(names)}")
         absent = np.flatnonzero(~present & self.topic_mask)
         if not absent.size:
             return

@@ -94,12 +94,13 @@ def test_python_api_refuses_a_run_without_any_qrels_topic(run):
         Evaluator(TINY, ["AP"], missing="skip").evaluate([run])
 
 
-def test_some_unknown_topics_are_named_in_a_warning(capsys, tmp_path):
+@pytest.mark.parametrize("extra", [[], ["-m", "relstring", "--format", "trec", "-q"], ["-J"]])
+def test_some_unknown_topics_are_named_in_a_warning_once(capsys, tmp_path, extra):
     run = tmp_path / "part.run"
     with gzip.open(RUN, "rt") as f:
         lines = f.readlines()
     run.write_text("".join(lines[:500]) + "".join("x" + line for line in lines[500:3000]))
-    code, _, err = cli(capsys, "eval", QRELS, run, "-m", "AP")
+    code, _, err = cli(capsys, "eval", QRELS, run, "-m", "AP", *extra)
     assert code == 0
     warning = [line for line in err.splitlines() if "not in the qrels" in line]
     assert len(warning) == 1 and "topics are not in the qrels and are ignored: x15" in warning[0]
