@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..batch import Batch
 from ..registry import Param
 
 
@@ -28,23 +29,91 @@ def log2_discount(d: int) -> np.ndarray:
     return 1.0 / np.log2(np.arange(2, d + 2, dtype=np.float64))
 
 
-def gain(grades: np.ndarray, gains: Any) -> np.ndarray:
-    """Gain of each label (docs/conventions.md#gains). Labels <= 0 gain nothing.
+GAIN_HEADROOM = 512
+"""log2 of the largest exponential gain computed at its own scale; beyond it gains are scaled down."""
 
-    ``"linear"``: the label (trec_eval); ``"exp"``: 2^label - 1 (gdeval, NTCIREVAL/Sakai);
-    a tuple of (label, gain) pairs: that gain, labels not listed keeping gain = label (the
-    trec_eval convention for an incomplete gain map).
+
+def label_top(batch: Batch) -> np.ndarray:
+    """The highest label of each topic, in its judgments or its rankings (at least 0), shape (T,)."""
+    return np.maximum(batch.topics.ideal.max(axis=1, initial=0), batch.grades.max(axis=(0, 2), initial=0))
+
+
+def gain_shift(batch: Batch, gains: Any, *levels: int) -> np.ndarray:
+    """s_t, the base-2 logarithm of the scale each topic's gains are divided by, shape (T,).
+
+    Exponential gains 2^label − 1 overflow a double from label 1024 on, so for ``gains="exp"``
+    a topic whose highest label (judged, ranked, or one of ``levels``, e.g. max_rel) exceeds
+    :data:`GAIN_HEADROOM` has its gains divided by 2^s, s = top − GAIN_HEADROOM. Dividing by a
+    power of two is exact, so ratios of gains are unchanged; formulas that add gains to counts
+    (the blended ratio) scale the counts by 2^−s too. s = 0 for every other gain, and whenever
+    the labels are below 513, so the usual values are computed as before, bit for bit.
+    """
+    if gains != "exp":
+        return np.zeros(len(batch.topics))
+    top = np.maximum(label_top(batch), max(levels, default=0)).astype(np.float64)
+    return np.maximum(top - GAIN_HEADROOM, 0.0)
+
+
+def gain(grades: np.ndarray, gains: Any, shift: np.ndarray | float = 0.0) -> np.ndarray:
+    """Gain of each label divided by 2^shift (docs/conventions.md#gains). Labels <= 0 gain nothing.
+
+    ``"linear"``: the label (trec_eval); ``"exp"``: 2^label - 1 (Burges et al. ICML 2005; gdeval,
+    NTCIREVAL/Sakai), computed as 2^(label − shift) − 2^−shift so that it stays finite (see
+    :func:`gain_shift`); a tuple of (label, gain) pairs: that gain, labels not listed keeping
+    gain = label (the trec_eval convention for an incomplete gain map). ``shift`` broadcasts
+    against ``grades`` (0: the gains themselves).
     """
     g = np.maximum(grades, 0).astype(np.float64)
-    if gains == "linear":
-        return g
     if gains == "exp":
-        return np.exp2(g) - 1.0
+        return np.exp2(g - shift) - np.exp2(-np.asarray(shift, dtype=np.float64))
     out = g
-    for label, value in gains:
-        if label > 0:
-            out = np.where(g == label, value, out)
-    return out
+    if gains != "linear":
+        for label, value in gains:
+            if label > 0:
+                out = np.where(g == label, value, out)
+    return out if np.ndim(shift) == 0 and shift == 0 else out * np.exp2(-np.asarray(shift, dtype=np.float64))
+
+
+def ideal_gains(ideal: np.ndarray, gains: Any, shift: np.ndarray | float = 0.0) -> np.ndarray:
+    """Gains of the ideal ranking, largest first: an explicit gain map need not grow with the
+    label (trec_eval ``ndcg.1=3,2=1`` sorts its ideal list by gain)."""
+    g = gain(ideal, gains, shift)
+    return -np.sort(-g, axis=-1) if isinstance(gains, tuple) else g
+
+
+def exp_stop(grades: np.ndarray, top: np.ndarray | float) -> np.ndarray:
+    """(2^g − 1) / 2^top, Chapelle et al.'s stop probability (CIKM 2009, §4), for labels g
+    clipped to [0, top]: a label at or above ``top`` (max_rel, the label of certain
+    satisfaction) stops the user with probability 1 − 2^−top. Computed as 2^(g − top) − 2^−top,
+    exact for ordinary labels and finite for any; ``top`` broadcasts against ``grades``."""
+    top = np.asarray(top, dtype=np.float64)
+    g = np.minimum(np.maximum(grades, 0), top)
+    return np.exp2(g - top) - np.exp2(-top)
+
+
+def ideal_cumulative(ideal_gain: np.ndarray, d: int) -> np.ndarray:
+    """cg*(r) for r = 1..d, shape (T, d): the ideal list's cumulative gain, cg*(K) beyond it."""
+    ideal_cg = np.zeros((ideal_gain.shape[0], d))
+    width = min(d, ideal_gain.shape[1])
+    if width:
+        ideal_cg[:, :width] = np.cumsum(ideal_gain[:, :width], axis=-1)
+        ideal_cg[:, width:] = ideal_cg[:, width - 1 : width]
+    return ideal_cg
+
+
+def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: float,
+                  shift: np.ndarray | float = 0.0) -> np.ndarray:
+    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (paper 004 Eq. 3).
+
+    ``j`` (S, T, D) marks relevant ranks, ``g`` (S, T, D) their gains, ``ideal_gain`` (T, K)
+    the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
+    Gains divided by 2^shift (:func:`gain_shift`, shape (T, 1)) give the same ratio, computed
+    as (C(r)·2^−s + β·cg(r)) / (r·2^−s + β·cg*(r)).
+    """
+    d = j.shape[-1]
+    unit = np.exp2(-np.asarray(shift, dtype=np.float64))
+    return (np.cumsum(j, axis=-1) * unit + beta * np.cumsum(g, axis=-1)) / (
+        ranks(d) * unit + beta * ideal_cumulative(ideal_gain, d))
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ import numpy as np
 from ..batch import Batch
 from ..errors import MeasureError
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import first_true, gain, log2_discount, ranks, safe_div
+from ._common import exp_stop, first_true, gain, gain_shift, log2_discount, ranks, safe_div
 
 PAPER = "Amigó, Mizzaro & Spina, SIGIR 2022"
 
@@ -42,13 +42,15 @@ def _top(batch: Batch, max_rel: int | None) -> int:
 
 
 def rel_linear(grades: np.ndarray, max_rel: int) -> np.ndarray:
-    """Rel(d) = grade / max_rel, 0 for non-positive labels."""
-    return np.maximum(grades, 0) / max_rel
+    """Rel(d) = grade / max_rel in [0, 1]: 0 for non-positive labels, 1 from max_rel (the label
+    of a fully relevant document) on."""
+    return np.minimum(np.maximum(grades, 0), max_rel) / max_rel
 
 
 def rel_exp(grades: np.ndarray, max_rel: int) -> np.ndarray:
-    """Rel'(d) = (2^grade − 1) / 2^max_rel (Chapelle et al., CIKM 2009; Amigó, Mizzaro & Spina, SIGIR 2022, §4.1)."""
-    return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
+    """Rel'(d) = (2^grade − 1) / 2^max_rel (Chapelle et al., CIKM 2009; Amigó, Mizzaro & Spina, SIGIR 2022, §4.1),
+    labels above max_rel counting as max_rel; finite for any label (:func:`exp_stop`)."""
+    return exp_stop(grades, max_rel)
 
 
 def prefix_sum(per_rank: np.ndarray) -> np.ndarray:
@@ -97,15 +99,14 @@ def rbpu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 
     return prefix_sum((1.0 - p) * (rel - e) * p ** np.arange(rel.shape[-1], dtype=np.float64))
 
 
-def _rbu_scale(batch: Batch, max_rel: Any) -> np.ndarray:
-    """2^max_rel per topic and intent, shape (T, I): the file's highest label, each (topic,
-    intent)'s own (``topic``, as RBU.java), or a given integer."""
+def _rbu_top(batch: Batch, max_rel: Any) -> np.ndarray:
+    """max_rel per topic and intent, shape (T, I): the file's highest label (at least 1), each
+    (topic, intent)'s own (``topic``, as RBU.java), or a given integer."""
     topics = batch.topics
     if max_rel == "topic":
-        top = topics.ideal_intent[:, :, 0] if topics.ideal_intent.shape[2] else np.zeros(topics.weights.shape)
-        return np.exp2(np.maximum(top, 0).astype(np.float64))
+        return topics.ideal_intent.max(axis=2, initial=0)
     level = topics.max_rel if max_rel == "file" else int(max_rel)
-    return np.full(topics.weights.shape, 2.0 ** max(level, 1))
+    return np.full(topics.weights.shape, max(level, 1))
 
 
 def rbu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0.05, max_rel: Any = "file") -> np.ndarray:
@@ -115,7 +116,7 @@ def rbu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0
     it is the RBU reference implementation's measure (never NaN: an intent without relevant
     documents contributes 0)."""
     labels = batch.labels[:, :, :cutoff]  # (S, T, D, I)
-    rel = (np.exp2(np.maximum(labels, 0).astype(np.float64)) - 1.0) / _rbu_scale(batch, max_rel)[None, :, None, :]
+    rel = exp_stop(labels, _rbu_top(batch, max_rel)[None, :, None, :])
     stop = _satisfaction(np.moveaxis(rel, 3, 2))  # (S, T, I, D)
     gained = (stop * batch.topics.weights[None, :, :, None]).sum(axis=2)
     weight = (1.0 - p) * p ** np.arange(gained.shape[-1], dtype=np.float64)
@@ -126,10 +127,11 @@ def irbu(batch: Batch, *, cutoff: int | None, p: float = 0.99, gains: Any = "lin
     """Intentwise RBU (Sakai & Zeng 2019; NTCIREVAL): per intent
     Σ_{r≤l} p^r·(g_r/(h+1))·Π_{s<r}(1 − g_s/(h+1)), h the gain of the highest label, then Σ_i w_i.
     Rank-equivalent to RBU with e = 0 but not equal to it; it has no effort term, so it does
-    not see truncation."""
+    not see truncation. Gains are scaled per topic (:func:`gain_shift`), so h may be huge."""
     labels = batch.labels[:, :, :cutoff]
-    h = float(gain(np.array(batch.topics.max_rel), gains))
-    stop = _satisfaction(np.moveaxis(gain(labels, gains) / (h + 1.0), 3, 2))  # (S, T, I, D)
+    shift = gain_shift(batch, gains, batch.topics.max_rel)
+    h_plus_1 = gain(np.asarray(batch.topics.max_rel), gains, shift) + np.exp2(-shift)  # (h + 1)·2^−s, (T,)
+    stop = _satisfaction(np.moveaxis(gain(labels, gains, shift[:, None, None]) / h_plus_1[:, None, None], 3, 2))
     per_intent = stop @ p ** np.arange(1, stop.shape[-1] + 1, dtype=np.float64)
     return (per_intent * batch.topics.weights[None]).sum(axis=-1)
 
@@ -147,16 +149,17 @@ def ndcgt_prefix(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> 
     document with gain Rel_T·gain(max_rel), over the ideal list followed by a terminal
     document with Rel_T = 1. ``@k`` truncates the run; the ideal list is never cut."""
     top = _top(batch, None)
+    shift = gain_shift(batch, gains, top)[:, None]  # gains scaled per topic: the ratio is the same
     grades = _grades(batch, cutoff)
-    g = gain(grades, gains)
+    g = gain(grades, gains, shift)
     d = g.shape[-1]
     rel_t = _terminal_relevance(batch, prefix_sum(rel_linear(grades, top)), top)
-    g_max = float(gain(np.array(top), gains))
+    g_max = gain(np.asarray(top), gains, shift)  # (T, 1)
     terminal = rel_t * g_max * log2_discount(d + 1)  # the terminal at rank n' + 1
     run = prefix_sum(g * log2_discount(d)) + terminal
-    ideal_g = gain(batch.topics.ideal, gains)
+    ideal_g = gain(batch.topics.ideal, gains, shift)
     big_r = (batch.topics.ideal > 0).sum(axis=1)
-    ideal = ideal_g @ log2_discount(ideal_g.shape[1]) + g_max / np.log2(big_r + 2.0)
+    ideal = ideal_g @ log2_discount(ideal_g.shape[1]) + g_max[:, 0] / np.log2(big_r + 2.0)
     return safe_div(run, ideal[None, :, None])
 
 
@@ -211,31 +214,32 @@ def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collecti
     never materialising the collection.
     """
     grades = np.maximum(_grades(batch, cutoff), 0)
+    ideal = np.maximum(batch.topics.ideal, 0)
     d = grades.shape[-1]
     size = float(collection)
-    log_n = np.log(size)
-    ideal = np.maximum(batch.topics.ideal, 0)
-    levels = int(max(ideal.max(initial=0), grades.max(initial=0)))
-    rank = ranks(d)
-    # count of documents sharing a rank at least as good with a label at least as high
-    count = np.broadcast_to(rank, grades.shape).copy()
-    retrieved_at = np.zeros(grades.shape[:-1] + (levels + 1, d + 1))  # per label v: retrieved so far
-    judged_at = np.zeros((ideal.shape[0], levels + 1))  # c_v per topic
-    for v in range(1, levels + 1):
-        at_least = np.cumsum(grades >= v, axis=-1)
-        count = np.where(grades == v, at_least, count)
-        retrieved_at[..., v, 1:] = np.cumsum(grades == v, axis=-1)
-        judged_at[:, v] = (ideal == v).sum(axis=1)
-    judged_ge = np.cumsum(judged_at[:, ::-1], axis=1)[:, ::-1]  # c_{≥v}
-    with np.errstate(divide="ignore"):
-        log_ge = np.where(judged_ge > 0, np.log(np.maximum(judged_ge, 1) / size), 0.0)  # (T, V)
-    h_g = -(judged_at[:, 1:] * log_ge[:, 1:]).sum(axis=1) / size  # (T,)
-    h_s = (ranks(d + 1) - 1) * log_n - np.concatenate(([0.0], np.cumsum(np.log(rank))))
+    # labels matter only through their order: level v = 1..V numbers the distinct positive labels
+    values = np.unique(np.concatenate((ideal.ravel(), grades.ravel())))
+    values = values[values > 0]
+    level = np.arange(1, values.size + 1)[:, None]  # (V, 1)
+    ranked = np.where(grades > 0, np.searchsorted(values, grades) + 1, 0)[..., None, :]  # (S, T, 1, D)
+    judged = (np.where(ideal > 0, np.searchsorted(values, ideal) + 1, 0)[:, None, :] == level).sum(axis=2)  # c_v, (T, V)
+    rank = np.broadcast_to(ranks(d), grades.shape)
+    if values.size:  # documents at a rank at least as good with a label at least as high
+        at_least = np.cumsum(ranked >= level, axis=-1)  # (S, T, V, D)
+        own = np.take_along_axis(at_least, np.maximum(ranked - 1, 0), axis=-2)[..., 0, :]
+        count = np.where(ranked[..., 0, :] > 0, own, rank)
+    else:
+        count = rank
+    retrieved = prefix_sum(ranked == level)  # per level: retrieved so far, (S, T, V, D + 1)
+    judged_ge = np.cumsum(judged[:, ::-1], axis=1)[:, ::-1]  # c_{≥v}
+    log_ge = np.where(judged_ge > 0, np.log(np.maximum(judged_ge, 1) / size), 0.0)  # (T, V)
+    h_g = -(judged * log_ge).sum(axis=1) / size  # (T,)
+    h_s = (ranks(d + 1) - 1) * np.log(size) - np.concatenate(([0.0], np.cumsum(np.log(ranks(d)))))
     h_s = h_s / size
     joint_ranked = -prefix_sum(np.log(count / size)) / size
-    missing = judged_at[None, :, 1:, None] - retrieved_at[..., 1:, :]  # (S, T, V, D + 1)
-    joint_missing = -(missing * log_ge[None, :, 1:, None]).sum(axis=2) / size
-    outside = judged_at[:, 1:].sum(axis=1)[None, :, None] - retrieved_at[..., 1:, :].sum(axis=2)
+    missing = judged[None, :, :, None] - retrieved  # (S, T, V, D + 1)
+    joint_missing = -(missing * log_ge[None, :, :, None]).sum(axis=2) / size
+    outside = judged.sum(axis=1)[None, :, None] - retrieved.sum(axis=2)
     n = _length(batch, cutoff)
     if bool((n + at_length(outside, n) > size).any()):
         raise MeasureError(
