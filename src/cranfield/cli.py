@@ -275,8 +275,9 @@ def _check_options(args: argparse.Namespace) -> None:
         warn("--risk-alpha has no effect without --baseline")
     if args.cutoffs is not None:
         _parse_cutoffs(args.cutoffs)
-        if args.compat not in ("gdeval", "ntcireval"):
-            warn("--cutoffs applies only with --compat gdeval or --compat ntcireval: ignored")
+        if args.compat not in ("gdeval", "ntcireval") or args.measure:
+            warn("--cutoffs applies only to the measures of --compat gdeval or --compat ntcireval "
+                 "(without -m): ignored")
     outputs = {"output file": args.output, "provenance file": args.provenance}
     for what, path in outputs.items():
         if path:

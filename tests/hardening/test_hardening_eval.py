@@ -301,7 +301,9 @@ def test_options_without_effect_are_announced(capsys):
     code, _, err = cli(capsys, "eval", QRELS, RUN, "-m", "AP", "--risk-alpha", "2")
     assert code == 0 and "--risk-alpha has no effect without --baseline" in err
     code, _, err = cli(capsys, "eval", QRELS, RUN, "-m", "AP", "--cutoffs", "5")
-    assert code == 0 and "--cutoffs applies only with --compat gdeval or --compat ntcireval" in err
+    assert code == 0 and "--cutoffs applies only to the measures of --compat gdeval or --compat ntcireval" in err
+    code, _, err = cli(capsys, "eval", QRELS, RUN, "--compat", "gdeval", "-m", "AP", "--cutoffs", "5")
+    assert code == 0 and "(without -m): ignored" in err
 
 
 def test_one_measure_name_is_one_measure_not_its_letters():
