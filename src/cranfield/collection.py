@@ -84,7 +84,8 @@ class Collection:
         are dropped with a warning and the remaining probabilities renormalised
         (``empty_intents="keep"`` keeps them); without an intent file the weights are uniform,
         1/M'. Intent types come from the intent file's fourth column or ``intent_types``;
-        untyped intents are informational.
+        untyped intents are informational. Topics of the intent file that the qrels lack are
+        ignored, with a warning.
         """
         if empty_intents not in ("drop", "keep"):
             raise CranfieldError(f"empty_intents must be 'drop' or 'keep', got {empty_intents!r}")
@@ -93,6 +94,8 @@ class Collection:
         remap[order] = np.arange(len(order))
         topic_ids = tuple(qrels.topic_ids[t] for t in order)
         topic = remap[qrels.topic]
+        if intents is not None:
+            _warn_unjudged_topics(intents, topic_ids)
 
         declared = _declared_intents(qrels, topic_ids, topic, intents, intent_types, empty_intents)
         names = [d.names for d in declared]
@@ -254,6 +257,15 @@ def _label_dtype(rel: np.ndarray) -> np.dtype:
     low, high = int(min(rel.min(), 0)), int(rel.max())
     return next(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64)
                 if np.iinfo(t).min <= low and high <= np.iinfo(t).max)
+
+
+def _warn_unjudged_topics(intents: Intents, topic_ids: tuple[str, ...]) -> None:
+    """Warn that the intent file's topics absent from the qrels are ignored (how many, and some)."""
+    known = set(topic_ids)
+    absent = sorted({t for t in intents.topic if t not in known}, key=natural_key)
+    if absent:
+        warn(f"{intents.source}: {len(absent)} topics of the intent file are not in the qrels and are "
+             f"ignored: {listing(absent, 5)}")
 
 
 @dataclass(frozen=True)

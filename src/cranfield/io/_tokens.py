@@ -251,16 +251,19 @@ class Ragged:
         return cls(m.ravel(), np.arange(n, dtype=np.int64) * width, np.count_nonzero(m, axis=1).astype(np.int64))
 
     def hash(self) -> np.ndarray:
-        """:func:`doc_keys` of the strings, computed without padding them to a common width."""
+        """:func:`doc_keys` of the strings, computed word by word in place (memory a few times
+        their bytes, whatever their lengths)."""
         n = self.length.size
         words = -(-self.length // 8)
         first = np.cumsum(words) - words
-        within = np.arange(int(self.length.sum())) - np.repeat(np.cumsum(self.length) - self.length, self.length)
-        row = np.repeat(np.arange(n), self.length)
-        padded = np.zeros(int(words.sum()) * 8, dtype=np.uint8)
-        padded[first[row] * 8 + within] = self.buf[self.start[row] + within]
-        word = padded.view(">u8")
-        mixed = _mix(word, np.arange(word.size) - np.repeat(first, words))
+        token = np.repeat(np.arange(n), words)
+        k = np.arange(int(words.sum())) - first[token]  # each word's position in its string
+        at = self.start[token] + 8 * k
+        need = int(at.max(initial=0)) + 8
+        buf = self.buf if self.buf.size >= need else np.concatenate((self.buf, np.zeros(need - self.buf.size, np.uint8)))
+        word = as_strided(buf, shape=(buf.size - 7, 8), strides=(1, 1))[at]
+        word[np.arange(8) >= (self.length[token] - 8 * k)[:, None]] = 0  # bytes past the string's end
+        mixed = _mix(word.view(">u8").ravel(), k)
         keys = np.zeros(n, dtype=np.uint64)
         some = words > 0
         if some.any():
@@ -395,10 +398,10 @@ class _Field:
     def long_strings(self) -> np.ndarray:
         """The long fields as an object array of ``bytes``: the block with every other byte
         blanked, split at the blanks (fields never contain blank bytes)."""
-        inside = np.zeros(self.spans.buf.size + 1, dtype=np.int32)
-        inside[self.spans.start] += 1
-        inside[self.spans.start + self.spans.length] -= 1
-        kept = np.where(np.cumsum(inside[:-1]) > 0, self.spans.buf, 32).tobytes().split()
+        inside = np.zeros(self.spans.buf.size + 1, dtype=np.int8)
+        inside[self.spans.start] = 1
+        inside[self.spans.start + self.spans.length] = -1
+        kept = np.where(np.cumsum(inside[:-1], dtype=np.int8) > 0, self.spans.buf, 32).tobytes().split()
         out = np.empty(len(kept), dtype=object)
         out[:] = kept
         return out
@@ -654,7 +657,8 @@ def _size_hint(path: str | Path, stream: BinaryIO) -> int:
 
 
 def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> None:
-    """Raise :class:`InputError` at the first row whose column count is not in ``allowed``."""
+    """Raise :class:`InputError` at the first row whose column count is not in ``allowed`` (on
+    the first row, suggesting it may be a header line, which these files never have)."""
     ok = np.zeros(cols.ncols.size, dtype=bool)
     for a in allowed:
         ok |= cols.ncols == a
@@ -662,9 +666,10 @@ def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> Non
     if bad.size:
         i = bad[0]
         want = " or ".join(str(a) for a in allowed)
+        header = " (a header line? these files have none)" if i == 0 else ""
         raise InputError(
             cols.source, int(cols.line[i]),
-            f"expected {want} columns ({layout}), got {int(cols.ncols[i])}",
+            f"expected {want} columns ({layout}), got {int(cols.ncols[i])}{header}",
         )
 
 
@@ -749,7 +754,7 @@ LEVEL = Grammar.of("L<digits> (L0 = judged non-relevant)", {"start": {"L": "L"},
 def shown(value: bytes, limit: int = 60) -> str:
     """A field for a message: decoded, and cut short when long."""
     text = value.decode("utf-8", "replace")
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} characters)"
+    return repr(text) if len(text) <= limit else f"{text[:limit] + '...'!r} ({len(text)} characters)"
 
 
 def bad_value(what: str, value: bytes, problem: str, column: int | str | None = None) -> str:
@@ -823,7 +828,7 @@ def _token(value: Any, integer: bool) -> bytes | None:
         return value.encode()
     if isinstance(value, bytes):
         return value
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    if not isinstance(value, numbers.Real):
         return None
     if isinstance(value, numbers.Integral):
         return str(int(value)).encode()
@@ -836,9 +841,12 @@ def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | Non
     numeric arrays as they are, other values read as text with ``grammar`` (:data:`FLOAT` gives
     float64, an integer grammar int64, range-checked). Returns the numbers and the index of the
     first value that is not one (NaN included), or None."""
-    arr = np.asarray(values)
     integer = grammar is not FLOAT
-    if arr.dtype.kind in "iuf":
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # nested sequences of different lengths
+        arr = np.zeros(0, dtype=object)
+    if arr.ndim == 1 and arr.size == len(values) and arr.dtype.kind in "biuf":
         if not integer:
             out = arr.astype(np.float64)
             bad = np.isnan(out)
@@ -848,7 +856,7 @@ def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | Non
                 else arr > np.iinfo(np.int64).max if arr.dtype.kind == "u" else np.zeros(arr.shape, dtype=bool)
             out = np.where(bad, 0, arr).astype(np.int64)
     else:
-        tokens = [_token(v, integer) for v in np.asarray(values, dtype=object).ravel().tolist()]
+        tokens = [_token(v, integer) for v in values]
         known = np.array([t is not None for t in tokens], dtype=bool)
         text = np.empty(len(tokens), dtype=object)
         text[:] = [b"" if t is None else t for t in tokens]

@@ -197,29 +197,38 @@ def read_ntcir_res(path: str | Path, topic: str | None = None, name: str | None 
     return _read_all(path, RES, topic, read_one, join)
 
 
-def _first_tokens(path: Path) -> list[bytes] | None:
-    """The tokens of the first non-blank line (``[]`` for an empty file), or None if unreadable."""
+def _head(path: Path) -> list[list[bytes]] | None:
+    """The tokens of the first :data:`SNIFF_LINES` non-blank lines (fewer in a short file), or
+    None if the file cannot be read."""
+    lines: list[list[bytes]] = []
     try:
         with open_binary(path) as f:
             for _ in range(1000):
                 raw = f.readline(1 << 16)
-                if not raw or raw.split():
-                    return raw.split()
-    except (InputError, OSError, EOFError):
+                if not raw or len(lines) == SNIFF_LINES:
+                    break
+                if raw.split():
+                    lines.append(raw.split())
+    except (InputError, OSError):
         return None
-    return []
+    return lines
 
 
 def _sniff(path: str | Path, suffix: str, looks: Callable[[list[bytes]], bool]) -> bool:
+    """Whether ``path`` is a directory of ``suffix`` files, or a file whose first lines all
+    ``look`` like NTCIREVAL's (every line is checked, so a TREC file with a header line, whose
+    first line alone might pass, is not taken for one)."""
     p = Path(path)
     if p.is_dir():
         return any(c.is_file() and _named(c.name, suffix) for c in p.iterdir())
-    tokens = _first_tokens(p) if p.is_file() else None
-    if tokens is None:
+    lines = _head(p) if p.is_file() else None
+    if lines is None:
         return False
-    # a file named for NTCIREVAL is read as such unless its first line is clearly wider (a TREC
+    # a file named for NTCIREVAL is read as such unless its lines are clearly wider (a TREC
     # file with 4 or 6 columns), so its errors come from the NTCIR reader
-    return len(tokens) <= 2 if _named(p.name, suffix) else looks(tokens)
+    if _named(p.name, suffix):
+        return all(len(tokens) <= 2 for tokens in lines)
+    return bool(lines) and all(looks(tokens) for tokens in lines)
 
 
 def _is_level_pair(tokens: list[bytes]) -> bool:
@@ -230,8 +239,9 @@ def looks_like_ntcir_rel(path: str | Path) -> bool:
     """Whether ``path`` looks like NTCIREVAL relevance files rather than TREC qrels.
 
     True for a directory holding ``*.rel`` / ``*.rel.gz`` files; a file named ``*.rel`` /
-    ``*.rel.gz`` whose first non-blank line has at most two fields; or any file whose first
-    non-blank line is ``<docID> L<n>``. A TREC qrels line has four fields, so never matches.
+    ``*.rel.gz`` whose first non-blank lines (:data:`SNIFF_LINES`) have at most two fields; or
+    any file whose first non-blank lines are ``<docID> L<n>``. A TREC qrels line has four
+    fields, so never matches.
     """
     return _sniff(path, REL, _is_level_pair)
 
@@ -240,8 +250,8 @@ def looks_like_ntcir_res(path: str | Path) -> bool:
     """Whether ``path`` looks like NTCIREVAL ranked lists rather than a TREC run.
 
     True for a directory holding ``*.res`` / ``*.res.gz`` files; a file named ``*.res`` /
-    ``*.res.gz`` whose first non-blank line has at most two fields; or any file whose first
-    non-blank line is a lone docID (or a labelled ``<docID> L<n>``). A TREC run line has six
-    fields, so never matches.
+    ``*.res.gz`` whose first non-blank lines (:data:`SNIFF_LINES`) have at most two fields; or
+    any file whose first non-blank lines are lone docIDs (or labelled ``<docID> L<n>``). A TREC
+    run line has six fields, so never matches, nor does a run with a one-word header line.
     """
     return _sniff(path, RES, lambda tokens: len(tokens) == 1 or _is_level_pair(tokens))

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..errors import InputError, warn
-from ._tokens import LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns
+from ._tokens import LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns, shown
 from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
@@ -123,7 +123,7 @@ def build_qrels(
             )
             raise InputError(
                 source, int(line[j]) if line is not None else None,
-                f"document {docno[i].decode()!r} is judged {where} for {what} "
+                f"document {shown(docno[i])} is judged {where} for {what} "
                 "(on_duplicate='max' keeps the larger label)",
             )
         rel = rel.copy()

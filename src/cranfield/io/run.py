@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import InputError
 from ._tokens import (
     FLOAT, INTEGER, CodeBook, Grammar, compact_strings, doc_keys, parse_ints, python_numbers, read_columns,
-    require_columns,
+    require_columns, shown,
 )
 
 Order = Literal["score", "rank", "file"]
@@ -172,7 +172,7 @@ def _check_duplicates(
         where = f"lines {int(line[i])} and {int(line[j])}" if line is not None else "twice"
         raise InputError(
             source, int(line[j]) if line is not None else None,
-            f"document {docno[i].decode()!r} appears {where} for topic {topic_ids[topic[i]]!r} "
+            f"document {shown(docno[i])} appears {where} for topic {topic_ids[topic[i]]!r} "
             "(use on_duplicate='first' / --on-duplicate first to keep the first)",
         )
     drop = np.zeros(topic.size, dtype=bool)
@@ -339,7 +339,7 @@ def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: 
     that is not one is an error naming its topic and document (and DataFrame ``column``)."""
     numbers, bad = python_numbers(values, grammar)
     if bad is not None:
-        value = np.asarray(values, dtype=object)[bad]
+        value = values[bad]
         where = "" if column is None else f" in column {column!r}"
         nan = " (NaN)" if isinstance(value, float) and value != value else ""
         raise InputError(source, None, f"topic {topic[bad].decode()!r}, document {docno[bad].decode()!r}: "
