@@ -130,6 +130,15 @@ class Topics:
             self.cache[key] = compute()
         return self.cache[key]
 
+    def cached_prefix(self, key: tuple, depth: int, compute: "Callable[[int], np.ndarray]") -> np.ndarray:
+        """The first ``depth`` columns of a per-topic list whose prefixes do not depend on its
+        length (a greedy ideal list), shape (T, depth): ``compute(depth)`` runs only when no
+        list at least that deep is cached. ``depth`` must not exceed the list's full length."""
+        known = self.cache.get(key)
+        if known is None or known.shape[1] < depth:
+            known = self.cache[key] = compute(depth)
+        return known[:, :depth]
+
     def take(self, topics: slice | np.ndarray) -> "Topics":
         """The facts of a subset of the topics."""
         return Topics(

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..batch import Batch, Topics
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import REL, gain, log2_discount, ranks, safe_div
+from ._common import REL, gain, gain_shift, log2_discount, ranks, safe_div
 from .diversity import subtopic_recall
 
 DISCOUNTS = ("err", "dcg", "rbp")
@@ -67,17 +67,19 @@ def rank_discount(discount: str, d: int, beta: float = 0.8) -> np.ndarray:
     raise ValueError(f"unknown discount {discount!r}")
 
 
-def _gain_of(labels: np.ndarray, gains: Any, rel: int) -> tuple[np.ndarray, np.ndarray]:
-    """(hits: label ≥ rel, gain: 1.0 per hit when ``gains`` is None, else gain(label) on hits)."""
+def _gain_of(labels: np.ndarray, gains: Any, rel: int, shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(hits: label ≥ rel, gain: 1.0 per hit when ``gains`` is None, else gain(label)·2^−shift on
+    hits) for per-topic labels (T, ·, ·) and a per-topic shift (T,)."""
     hits = labels >= rel
     if gains is None:
         return hits, hits.astype(np.float64)
-    return hits, np.where(hits, gain(labels, gains), 0.0)
+    return hits, np.where(hits, gain(labels, gains, shift[:, None, None]), 0.0)
 
 
 def intent_gains(batch: Batch, cutoff: int | None, alpha: float, gains: Any = None, rel: int = 1) -> np.ndarray:
     """G_i(r) = gain(g_i(d_r))·(1 − α)^{C_i(r−1)} (Golbus, Aslam & Clarke,
-    Inf. Retr. 2013, Eq. 7, without w_i), shape (S, T, D, I)."""
+    Inf. Retr. 2013, Eq. 7, without w_i), shape (S, T, D, I); graded gains are divided by
+    2^s per topic (:func:`~cranfield.measures._common.gain_shift`), as the ideals' must be."""
     labels = batch.labels[:, :, :cutoff]
     hits = labels >= rel
     d = hits.shape[2]
@@ -85,7 +87,7 @@ def intent_gains(batch: Batch, cutoff: int | None, alpha: float, gains: Any = No
     before = np.cumsum(hits, axis=2, dtype=np.int8 if d < 127 else np.int16 if d < 32767 else np.int64)
     before -= hits
     out = ((1.0 - alpha) ** np.arange(d + 1, dtype=np.float64))[before]
-    out *= hits if gains is None else np.where(hits, gain(labels, gains), 0.0)
+    out *= hits if gains is None else np.where(hits, gain(labels, gains, gain_shift(batch, gains)[:, None, None]), 0.0)
     return out
 
 
@@ -103,47 +105,54 @@ def greedy_ideal(doc_gains: np.ndarray, hits: np.ndarray, alpha: float, steps: i
     1 − α). Each step takes the document with the largest Σ_i gain·(1 − α)^{C_i}, summed over the
     intents in order (ndeval's order of operations); ties go to the first document of the J
     axis (the larger docno for ``Topics.rel_docs``). Vectorised over topics and documents, one
-    iteration per rank. With 0/1 gains this is ndeval's greedy α-ideal
-    (:func:`cranfield.measures.diversity.greedy_alpha_ideal`).
+    iteration per rank (ranks past J score 0). With 0/1 gains this is ndeval's greedy α-ideal
+    (:func:`cranfield.measures.diversity.greedy_alpha_ideal`). The first k steps do not depend
+    on ``steps``: a list built to the cutoff is the prefix of the full one.
     """
     n_topics, n_docs, n_int = doc_gains.shape
-    factor = np.ones((n_topics, n_int))
+    factor = np.ones((n_topics, 1, n_int))
     taken = np.zeros((n_topics, n_docs), dtype=bool)
     out = np.zeros((n_topics, steps))
     rows = np.arange(n_topics)
-    for step in range(steps):
-        score = np.zeros((n_topics, n_docs))
-        for i in range(n_int):
-            score += doc_gains[:, :, i] * factor[:, None, i]
+    for step in range(min(steps, n_docs)):
+        # a cumulative sum adds the intents one after the other, as ndeval's loop does (a
+        # pairwise sum could round a tie differently)
+        score = np.cumsum(doc_gains * factor, axis=2)[:, :, -1] if n_int else np.zeros((n_topics, n_docs))
         score[taken] = -1.0
         pick = score.argmax(axis=1)
         out[:, step] = np.maximum(score[rows, pick], 0.0)
         taken[rows, pick] = True
-        factor = np.where(hits[rows, pick], factor * (1.0 - alpha), factor)
+        factor = np.where(hits[rows, pick][:, None, :], factor * (1.0 - alpha), factor)
     return out
 
 
-def cascade_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, rel: int = 1) -> np.ndarray:
+def cascade_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, rel: int = 1,
+                  shift: np.ndarray | None = None) -> np.ndarray:
     """Σ_i v_i G_i(r) of the greedy ideal list (:func:`greedy_ideal`), ranks 1..min(k, J),
-    shape (T, min(k, J)), with v_i = w_i / max_j w_j.
+    shape (T, min(k, J)), with v_i = w_i / max_j w_j and graded gains divided by 2^shift (T,)
+    (:func:`~cranfield.measures._common.gain_shift`; default 0).
 
     With binary gains and uniform weights (v_i = 1 exactly) it is ndeval's greedy α-ideal, so
     the cascade reduces to α-nDCG exactly. The deepest list computed is cached on the topic
     block and serves every smaller cutoff.
     """
-    steps = min(cutoff, topics.rel_docs.shape[1])
-    key = ("alpha#-cascade-ideal", alpha, gains if gains is None or isinstance(gains, str) else tuple(gains), rel)
-    known = topics.cache.get(key)
-    if known is None or known.shape[1] < steps:
-        hits, g = _gain_of(topics.rel_docs, gains, rel)  # (T, J, I)
-        known = topics.cache[key] = greedy_ideal(g * _relative_weights(topics)[:, None, :], hits, alpha, steps)
-    return known[:, :steps]
+    shift = np.zeros(len(topics)) if shift is None else shift
+    key = ("alpha#-cascade-ideal", alpha, gains if gains is None or isinstance(gains, str) else tuple(gains), rel,
+           shift.tobytes())
+
+    def compute(steps: int) -> np.ndarray:
+        hits, g = _gain_of(topics.rel_docs, gains, rel, shift)  # (T, J, I)
+        return greedy_ideal(g * _relative_weights(topics)[:, None, :], hits, alpha, steps)
+
+    return topics.cached_prefix(key, min(cutoff, topics.rel_docs.shape[1]), compute)
 
 
-def intent_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, rel: int = 1) -> np.ndarray:
+def intent_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, rel: int = 1,
+                 shift: np.ndarray | None = None) -> np.ndarray:
     """Each intent's ideal G_i(r), ranks 1..k, shape (T, I, min(k, K)): its relevant documents
-    by gain descending, the r-th discounted by (1 − α)^{r−1} (the optimum for one intent)."""
-    _, g = _gain_of(topics.ideal_intent, gains, rel)
+    by gain descending, the r-th discounted by (1 − α)^{r−1} (the optimum for one intent);
+    graded gains divided by 2^shift (T,) as in :func:`cascade_ideal`."""
+    _, g = _gain_of(topics.ideal_intent, gains, rel, np.zeros(len(topics)) if shift is None else shift)
     g = -np.sort(-g, axis=2)[:, :, :cutoff]
     return g * (1.0 - alpha) ** np.arange(g.shape[2], dtype=np.float64)
 
@@ -153,7 +162,7 @@ def alpha_sharp_per_intent(batch: Batch, *, cutoff: int, discount: str = "dcg", 
     """X_i = α-X_i@k, each intent against its own ideal (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.2), shape (S, T, I)."""
     g = intent_gains(batch, cutoff, alpha, gains, rel)
     num = np.moveaxis(g, 3, 2) @ rank_discount(discount, g.shape[2], beta)
-    ideal = intent_ideal(batch.topics, cutoff, alpha, gains, rel)
+    ideal = intent_ideal(batch.topics, cutoff, alpha, gains, rel, gain_shift(batch, gains))
     return safe_div(num, ideal @ rank_discount(discount, ideal.shape[2], beta))
 
 
@@ -208,7 +217,7 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
     if subtopics == "cascade":
         g = intent_gains(batch, cutoff, alpha, gains, rel)
         num = (g * _relative_weights(topics)[None, :, None, :]).sum(axis=3)
-        ideal = cascade_ideal(topics, cutoff, alpha, gains, rel)
+        ideal = cascade_ideal(topics, cutoff, alpha, gains, rel, gain_shift(batch, gains))
         avg = safe_div(num @ rank_discount(discount, num.shape[-1], beta),
                        ideal @ rank_discount(discount, ideal.shape[-1], beta))
     else:

@@ -13,6 +13,7 @@ normalisation is not applied at rank 1.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -38,32 +39,43 @@ def novelty_gain(hits: np.ndarray, alpha: float) -> np.ndarray:
     return (hits * (1.0 - alpha) ** before).sum(axis=3)
 
 
-def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int) -> np.ndarray:
-    """The novelty gains NG*(r) of ndeval's greedy ideal list, shape (T, J).
+def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int, depth: int | None = None) -> np.ndarray:
+    """The novelty gains NG*(r) of ndeval's greedy ideal list, ranks 1..min(depth, J) (all J
+    relevant documents when ``depth`` is None), shape (T, ·).
 
     Each step takes the document with the largest marginal gain, ties to the larger docno
     (``Topics.rel_docs`` is docno-descending, so ``argmax`` takes the first of equals); gains
     are accumulated in ndeval's order of operations so that its ties are reproduced exactly.
-    A heuristic: the true maximum of α-DCG is NP-hard, and a run can beat this list.
+    A greedy list's first k ranks do not depend on how deep it goes, so a measure cut at k
+    builds (and caches) only k ranks. A heuristic: the true maximum of α-DCG is NP-hard, and a
+    run can beat this list.
     """
-    def compute() -> np.ndarray:
-        from .alpha_sharp import greedy_ideal
+    from .alpha_sharp import greedy_ideal
 
+    def compute(steps: int) -> np.ndarray:
         docs = batch.topics.rel_docs >= rel  # (T, J, I)
-        return greedy_ideal(docs.astype(np.float64), docs, alpha, docs.shape[1])
+        return greedy_ideal(docs.astype(np.float64), docs, alpha, steps)
 
-    return batch.topics.cached(("alpha-ideal", alpha, rel), compute)
+    n_docs = batch.topics.rel_docs.shape[1]
+    return batch.topics.cached_prefix(("alpha-ideal", alpha, rel), n_docs if depth is None else min(depth, n_docs),
+                                      compute)
 
 
-def _at(ideal: np.ndarray, cutoff: int | None) -> np.ndarray:
-    return ideal if cutoff is None else ideal[:, :cutoff]
+def nrbp_ideal_depth(beta: float, n_intents: int) -> int:
+    """The ranks of the ideal list that can change nNRBP's denominator Σ_r β^{r−1}·NG*(r) in
+    double precision. NG*(r) ≤ I and, when the sum is not 0, NG*(1) ≥ 1: the ranks past n add
+    at most I·β^n/(1 − β), less than 2^−64 of the sum once n ≥ (64 + log2(I/(1 − β)))/log2(1/β)
+    (1 for β = 0)."""
+    if beta == 0:
+        return 1
+    return math.ceil((64 + math.log2(max(n_intents, 1) / (1.0 - beta))) / -math.log2(beta))
 
 
 def alpha_ndcg(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 1) -> np.ndarray:
     """α-nDCG@k (Clarke et al. SIGIR 2008): α-DCG@k = Σ_{r≤k} NG(r)/log2(r+1) over the α-DCG@k
     of ndeval's greedy ideal list (see :func:`greedy_alpha_ideal`; values can exceed 1)."""
     ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
-    ideal = _at(greedy_alpha_ideal(batch, alpha, rel), cutoff)
+    ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
     return safe_div(ng @ log2_discount(ng.shape[-1]), ideal @ log2_discount(ideal.shape[-1]))
 
 
@@ -99,7 +111,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
 def nerr_ia(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 1) -> np.ndarray:
     """nERR-IA@k (ndeval): Σ_{r≤k} NG(r)/r over the same sum for the greedy α-ideal list."""
     ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
-    ideal = _at(greedy_alpha_ideal(batch, alpha, rel), cutoff)
+    ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
     return safe_div(ng @ (1.0 / ranks(ng.shape[-1])), ideal @ (1.0 / ranks(ideal.shape[-1])))
 
 
@@ -113,9 +125,10 @@ def nrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float = 
 
 def nnrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float = 0.5, rel: int = 1) -> np.ndarray:
     """nNRBP (ndeval): NRBP over the NRBP of the greedy α-ideal list; 0 where that is 0 (ndeval
-    prints NaN there)."""
+    prints NaN there). The ideal list stops where its further ranks cannot change the sum
+    (:func:`nrbp_ideal_depth`)."""
     ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
-    ideal = greedy_alpha_ideal(batch, alpha, rel)
+    ideal = greedy_alpha_ideal(batch, alpha, rel, nrbp_ideal_depth(beta, batch.topics.rel_docs.shape[2]))
     return safe_div(ng @ beta ** np.arange(ng.shape[-1], dtype=np.float64),
                     ideal @ beta ** np.arange(ideal.shape[-1], dtype=np.float64))
 
@@ -170,8 +183,9 @@ register(MeasureSpec(
 ))
 register(MeasureSpec(
     "alpha_DCG", alpha_dcg, (CUT, ALPHA, REL), cite="ndeval alpha-DCG@k (collection-independent normalisation)",
-    doc="α-DCG over the ideal-ideal (every document covering every intent)", aliases=("alpha-DCG",),
-    cutoff="required", needs_intents=True, reference=f"{NDEVAL}: alpha-DCG@k",
+    doc="α-DCG over the ideal-ideal (every document covering every intent; not divided at k = 1)",
+    aliases=("alpha-DCG",), cutoff="required", needs_intents=True, value_range=(0.0, float("inf")),
+    reference=f"{NDEVAL}: alpha-DCG@k",
 ))
 register(MeasureSpec(
     "ERR_IA", err_ia, (CUT, ALPHA, REL,
@@ -225,6 +239,6 @@ for base, names, ref in [
     ))
 
 __all__ = [
-    "intent_hits", "novelty_gain", "greedy_alpha_ideal", "alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia",
+    "intent_hits", "novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia",
     "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "intent_aware", "ia",
 ]

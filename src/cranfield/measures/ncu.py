@@ -23,8 +23,8 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import at_rank, cut, first_true, gain, safe_div
-from .adhoc import blended_ratio, ideal_cumulative, ideal_gains
+from ._common import (at_rank, blended_ratio, cut, first_true, gain, gain_shift, ideal_cumulative, ideal_gains,
+                      safe_div)
 
 NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
 
@@ -34,10 +34,19 @@ def o_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     first relevant rank r1 of the top l; 0 without a relevant document there."""
     grades = cut(batch.grades, cutoff)
     r1, found = first_true(grades > 0)
-    icg = ideal_cumulative(ideal_gains(batch.topics.ideal, gains), grades.shape[-1])
+    shift = gain_shift(batch, gains)
+    unit = np.exp2(-shift)  # gains divided by 2^s: so are the counts (exact, see gain_shift)
+    icg = ideal_cumulative(ideal_gains(batch.topics.ideal, gains, shift[:, None]), grades.shape[-1])
     icg_r1 = at_rank(np.broadcast_to(icg, grades.shape), r1)
-    value = (1.0 + beta * at_rank(gain(grades, gains), r1)) / (r1 + 1.0 + beta * icg_r1)
+    value = (unit + beta * at_rank(gain(grades, gains, shift[:, None]), r1)) / ((r1 + 1.0) * unit + beta * icg_r1)
     return np.where(found, value, 0.0)
+
+
+def _blended(batch: Batch, grades: np.ndarray, gains: Any, beta: float) -> np.ndarray:
+    """BR(r) at every rank (Sakai, WWW 2012, Eq. 3), shape (S, T, D), gains scaled per topic."""
+    shift = gain_shift(batch, gains)[:, None]
+    return blended_ratio(grades > 0, gain(grades, gains, shift), ideal_gains(batch.topics.ideal, gains, shift),
+                         beta, shift)
 
 
 def p_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = "exp") -> np.ndarray:
@@ -45,7 +54,7 @@ def p_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     rank of the top l holding the highest label there; 0 without a relevant document."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    br = _blended(batch, grades, gains, beta)
     best = np.where(j, grades, 0).max(axis=-1, initial=0)
     rp, found = first_true(j & (grades == best[..., None]))
     return np.where(found, at_rank(br, rp), 0.0)
@@ -58,14 +67,16 @@ def ncu(batch: Batch, *, cutoff: int | None, stop: str = "u", beta: float = 1.0,
     blended ratio (precision for β = 0) and Pr the stop distribution (module docstring)."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    nu = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    nu = _blended(batch, grades, gains, beta)
     num_rel = batch.topics.num_rel(1).astype(np.float64)
     if stop == "u":
         total = num_rel if cutoff is None else np.minimum(num_rel, cutoff)
         prob = safe_div(j, total[..., None])
     elif stop == "gu":
         weight = gains if stops is None else stops
-        prob = safe_div(np.where(j, gain(grades, weight), 0.0), gain(batch.topics.ideal, weight).sum(axis=-1)[..., None])
+        shift = gain_shift(batch, weight)[:, None]
+        prob = safe_div(np.where(j, gain(grades, weight, shift), 0.0),
+                        gain(batch.topics.ideal, weight, shift).sum(axis=-1)[..., None])
     else:  # rank-biased
         mass = safe_div(1.0 - gamma ** num_rel, 1.0 - gamma) if gamma < 1 else num_rel
         prob = safe_div(np.where(j, gamma ** np.maximum(np.cumsum(j, axis=-1) - 1.0, 0.0), 0.0), mass[..., None])

@@ -15,21 +15,22 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import cut, gain, safe_div
-from .adhoc import blended_ratio, cascade, dcg, p_plus, q_measure, q_value, rbp_weights
+from ._common import blended_ratio, cut, gain, gain_shift, safe_div
+from .adhoc import cascade, dcg, p_plus, q_measure, q_value, rbp_weights
 from .diversity import intent_hits, per_intent_scores, subtopic_recall
 
 PAPER = "Sakai, WWW 2012"
 
 
-def global_gain(batch: Batch, cutoff: int | None, gains: Any, *, din: bool = False) -> np.ndarray:
-    """GG(r) = Σ_i w_i·g_i(r) (Sakai, WWW 2012, Eq. 6), shape (S, T, D).
+def global_gain(batch: Batch, cutoff: int | None, gains: Any, shift: np.ndarray, *, din: bool = False) -> np.ndarray:
+    """GG(r) = Σ_i w_i·g_i(r) (Sakai, WWW 2012, Eq. 6), shape (S, T, D), with the gains of topic t
+    divided by 2^shift[t] (:func:`~cranfield.measures._common.gain_shift`).
 
     With ``din=True``, GG_DIN (Eq. 8): a navigational intent j only gains at the first rank
     relevant to it (isnew_j(r) = 1 iff no document relevant to j appears above r).
     """
     labels = batch.labels[:, :, :cutoff]
-    g = gain(labels, gains) * batch.topics.weights[None, :, None, :]
+    g = gain(labels, gains, shift[:, None, None]) * batch.topics.weights[None, :, None, :]
     if din:
         hits = labels >= 1
         seen_before = (np.cumsum(hits, axis=2) - hits) > 0
@@ -37,14 +38,16 @@ def global_gain(batch: Batch, cutoff: int | None, gains: Any, *, din: bool = Fal
     return g.sum(axis=3)
 
 
-def ideal_global_gain(batch: Batch, gains: Any) -> np.ndarray:
-    """GG*(r): the global gains of all relevant documents sorted descending, shape (T, J)."""
+def ideal_global_gain(batch: Batch, gains: Any, shift: np.ndarray) -> np.ndarray:
+    """GG*(r): the global gains of all relevant documents sorted descending, shape (T, J), scaled
+    as :func:`global_gain`'s."""
     def compute() -> np.ndarray:
         topics = batch.topics
-        gg = (gain(topics.rel_docs, gains) * topics.weights[:, None, :]).sum(axis=2)
+        gg = (gain(topics.rel_docs, gains, shift[:, None, None]) * topics.weights[:, None, :]).sum(axis=2)
         return -np.sort(-gg, axis=1)
 
-    return batch.topics.cached(("global-ideal", gains if isinstance(gains, str) else tuple(gains)), compute)
+    key = ("global-ideal", gains if isinstance(gains, str) else tuple(gains), shift.tobytes())
+    return batch.topics.cached(key, compute)
 
 
 def _relevant(batch: Batch, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
@@ -55,13 +58,16 @@ def _relevant(batch: Batch, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]
 
 
 def _d_ndcg(batch: Batch, cutoff: int | None, gains: Any, din: bool) -> np.ndarray:
-    ideal = cut(ideal_global_gain(batch, gains), cutoff)
-    return safe_div(dcg(global_gain(batch, cutoff, gains, din=din)), dcg(ideal))
+    shift = gain_shift(batch, gains)
+    ideal = cut(ideal_global_gain(batch, gains, shift), cutoff)
+    return safe_div(dcg(global_gain(batch, cutoff, gains, shift, din=din)), dcg(ideal))
 
 
 def _d_q(batch: Batch, cutoff: int | None, gains: Any, beta: float, din: bool) -> np.ndarray:
     j, r = _relevant(batch, cutoff)
-    br = blended_ratio(j, global_gain(batch, cutoff, gains, din=din), ideal_global_gain(batch, gains), beta)
+    shift = gain_shift(batch, gains)
+    br = blended_ratio(j, global_gain(batch, cutoff, gains, shift, din=din), ideal_global_gain(batch, gains, shift),
+                       beta, shift[:, None])
     return q_value(j, br, r, cutoff)
 
 
@@ -78,15 +84,17 @@ def d_q(batch: Batch, *, cutoff: int | None, gains: Any = "exp", beta: float = 1
 def d_err(batch: Batch, *, cutoff: int | None, gains: Any = "exp") -> np.ndarray:
     """D-ERR@l: the ERR cascade with stop probability GG(r)/(GG*_max + 1), over the same for the
     ideal list (docs/conventions.md#sakai)."""
-    ideal = ideal_global_gain(batch, gains)
-    top = (ideal[:, :1].sum(axis=1) + 1.0)[:, None]
-    return safe_div(cascade(global_gain(batch, cutoff, gains) / top[None]), cascade(cut(ideal, cutoff) / top))
+    shift = gain_shift(batch, gains)
+    ideal = ideal_global_gain(batch, gains, shift)
+    top = (ideal[:, :1].sum(axis=1) + np.exp2(-shift))[:, None]  # (GG*_max + 1)·2^−s
+    return safe_div(cascade(global_gain(batch, cutoff, gains, shift) / top[None]), cascade(cut(ideal, cutoff) / top))
 
 
 def d_rbp(batch: Batch, *, cutoff: int | None, gains: Any = "exp", p: float = 0.8) -> np.ndarray:
     """D-RBP(p)@l: (1 − p)·Σ_r p^{r−1}·GG(r)/GG*_max, unnormalised (docs/conventions.md#sakai)."""
-    gg = global_gain(batch, cutoff, gains)
-    top = ideal_global_gain(batch, gains)[:, :1].sum(axis=1)
+    shift = gain_shift(batch, gains)
+    gg = global_gain(batch, cutoff, gains, shift)
+    top = ideal_global_gain(batch, gains, shift)[:, :1].sum(axis=1)
     return safe_div(gg @ rbp_weights(p, gg.shape[-1]), top)
 
 
