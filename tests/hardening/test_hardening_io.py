@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from cranfield import EvaluationWarning, InputError, evaluate, read_intents, read_qrels, read_run
 from cranfield.collection import Collection
 from cranfield.io import (
+    _tokens,
     as_qrels,
     as_run,
     looks_like_ntcir_rel,
@@ -31,7 +32,6 @@ from cranfield.io import (
     run_from_dict,
     run_from_frame,
 )
-from cranfield.io import _tokens
 from cranfield.io.dd import looks_like_dd_run, read_dd_run
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

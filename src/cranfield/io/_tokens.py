@@ -18,6 +18,7 @@ import zlib
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator, Sequence
 
@@ -113,13 +114,13 @@ def open_binary(path: str | Path) -> BinaryIO:
     try:
         if stream.peek(len(BOM))[: len(BOM)] == BOM:
             stream.read(len(BOM))
-    except BaseException:
+    except Exception:
         stream.close()
         raise
     return stream  # type: ignore[return-value]
 
 
-def is_gzip(stream: BinaryIO) -> bool:
+def _is_gzip(stream: BinaryIO) -> bool:
     """Whether a stream of :func:`open_binary` decompresses a gzip file."""
     return isinstance(getattr(stream, "raw", None), _GzipText)
 
@@ -385,16 +386,7 @@ class _Field:
     def rows(self) -> int:
         return self.matrix.shape[0] + self.long.size
 
-    def combine(self, short: np.ndarray, long: np.ndarray) -> np.ndarray:
-        """One array of all rows from the values of the matrix rows and of the long rows."""
-        if self.short is None:
-            return short
-        dtype = np.dtype(object) if short.dtype.kind == "S" else short.dtype
-        out = np.empty(self.rows, dtype=dtype)
-        out[self.short] = short
-        out[self.long] = long
-        return out
-
+    @cached_property
     def long_strings(self) -> np.ndarray:
         """The long fields as an object array of ``bytes``: the block with every other byte
         blanked, split at the blanks (fields never contain blank bytes)."""
@@ -406,10 +398,20 @@ class _Field:
         out[:] = kept
         return out
 
+    def combine(self, short: np.ndarray, long: np.ndarray) -> np.ndarray:
+        """One array of all rows from the values of the matrix rows and of the long rows."""
+        if self.short is None:
+            return short
+        dtype = np.dtype(object) if short.dtype.kind == "S" else short.dtype
+        out = np.empty(self.rows, dtype=dtype)
+        out[self.short] = short
+        out[self.long] = long
+        return out
+
     def strings(self, compact: bool) -> np.ndarray:
         """The fields as byte strings: dtype ``S`` when no field is long, else an object array
         of ``bytes`` (``compact``) or dtype ``S`` as wide as the longest."""
-        values = self.combine(_trim(self.matrix), self.long_strings() if self.long.size else self.long)
+        values = self.combine(_trim(self.matrix), self.long_strings if self.long.size else self.long)
         return values if compact or values.dtype.kind == "S" else values.astype("S")
 
     def keys(self) -> np.ndarray:
@@ -421,7 +423,7 @@ class _Field:
             return _numbers(self.matrix, has, source, line, what, column)
         long = np.zeros(self.long.size)
         read = np.flatnonzero(has[self.long])
-        long[read] = parse_floats(self.long_strings()[read], source, line[self.long[read]], what, column=column)
+        long[read] = parse_floats(self.long_strings[read], source, line[self.long[read]], what, column=column)
         return self.combine(_numbers(self.matrix, has[self.short], source, line[self.short], what, column), long)
 
 
@@ -653,7 +655,7 @@ def read_columns(
 def _size_hint(path: str | Path, stream: BinaryIO) -> int:
     """Bytes of text to expect: the file size, or four times it when compressed."""
     size = Path(path).stat().st_size
-    return size * 4 if is_gzip(stream) else size
+    return size * 4 if _is_gzip(stream) else size
 
 
 def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> None:
@@ -678,9 +680,17 @@ def require_columns(cols: Columns, allowed: tuple[int, ...], layout: str) -> Non
 _CLASSES = {"0123456789": "digit", "+-": "sign", ".": "dot", "eE": "e", "L": "L",
             "iI": "i", "nN": "n", "fF": "f", "tT": "t", "yY": "y"}
 _CLASS_NAMES = ["other", *_CLASSES.values()]
-_CLASS = np.zeros(256, dtype=np.intp)
-for _chars, _name in _CLASSES.items():
-    _CLASS[list(_chars.encode())] = _CLASS_NAMES.index(_name)
+
+
+def _byte_classes() -> np.ndarray:
+    """The class (an index into ``_CLASS_NAMES``) of each byte value."""
+    table = np.zeros(256, dtype=np.intp)
+    for chars, name in _CLASSES.items():
+        table[list(chars.encode())] = _CLASS_NAMES.index(name)
+    return table
+
+
+_CLASS = _byte_classes()
 
 
 @dataclass(frozen=True)
@@ -724,6 +734,12 @@ class Grammar:
             state[rows] = self.table[state[rows], _CLASS[text.buf[text.start[rows] + k]]]
         return self.accept[state]
 
+    def accepts(self, token: bytes) -> bool:
+        """Whether one byte string is a token of the grammar."""
+        values = np.empty(1, dtype=object)
+        values[0] = token
+        return bool(self.matches(Ragged.of(values))[0])
+
 
 _DIGITS = {"digit": "int"}
 # C's strtod (trec_eval reads scores with atof): [sign] digits [. [digits]] | [sign] . digits,
@@ -763,11 +779,16 @@ def bad_value(what: str, value: bytes, problem: str, column: int | str | None = 
     return f"{what} {shown(value)}{where} {problem}" if value else f"no {what}{where}"
 
 
-def first_mismatch(values: np.ndarray, grammar: Grammar) -> int | None:
-    """The index of the first value (dtype ``S`` or object array of ``bytes``) that is not a
-    token of ``grammar``, or None."""
-    bad = np.flatnonzero(~grammar.matches(Ragged.of(values)))
-    return int(bad[0]) if bad.size else None
+def require_tokens(values: np.ndarray, grammar: Grammar, source: str, line: np.ndarray, what: str,
+                   column: int | None = None) -> Ragged:
+    """Raise :class:`InputError` at the first value (dtype ``S`` or object array of ``bytes``)
+    that is not a token of ``grammar``, naming line and column; the values as :class:`Ragged`."""
+    text = Ragged.of(values)
+    bad = np.flatnonzero(~grammar.matches(text))
+    if bad.size:
+        i = int(bad[0])
+        raise InputError(source, int(line[i]), bad_value(what, values[i], f"is not {grammar.name}", column))
+    return text
 
 
 def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
@@ -775,9 +796,7 @@ def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str, *
     """float64 of byte strings that are complete C decimal numbers (:data:`FLOAT`, the grammar of
     strtod, which trec_eval reads them with); anything else, NaN included, is an error naming
     its line and column."""
-    i = first_mismatch(values, FLOAT)
-    if i is not None:
-        raise InputError(source, int(line[i]), bad_value(what, values[i], f"is not {FLOAT.name}", column))
+    require_tokens(values, FLOAT, source, line, what, column)
     return values.astype(np.float64)
 
 
@@ -785,7 +804,7 @@ def _integers(text: Ragged) -> tuple[np.ndarray, np.ndarray]:
     """(int64 value, out of range) of validated integer tokens (an ``L`` or sign first allowed),
     accumulated digit by digit with exact overflow detection."""
     n = text.length.size
-    first = text.buf[np.minimum(text.start, max(text.buf.size - 1, 0))] if n else np.zeros(0, np.uint8)
+    first = text.buf[text.start]
     neg = first == ord("-")
     skip = (neg | (first == ord("+")) | (first == ord("L"))).astype(np.int64)
     at, digits = text.start + skip, text.length - skip
@@ -808,12 +827,7 @@ def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
                column: int | None = None, grammar: Grammar = INTEGER) -> np.ndarray:
     """int64 of byte strings that are integers (``[+-]digits``, or another integer ``grammar``);
     anything else, or a value beyond 64 bits, is an error naming its line and column."""
-    text = Ragged.of(values)
-    bad = np.flatnonzero(~grammar.matches(text))
-    if bad.size:
-        i = int(bad[0])
-        raise InputError(source, int(line[i]), bad_value(what, values[i], f"is not {grammar.name}", column))
-    value, over = _integers(text)
+    value, over = _integers(require_tokens(values, grammar, source, line, what, column))
     if over.any():
         i = int(np.flatnonzero(over)[0])
         raise InputError(source, int(line[i]), bad_value(what, values[i], "is out of range (beyond 64-bit integers)",
@@ -836,6 +850,21 @@ def _token(value: Any, integer: bool) -> bytes | None:
     return str(int(number)).encode() if integer and number.is_integer() else repr(number).encode()
 
 
+def _numeric(arr: np.ndarray, integer: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(float64 or int64 values, which are not numbers) of a numeric array: NaN is not a
+    number, nor, as an integer, a fraction or a value beyond 64 bits."""
+    if not integer:
+        out = arr.astype(np.float64)
+        return out, np.isnan(out)
+    if arr.dtype.kind == "f":
+        bad = ~np.isfinite(arr) | (arr != np.floor(arr)) | (arr >= 2.0**63) | (arr < -(2.0**63))
+    elif arr.dtype.kind == "u":
+        bad = arr > np.iinfo(np.int64).max
+    else:
+        bad = np.zeros(arr.shape, dtype=bool)
+    return np.where(bad, 0, arr).astype(np.int64), bad
+
+
 def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | None]:
     """Numbers of Python input (a dict's values, a DataFrame column) by the rules of the files:
     numeric arrays as they are, other values read as text with ``grammar`` (:data:`FLOAT` gives
@@ -847,14 +876,7 @@ def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | Non
     except ValueError:  # nested sequences of different lengths
         arr = np.zeros(0, dtype=object)
     if arr.ndim == 1 and arr.size == len(values) and arr.dtype.kind in "biuf":
-        if not integer:
-            out = arr.astype(np.float64)
-            bad = np.isnan(out)
-        else:
-            big = float(2**63)
-            bad = (~np.isfinite(arr) | (arr != np.floor(arr)) | (arr >= big) | (arr < -big)) if arr.dtype.kind == "f" \
-                else arr > np.iinfo(np.int64).max if arr.dtype.kind == "u" else np.zeros(arr.shape, dtype=bool)
-            out = np.where(bad, 0, arr).astype(np.int64)
+        out, bad = _numeric(arr, integer)
     else:
         tokens = [_token(v, integer) for v in values]
         known = np.array([t is not None for t in tokens], dtype=bool)

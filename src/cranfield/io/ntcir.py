@@ -20,7 +20,6 @@ rules and error messages are theirs.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -28,14 +27,13 @@ from typing import TypeVar
 import numpy as np
 
 from ..errors import InputError
-from ._tokens import LEVEL, bad_value, first_mismatch, open_binary, read_columns, require_columns
+from ._tokens import LEVEL, open_binary, read_columns, require_columns, require_tokens
 from .qrels import Qrels, build_qrels, parse_labels
 from .run import OnDuplicate, Run, build_run
 
 __all__ = ["looks_like_ntcir_rel", "looks_like_ntcir_res", "read_ntcir_rel", "read_ntcir_res"]
 
 REL, RES = ".rel", ".res"
-_LEVEL = re.compile(rb"L[0-9]+")
 SNIFF_LINES = 5  # non-blank lines looked at to tell NTCIREVAL files from TREC ones
 Part = TypeVar("Part", Qrels, Run)
 
@@ -76,9 +74,7 @@ def _topic_files(path: Path, suffix: str, topic: str | None) -> list[tuple[Path,
 
 def _check_levels(values: np.ndarray, source: str, line: np.ndarray) -> None:
     """Raise :class:`InputError` at the first value that is not NTCIREVAL's ``L<digits>``."""
-    i = first_mismatch(values, LEVEL)
-    if i is not None:
-        raise InputError(source, int(line[i]), bad_value("relevance level", values[i], f"is not {LEVEL.name}"))
+    require_tokens(values, LEVEL, source, line, "relevance level")
 
 
 def _topic_column(topic: str, n: int) -> np.ndarray:
@@ -232,7 +228,7 @@ def _sniff(path: str | Path, suffix: str, looks: Callable[[list[bytes]], bool]) 
 
 
 def _is_level_pair(tokens: list[bytes]) -> bool:
-    return len(tokens) == 2 and _LEVEL.fullmatch(tokens[1]) is not None
+    return len(tokens) == 2 and LEVEL.accepts(tokens[1])
 
 
 def looks_like_ntcir_rel(path: str | Path) -> bool:

@@ -9,6 +9,7 @@ rank column; ``order="file"`` keeps the file's order.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Sequence
@@ -17,8 +18,17 @@ import numpy as np
 
 from ..errors import InputError
 from ._tokens import (
-    FLOAT, INTEGER, CodeBook, Grammar, compact_strings, doc_keys, parse_ints, python_numbers, read_columns,
-    require_columns, shown,
+    FLOAT,
+    INTEGER,
+    CodeBook,
+    Grammar,
+    compact_strings,
+    doc_keys,
+    parse_ints,
+    python_numbers,
+    read_columns,
+    require_columns,
+    shown,
 )
 
 Order = Literal["score", "rank", "file"]
@@ -341,7 +351,7 @@ def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: 
     if bad is not None:
         value = values[bad]
         where = "" if column is None else f" in column {column!r}"
-        nan = " (NaN)" if isinstance(value, float) and value != value else ""
+        nan = " (NaN)" if isinstance(value, float) and math.isnan(value) else ""
         raise InputError(source, None, f"topic {topic[bad].decode()!r}, document {docno[bad].decode()!r}: "
                                        f"{what} {value!r}{where} is not {grammar.name}{nan}")
     return numbers
