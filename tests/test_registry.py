@@ -42,7 +42,7 @@ def test_parameters_and_cutoff():
     ("nDGC@10", r"Unknown measure 'nDGC'\. Did you mean nDCG"),
     ("Precison@5", r"Did you mean P"),
     ("RBP(p=1.5)", r"The 'p' parameter of RBP must be a float in the range \[0, 1\)\. Got '1\.5' instead\."),
-    ("P@0", r"The 'cutoff' parameter of P must be an int in the range \[1, inf\)\. Got '0' instead\."),
+    ("P@0", r"The 'cutoff' parameter of P must be an int in the range \[1, 9223372036854775807\]\. Got '0' instead\."),
     ("P@2.5", r"must be an int"),
     ("P", r"P needs a cutoff: write P@10"),
     ("Rprec@5", r"Rprec takes no cutoff"),

@@ -24,12 +24,14 @@ from typing import Any, Callable, Iterator, Mapping
 import numpy as np
 
 from .batch import Batch
-from .errors import MeasureError
+from .errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # docs/conventions.md#names; a leading digit for trec_eval's 11pt
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]
+INT_MAX = 2**63 - 1  # int parameters and gain-map labels are 64-bit integers (numpy's int64)
+KINDS = ("int", "float", "choice", "gains", "bool", "measure", "maxrel")
 
 
 # --------------------------------------------------------------------------- parameters
@@ -37,12 +39,15 @@ Kernel = Callable[..., np.ndarray]
 class Param:
     """A declared measure parameter: how to read it, its default and its valid values.
 
-    ``low``/``high`` bound numbers (``open_low``/``open_high`` exclude the bound); ``choices``
-    restricts words. ``convert`` turns the text of a measure name into the value.
+    ``low``/``high`` bound numbers (``open_low``/``open_high`` exclude the bound; an int is at
+    most :data:`INT_MAX` in any case); ``choices`` restricts words. ``convert`` turns the text of
+    a measure name into the value. ``doc`` says what the parameter means; its valid values are
+    stated by :meth:`describe`, from the declaration (so the two cannot disagree), and ``doc``
+    repeats no range.
     """
 
     name: str
-    kind: str  # "int", "float", "choice", "gains", "bool", "measure", "maxrel"
+    kind: str  # one of KINDS
     default: Any
     doc: str
     low: float | None = None
@@ -51,45 +56,50 @@ class Param:
     open_high: bool = False
     choices: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS and type(self).convert is Param.convert:  # subclasses read their own kinds
+            raise invalid(f"kind of parameter {self.name!r}", "one of " + ", ".join(KINDS), self.kind)
+        if self.kind == "choice" and not self.choices:
+            raise invalid(f"choices of parameter {self.name!r}", "a non-empty tuple of words", self.choices)
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise invalid(f"range of parameter {self.name!r}", "low <= high", (self.low, self.high))
+
     def describe(self) -> str:
         """The valid values in words, e.g. ``a float in the range (0, 1)``."""
         if self.kind == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.kind == "gains":
-            return "'linear', 'exp' or a map such as 0:0,1:1,2:3 or a per-level list 1:3:7"
+            return ("'linear', 'exp' or a map of labels to gains >= 0, each label once, such as 0:0,1:1,2:3 "
+                    "or a per-level list 1:3:7")
         if self.kind == "bool":
             return "true or false"
         if self.kind == "measure":
             return "a measure name such as nDCG@10"
         if self.kind == "maxrel":
-            return "'file', 'topic' or a label (an int >= 1)"
+            return f"'file', 'topic' or a label (an int in the range [1, {INT_MAX}])"
+        if self.kind == "int":
+            lo = -INT_MAX - 1 if self.low is None else int(self.low)
+            return f"an int in the range [{lo}, {INT_MAX if self.high is None else int(self.high)}]"
         lo = "-inf" if self.low is None else _num(self.low)
         hi = "inf" if self.high is None else _num(self.high)
         left = "(" if self.open_low or self.low is None else "["
         right = ")" if self.open_high or self.high is None else "]"
-        return f"{'an int' if self.kind == 'int' else 'a float'} in the range {left}{lo}, {hi}{right}"
+        return f"a float in the range {left}{lo}, {hi}{right}"
 
     def convert(self, text: Any, measure: str) -> Any:
         """Read and validate a value (text from a name, or a Python value)."""
         bad = MeasureError(
             f"The {self.name!r} parameter of {measure} must be {self.describe()}. Got {text!r} instead."
         )
-        if self.kind in ("int", "float"):
-            try:
-                value: Any = float(text)
-            except (TypeError, ValueError):
-                raise bad from None
+        try:
             if self.kind == "int":
-                if not value.is_integer():
-                    raise bad
-                value = int(value)
-            if math.isnan(value):
-                raise bad
-            if self.low is not None and (value < self.low or (self.open_low and value == self.low)):
-                raise bad
-            if self.high is not None and (value > self.high or (self.open_high and value == self.high)):
-                raise bad
-            return value
+                low = -INT_MAX - 1 if self.low is None else int(self.low)
+                return check_int(text, self.name, low=low, high=INT_MAX if self.high is None else int(self.high))
+            if self.kind == "float":
+                return check_float(text, self.name, low=self.low, high=self.high, open_low=self.open_low,
+                                   open_high=self.open_high)
+        except CranfieldError:
+            raise bad from None
         if self.kind == "bool":
             word = str(text).lower()
             if word in ("true", "1", "yes"):
@@ -105,16 +115,16 @@ class Param:
                 raise MeasureError(str(bad) + hint)
             return word
         if self.kind == "gains":
-            return parse_gains(str(text), bad)
+            return parse_gains(text, bad)
         if self.kind == "measure":
             return parse_measure(text)
         if self.kind == "maxrel":
-            word = str(text).strip()
-            if word in ("file", "topic"):
-                return word
-            if word.isdigit() and int(word) >= 1:
-                return int(word)
-            raise bad
+            if isinstance(text, str) and text.strip() in ("file", "topic"):
+                return text.strip()
+            try:
+                return check_int(text, self.name, low=1, high=INT_MAX)
+            except CranfieldError:
+                raise bad from None
         raise AssertionError(self.kind)  # pragma: no cover
 
     def format(self, value: Any) -> str:
@@ -133,22 +143,27 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 
-def parse_gains(text: str, bad: Exception) -> str | tuple[tuple[int, float], ...]:
+def parse_gains(text: Any, bad: Exception) -> str | tuple[tuple[int, float], ...]:
     """``linear``, ``exp``, a map ``0:0,1:1,2:3`` (label:gain pairs, comma-separated; a single pair
-    is written with a trailing comma, ``2:5,``) or NTCIREVAL's per-level list ``1:3:7`` (the gains
-    of labels 1, 2, 3; without a comma a colon-separated list is always per level)."""
-    text = text.strip()
-    if text in ("linear", "exp"):
-        return text
+    is written with a trailing comma, ``2:5,``), NTCIREVAL's per-level list ``1:3:7`` (the gains
+    of labels 1, 2, 3; without a comma a colon-separated list is always per level), or a map
+    already read, ((label, gain), ...). Each label (a 64-bit int) appears once and each gain is
+    a finite number >= 0: a negative gain would take nDCG and the other normalised measures
+    out of [0, 1]. Anything else raises ``bad``."""
+    if isinstance(text, (tuple, list)):
+        pairs: list = list(text)
+    else:
+        text = str(text).strip()
+        if text in ("linear", "exp"):
+            return text
+        pairs = ([p.split(":") for p in text.split(",") if p.strip()] if "," in text
+                 else list(enumerate(text.split(":"), start=1)))
     try:
-        if "," in text:
-            pairs = [p.split(":") for p in text.split(",") if p.strip()]
-            items = tuple(sorted((int(k), float(v)) for k, v in pairs))
-        else:
-            items = tuple((k + 1, float(v)) for k, v in enumerate(text.split(":")))
-    except ValueError:
+        items = tuple(sorted((check_int(k, "label", low=-INT_MAX - 1, high=INT_MAX), check_float(v, "gain", low=0))
+                             for k, v in pairs))
+    except (CranfieldError, TypeError, ValueError):
         raise bad from None
-    if not items or any(math.isnan(v) for _, v in items) or len({k for k, _ in items}) != len(items):
+    if not items or len({k for k, _ in items}) != len(items):
         raise bad
     return items
 
@@ -217,6 +232,20 @@ class MeasureSpec:
     per_intent: Kernel | None = None
     per_iteration: Kernel | None = None
 
+    def __post_init__(self) -> None:
+        if not callable(self.kernel):
+            raise TypeError(f"The kernel of measure {self.name!r} must be callable. Got {self.kernel!r} instead.")
+        if not isinstance(self.params, tuple) or not all(isinstance(p, Param) for p in self.params):
+            raise TypeError(f"The params of measure {self.name!r} must be a tuple of Param. Got {self.params!r} instead.")
+        if len({p.name for p in self.params}) != len(self.params):
+            raise invalid(f"parameter names of measure {self.name!r}", "distinct", [p.name for p in self.params])
+        if self.cutoff not in ("optional", "required", "none"):
+            raise invalid(f"cutoff of measure {self.name!r}", "'optional', 'required' or 'none'", self.cutoff)
+        if self.aggregate not in ("mean", "sum"):
+            raise invalid(f"aggregate of measure {self.name!r}", "'mean' or 'sum'", self.aggregate)
+        if len(self.value_range) != 2 or not self.value_range[0] <= self.value_range[1]:
+            raise invalid(f"value_range of measure {self.name!r}", "(low, high) with low <= high", self.value_range)
+
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
 
@@ -227,6 +256,8 @@ _ALIASES: dict[str, str] = {}
 
 def register(spec: MeasureSpec) -> MeasureSpec:
     """Add a measure to the registry under its name and aliases."""
+    if not isinstance(spec, MeasureSpec):
+        raise TypeError(f"register takes a MeasureSpec. Got {type(spec).__name__} instead.")
     for name in (spec.name, *spec.aliases):
         if not _NAME.fullmatch(name):
             raise ValueError(f"invalid measure name {name!r}")
@@ -239,6 +270,8 @@ def register(spec: MeasureSpec) -> MeasureSpec:
 
 def lookup(name: str) -> MeasureSpec:
     """The spec registered under ``name`` (or an alias; case-insensitive when unambiguous)."""
+    if not isinstance(name, str):
+        raise TypeError(f"A measure name must be a str such as 'nDCG'. Got {name!r} ({type(name).__name__}) instead.")
     _ensure_loaded()
     name = name.replace("α", "alpha")
     if name in _ALIASES:
@@ -269,6 +302,22 @@ class Measure:
     spec: MeasureSpec
     values: tuple[tuple[str, Any], ...]
 
+    def __post_init__(self) -> None:
+        """Check (and normalise) every value against its declared parameter, as parsing does."""
+        if not isinstance(self.spec, MeasureSpec):
+            raise TypeError("A Measure's spec must be a MeasureSpec (parse_measure('nDCG@10') builds a Measure). "
+                            f"Got {type(self.spec).__name__} instead.")
+        params, values = self.spec.params, self.values
+        if not (isinstance(values, tuple) and len(values) == len(params)
+                and all(isinstance(v, tuple) and len(v) == 2 and v[0] == p.name for v, p in zip(values, params))):
+            names = ", ".join(p.name for p in params) or "none"
+            raise MeasureError(f"The values of a {self.spec.name} Measure must be (name, value) pairs for {names}, "
+                               f"in that order. Got {values!r} instead.")
+        checked = tuple((p.name, _checked(p, v, self.spec.name)) for p, (_, v) in zip(params, values))
+        if self.spec.cutoff == "required" and dict(checked).get("cutoff") is None:
+            raise MeasureError(f"{self.spec.name} needs a cutoff: write {self.spec.name}@10, for example.")
+        object.__setattr__(self, "values", checked)
+
     @property
     def name(self) -> str:
         return self.spec.name
@@ -288,6 +337,9 @@ class Measure:
         return inner[0].depth if inner else self.spec.depth(self.params)
 
     def __call__(self, batch: Batch) -> np.ndarray:
+        if not isinstance(batch, Batch):
+            raise TypeError(f"A measure scores a Batch (Collection.batch or Batch.from_labels). "
+                            f"Got {type(batch).__name__} instead.")
         return self.spec.kernel(batch, **self.params)
 
     def per_intent(self, batch: Batch) -> np.ndarray | None:
@@ -316,6 +368,11 @@ class Measure:
 
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
+
+
+def _checked(p: Param, value: Any, measure: str) -> Any:
+    """A value of parameter ``p`` validated (None stands for an unset optional value)."""
+    return None if value is None and p.default is None and p.kind != "measure" else p.convert(value, measure)
 
 
 def _param(spec: MeasureSpec, key: str) -> Param:
@@ -410,6 +467,9 @@ def parse_measure(text: str | Measure) -> Measure:
     """
     if isinstance(text, Measure):
         return text
+    if not isinstance(text, str):
+        raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
+                        f"Got {text!r} ({type(text).__name__}) instead.")
     call = _parse_call(str(text).replace("α", "alpha"))
     spec = lookup(call.name)
     values = {p.name: p.default for p in spec.params}

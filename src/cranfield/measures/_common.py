@@ -41,17 +41,22 @@ def label_top(batch: Batch) -> np.ndarray:
 def gain_shift(batch: Batch, gains: Any, *levels: int) -> np.ndarray:
     """s_t, the base-2 logarithm of the scale each topic's gains are divided by, shape (T,).
 
-    Exponential gains 2^label − 1 overflow a double from label 1024 on, so for ``gains="exp"``
-    a topic whose highest label (judged, ranked, or one of ``levels``, e.g. max_rel) exceeds
-    :data:`GAIN_HEADROOM` has its gains divided by 2^s, s = top − GAIN_HEADROOM. Dividing by a
-    power of two is exact, so ratios of gains are unchanged; formulas that add gains to counts
-    (the blended ratio) scale the counts by 2^−s too. s = 0 for every other gain, and whenever
-    the labels are below 513, so the usual values are computed as before, bit for bit.
+    Exponential gains 2^label − 1 overflow a double from label 1024 on (and a sum of large
+    gains sooner), so when the largest gain of a topic exceeds 2^GAIN_HEADROOM — for
+    ``gains="exp"`` its highest label (judged, ranked, or one of ``levels``, e.g. max_rel), for
+    a gain map its largest value — its gains are divided by 2^s, s = ⌈log2(largest)⌉ −
+    GAIN_HEADROOM, an integer. Dividing by a power of two is exact, so ratios of gains are
+    unchanged; formulas that add gains to counts (the blended ratio) scale the counts by 2^−s
+    too. s = 0 for linear gains and for every gain below 2^512, so the usual values are
+    computed as before, bit for bit.
     """
-    if gains != "exp":
+    if gains == "exp":
+        log_top = np.maximum(label_top(batch), max(levels, default=0)).astype(np.float64)
+    elif isinstance(gains, tuple):
+        log_top = np.full(len(batch.topics), np.ceil(np.log2(max(max(v for _, v in gains), 1.0))))
+    else:
         return np.zeros(len(batch.topics))
-    top = np.maximum(label_top(batch), max(levels, default=0)).astype(np.float64)
-    return np.maximum(top - GAIN_HEADROOM, 0.0)
+    return np.maximum(log_top - GAIN_HEADROOM, 0.0)
 
 
 def gain(grades: np.ndarray, gains: Any, shift: np.ndarray | float = 0.0) -> np.ndarray:

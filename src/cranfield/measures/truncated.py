@@ -291,7 +291,8 @@ FAMILY = [
     ("ERRT", errt_prefix, (MAXREL,), (0.0, 1.0), "ERR with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
     ("RBPT", rbpt_prefix, (P, MAXREL), (0.0, 1.0), "RBP with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
     ("RRT", rrt_prefix, (), (0.0, 1.0), "reciprocal rank with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
-    ("OIE", oie_prefix, (Param("beta", "float", 1.05, "weight of the joint entropy H(S,G); 1 < beta", low=0),
+    ("OIE", oie_prefix, (Param("beta", "float", 1.05, "weight of the joint entropy H(S,G)", low=1,
+                                               open_low=True),
                          Param("collection", "int", 20000, "|D|, the collection size", low=1)),
      (-np.inf, np.inf), "observational information effectiveness", "§3.4; Amigó et al., ICTIR 2018"),
 ]
