@@ -118,6 +118,26 @@ def test_python_number_syntax_is_not_a_c_number(tmp_path, score):
         read_run(run_file(tmp_path, [score]))
 
 
+def test_numbers_beyond_the_double_range_are_infinite_as_from_strtod(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run = read_run(run_file(tmp_path, ["1e999", "-1E+400", "1e-999", "0e99999"]), order="file")
+    assert run.score.tolist() == [float("inf"), float("-inf"), 0.0, 0.0]
+
+
+@pytest.mark.parametrize("ids, distinct", [(("1_0", "10"), 2), (("01", "1"), 1), (("+1", "1"), 1), (("\u0661", "1"), 2),
+                                           (("1.0", "1"), 2), (("99999999999999999999", "099999999999999999999"), 1)])
+def test_intent_ids_are_integers_by_the_file_grammar(tmp_path, ids, distinct):
+    text = f"1 {ids[0]} a 1\n1 {ids[1]} b 1\n".encode()
+    assert len(read_qrels(write_bytes(tmp_path, "q.txt", text), diversity=True).intent_ids) == distinct
+    lines = f"1 {ids[0]} 0.5\n1 {ids[1]} 0.5\n".encode()
+    if distinct == 2:
+        assert len(set(read_intents(write_bytes(tmp_path, "i.txt", lines)).intent)) == 2
+    else:
+        with pytest.raises(InputError, match="listed again"):
+            read_intents(write_bytes(tmp_path, "i.txt", lines))
+
+
 INTEGER = st.from_regex(r"[+-]?[0-9]{1,18}", fullmatch=True)
 
 

@@ -734,11 +734,11 @@ class Grammar:
             state[rows] = self.table[state[rows], _CLASS[text.buf[text.start[rows] + k]]]
         return self.accept[state]
 
-    def accepts(self, token: bytes) -> bool:
-        """Whether one byte string is a token of the grammar."""
-        values = np.empty(1, dtype=object)
-        values[0] = token
-        return bool(self.matches(Ragged.of(values))[0])
+    def accepts(self, tokens: Sequence[bytes]) -> np.ndarray:
+        """Whether each of some Python byte strings is a token of the grammar."""
+        values = np.empty(len(tokens), dtype=object)
+        values[:] = list(tokens)
+        return self.matches(Ragged.of(values))
 
 
 _DIGITS = {"digit": "int"}
@@ -795,9 +795,15 @@ def parse_floats(values: np.ndarray, source: str, line: np.ndarray, what: str, *
                  column: int | None = None) -> np.ndarray:
     """float64 of byte strings that are complete C decimal numbers (:data:`FLOAT`, the grammar of
     strtod, which trec_eval reads them with); anything else, NaN included, is an error naming
-    its line and column."""
+    its line and column. Beyond the double range a number is ±inf, as strtod gives."""
     require_tokens(values, FLOAT, source, line, what, column)
-    return values.astype(np.float64)
+    return _as_doubles(values)
+
+
+def _as_doubles(values: np.ndarray) -> np.ndarray:
+    """float64 of valid number tokens; beyond the double range they are ±inf, as from strtod."""
+    with np.errstate(over="ignore"):
+        return values.astype(np.float64)
 
 
 def _integers(text: Ragged) -> tuple[np.ndarray, np.ndarray]:
@@ -889,7 +895,7 @@ def python_numbers(values: Any, grammar: Grammar) -> tuple[np.ndarray, int | Non
             ok &= ~over
         else:
             out = np.zeros(len(tokens))
-            out[ok] = text[ok].astype(np.float64)
+            out[ok] = _as_doubles(text[ok])
         bad = ~ok
     first = np.flatnonzero(bad)
     return out, (int(first[0]) if first.size else None)

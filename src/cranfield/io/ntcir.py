@@ -228,7 +228,7 @@ def _sniff(path: str | Path, suffix: str, looks: Callable[[list[bytes]], bool]) 
 
 
 def _is_level_pair(tokens: list[bytes]) -> bool:
-    return len(tokens) == 2 and LEVEL.accepts(tokens[1])
+    return len(tokens) == 2 and bool(LEVEL.accepts(tokens[1:])[0])
 
 
 def looks_like_ntcir_rel(path: str | Path) -> bool:

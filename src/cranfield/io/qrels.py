@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ..errors import InputError, warn
-from ._tokens import LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns, shown
+from ._tokens import INTEGER, LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns, shown
 from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
@@ -60,12 +60,17 @@ class Qrels:
         return f"Qrels({kind}, topics={len(self.topic_ids)}, judgments={len(self)}, source={self.source!r})"
 
 
+def normalise_intents(values: Sequence[str]) -> list[str]:
+    """Integer intent ids compare numerically (docs/conventions.md#labels): ``"01"`` becomes
+    ``"1"``. An id is an integer by the files' grammar (:data:`~cranfield.io._tokens.INTEGER`),
+    not Python's, so ``"1_0"`` stays as it is."""
+    integer = INTEGER.accepts([v.encode() for v in values]).tolist()
+    return [str(int(v)) if ok else v for v, ok in zip(values, integer)]
+
+
 def normalise_intent(value: str) -> str:
-    """Integer intent ids compare numerically (docs/conventions.md#labels): ``"01"`` becomes ``"1"``."""
-    try:
-        return str(int(value))
-    except ValueError:
-        return value
+    """One intent id, :func:`normalise_intents`."""
+    return normalise_intents([value])[0]
 
 
 def parse_labels(values: np.ndarray, source: str, line: np.ndarray, column: int) -> np.ndarray:
@@ -100,7 +105,7 @@ def build_qrels(
     if intent_values is None:
         intent_values = np.full(topic.size, ADHOC_INTENT.encode(), dtype="S1")
     raw_ids, raw_intent = group_codes(intent_values)
-    names = [normalise_intent(v) for v in raw_ids]
+    names = normalise_intents(raw_ids)
     intent_ids = list(dict.fromkeys(names))
     intent = np.array([intent_ids.index(n) for n in names], dtype=np.int64)[raw_intent]
     if diversity is None:
@@ -262,7 +267,7 @@ def read_intents(path: str | Path) -> Intents:
             raise InputError(source, int(cols.line[k]), f"intent type {text.decode()!r} is not inf or nav")
         kinds.append(word)
     topics = [q.decode() for q in qid.tolist()]
-    intents = [normalise_intent(i.decode()) for i in intent.tolist()]
+    intents = normalise_intents([i.decode() for i in intent.tolist()])
     seen: dict[tuple[str, str], int] = {}
     for k, key in enumerate(zip(topics, intents)):
         if key in seen:
@@ -285,11 +290,12 @@ def read_intent_types(path: str | Path) -> dict[tuple[str, str], str]:
     cols = read_columns(path, 3, compact=True)
     require_columns(cols, (3,), "qid intent inf|nav")
     out: dict[tuple[str, str], str] = {}
-    for k, (q, i, t) in enumerate(zip(*(cols.text[j].tolist() for j in range(3)))):
+    intents = normalise_intents([i.decode() for i in cols.text[1].tolist()])
+    for k, (q, i, t) in enumerate(zip(cols.text[0].tolist(), intents, cols.text[2].tolist())):
         word = t.decode().lower()
         if word not in ("inf", "nav"):
             raise InputError(source, int(cols.line[k]), f"intent type {t.decode()!r} is not inf or nav")
-        out[(q.decode(), normalise_intent(i.decode()))] = word
+        out[(q.decode(), i)] = word
     return out
 
 
