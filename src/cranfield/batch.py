@@ -11,9 +11,94 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
+
+from .errors import check_int, invalid
+
+
+# --------------------------------------------------------------------------- argument checks
+def _array(value: Any, what: str) -> np.ndarray:
+    """``value`` as an array; a ragged nesting of lists is refused."""
+    try:
+        return np.asarray(value)
+    except ValueError:
+        raise invalid(what, "a rectangular array (equal-length rows)", value) from None
+
+
+def _integers(value: Any, what: str) -> np.ndarray:
+    """``value`` as an array of integers: booleans are 0/1 and whole floats their integer; text,
+    objects, fractions, NaN and infinities are refused (TypeError for the wrong type)."""
+    a = _array(value, what)
+    if a.dtype.kind in "iu":
+        return a
+    if a.dtype.kind == "b":
+        return a.astype(np.int8)
+    if a.dtype.kind == "f":
+        whole = np.isfinite(a) & (np.floor(a) == a) & (np.abs(a) < 2.0**63)
+        if not whole.all():
+            raise invalid(what, "integers", a[~whole].flat[0].item())
+        return a.astype(np.int64)
+    raise TypeError(f"The {what} must be an array of integers. Got an array of {a.dtype} instead.")
+
+
+def _flags(value: Any, what: str) -> np.ndarray:
+    """``value`` as an array of booleans (0 and 1 are accepted)."""
+    a = _array(value, what)
+    if a.dtype.kind == "b":
+        return a
+    if a.dtype.kind in "iuf" and np.isin(a, (0, 1)).all():
+        return a.astype(bool)
+    if a.dtype.kind in "iuf":
+        raise invalid(what, "booleans (or 0 and 1)", a[~np.isin(a, (0, 1))].flat[0].item())
+    raise TypeError(f"The {what} must be an array of booleans. Got an array of {a.dtype} instead.")
+
+
+def _weights(value: Any, what: str) -> np.ndarray:
+    """``value`` as an array of finite numbers >= 0."""
+    a = _array(value, what)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"The {what} must be an array of numbers. Got an array of {a.dtype} instead.")
+    a = a.astype(np.float64)
+    bad = ~np.isfinite(a) | (a < 0)
+    if bad.any():
+        raise invalid(what, "finite numbers >= 0", a[bad].flat[0].item())
+    return a
+
+
+def _shaped(a: np.ndarray, what: str, sizes: tuple[int | None, ...], layout: str) -> np.ndarray:
+    """``a`` if it has ``len(sizes)`` axes of the given sizes (None: any), else an error naming
+    the expected ``layout``."""
+    if a.ndim != len(sizes) or any(n is not None and n != m for n, m in zip(sizes, a.shape)):
+        raise invalid(what, f"an array of shape {layout}", a.shape)
+    return a
+
+
+def _broadcast(a: np.ndarray, what: str, shape: tuple[int, ...], layout: str) -> np.ndarray:
+    """``a`` broadcast to ``shape`` (a scalar or a smaller array that broadcasts is accepted)."""
+    try:
+        return np.broadcast_to(a, shape)
+    except ValueError:
+        raise invalid(what, f"an array of shape {layout}", a.shape) from None
+
+
+def _ratings(value: Any, what: str) -> np.ndarray:
+    """Judgment labels: integers, or finite numbers (TREC DD's combined passage ratings)."""
+    a = _array(value, what)
+    if a.dtype.kind != "f":
+        return _integers(a, what)
+    if not np.isfinite(a).all():
+        raise invalid(what, "finite numbers", a[~np.isfinite(a)].flat[0].item())
+    return a
+
+
+def _per_topic(value: Any, what: str, n: int) -> np.ndarray:
+    """A count per topic: integers >= 0, shape (T,)."""
+    a = _shaped(_integers(value, what), what, (n,), f"(T,) = ({n},)")
+    if (a < 0).any():
+        raise invalid(what, "integers >= 0", int(a.min()))
+    return a.astype(np.int64)
 
 
 def adhoc_labels(grades: np.ndarray) -> np.ndarray:
@@ -58,13 +143,37 @@ class Topics:
     judged_nonneg: np.ndarray | None = None
     cache: dict = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        """The arrays agree on T topics and I intents (a cheap check of shapes, not of values)."""
+        shapes = {name: np.shape(getattr(self, name)) for name in
+                  ("ideal", "ideal_intent", "num_judged", "weights", "rel_docs", "nav", "judged_nonneg")}
+        t, n_int = shapes["weights"] if len(shapes["weights"]) == 2 else (-1, -1)
+        expected = {"ideal": (t, None), "ideal_intent": (t, n_int, None), "num_judged": (t,), "weights": (t, n_int),
+                    "rel_docs": (t, None, n_int), "nav": (t, n_int),
+                    "judged_nonneg": () if self.judged_nonneg is None else (t,)}
+        if any(len(shapes[k]) != len(v) or any(e is not None and e != g for e, g in zip(v, shapes[k]))
+               for k, v in expected.items()):
+            raise invalid("Topics arrays", "ideal (T, K), ideal_intent (T, I, K'), num_judged (T,), weights (T, I), "
+                          "rel_docs (T, J, I), nav (T, I) and judged_nonneg (T,) or None", shapes)
+
     @classmethod
     def from_judgments(
         cls, doc_topic: np.ndarray, grades: np.ndarray, docno: np.ndarray, weights: np.ndarray,
         nav: np.ndarray, max_rel: int,
     ) -> "Topics":
-        """Build from the judged-document table: topic, grades (J, I) and docno of each document."""
-        n_topics = weights.shape[0]
+        """Build from the judged-document table: topic (an index into the T topics), grades (J, I)
+        (integers, or finite numbers for TREC DD's combined passage ratings) and docno of each
+        document, intent weights (T, I) and navigational flags (T, I)."""
+        weights = _shaped(_weights(weights, "intent weights"), "intent weights", (None, None), "(T, I)")
+        n_topics, n_int = weights.shape
+        nav = _shaped(_flags(nav, "navigational flags"), "navigational flags", (n_topics, n_int), f"(T, I) = {weights.shape}")
+        grades = _shaped(_ratings(grades, "grades"), "grades", (None, n_int), f"(J, I) with I = {n_int}")
+        n_docs = grades.shape[0]
+        doc_topic = _shaped(_integers(doc_topic, "document topics"), "document topics", (n_docs,), f"(J,) = ({n_docs},)")
+        if doc_topic.size and not (0 <= doc_topic.min() and doc_topic.max() < n_topics):
+            raise invalid("document topics", f"topic indices in [0, {n_topics})", int(doc_topic.max()))
+        docno = _shaped(_array(docno, "docnos"), "docnos", (n_docs,), f"(J,) = ({n_docs},)")
+        max_rel = check_int(max_rel, "max_rel")
         adhoc = adhoc_labels(grades)
         ideal = _sorted_positive(doc_topic, adhoc, n_topics)
         per_intent = [_sorted_positive(doc_topic, grades[:, i], n_topics) for i in range(grades.shape[1])]
@@ -79,13 +188,16 @@ class Topics:
 
     @classmethod
     def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> "Topics":
-        """Ad hoc topics given their positive grades (T, K); for synthetic experiments."""
-        ideal = -np.sort(-np.maximum(np.asarray(ideal), 0), axis=1)
-        judged = (ideal > 0).sum(axis=1) if num_judged is None else np.asarray(num_judged)
-        top = int(ideal.max()) if ideal.size else 1
+        """Ad hoc topics given their positive grades (T, K), integers; for synthetic experiments.
+        ``num_judged`` (T,) defaults to the positive grades, ``max_rel`` to the largest grade."""
+        ideal = _shaped(_integers(ideal, "ideal grades"), "ideal grades", (None, None), "(T, K)")
+        ideal = -np.sort(-np.maximum(ideal, 0), axis=1)
         n = ideal.shape[0]
+        judged = (ideal > 0).sum(axis=1) if num_judged is None else _per_topic(num_judged, "num_judged", n)
+        top = int(ideal.max()) if ideal.size else 1
         return cls(ideal, ideal[:, None, :], judged.astype(np.int64), np.ones((n, 1)),
-                   top if max_rel is None else max_rel, ideal[:, :, None], np.zeros((n, 1), dtype=bool))
+                   top if max_rel is None else check_int(max_rel, "max_rel"), ideal[:, :, None],
+                   np.zeros((n, 1), dtype=bool))
 
     @classmethod
     def from_intent_labels(
@@ -94,17 +206,23 @@ class Topics:
     ) -> "Topics":
         """Topics given the per-intent labels of their relevant documents, shape (T, J, I)
         (documents in tie-break order: the first of equals wins a greedy ideal); for
-        synthetic experiments such as the axiomatic enumeration."""
-        rel_docs = np.asarray(rel_docs)
+        synthetic experiments such as the axiomatic enumeration. ``weights`` (T, I) default to
+        uniform, ``nav`` (T, I) to informational intents, ``num_judged`` (T,) to the relevant
+        documents and ``max_rel`` to the largest label."""
+        rel_docs = _shaped(_integers(rel_docs, "intent labels"), "intent labels", (None, None, None), "(T, J, I)")
         n, _, n_int = rel_docs.shape
-        w = np.full((n, n_int), 1.0 / n_int) if weights is None else np.asarray(weights, dtype=np.float64)
-        adhoc = rel_docs.max(axis=2)
+        layout = f"(T, I) = ({n}, {n_int})"
+        w = np.full((n, n_int), 1.0 / max(n_int, 1)) if weights is None else \
+            _shaped(_weights(weights, "intent weights"), "intent weights", (n, n_int), layout)
+        adhoc = rel_docs.max(axis=2, initial=0) if n_int else np.zeros(rel_docs.shape[:2], dtype=rel_docs.dtype)
         ideal = -np.sort(-np.maximum(adhoc, 0), axis=1)
         ideal_intent = -np.sort(-np.maximum(rel_docs, 0).transpose(0, 2, 1), axis=2)
-        judged = (adhoc > 0).sum(axis=1) if num_judged is None else np.asarray(num_judged)
+        judged = (adhoc > 0).sum(axis=1) if num_judged is None else _per_topic(num_judged, "num_judged", n)
         top = int(rel_docs.max()) if rel_docs.size else 1
-        return cls(ideal, ideal_intent, judged.astype(np.int64), w, top if max_rel is None else max_rel,
-                   rel_docs, np.zeros((n, n_int), dtype=bool) if nav is None else np.asarray(nav, dtype=bool))
+        flags = np.zeros((n, n_int), dtype=bool) if nav is None else \
+            _shaped(_flags(nav, "navigational flags"), "navigational flags", (n, n_int), layout)
+        return cls(ideal, ideal_intent, judged.astype(np.int64), w,
+                   top if max_rel is None else check_int(max_rel, "max_rel"), rel_docs, flags)
 
     def __len__(self) -> int:
         return int(self.num_judged.size)
@@ -150,8 +268,8 @@ class Topics:
     def per_intent(self) -> "Topics":
         """Each (topic, intent) as a topic of its own, T·I of them (for intent-aware measures)."""
         n, n_int = self.weights.shape
-        ideal = self.ideal_intent.reshape(n * n_int, -1)
-        docs = self.rel_docs.transpose(0, 2, 1).reshape(n * n_int, -1, 1)
+        ideal = self.ideal_intent.reshape(n * n_int, self.ideal_intent.shape[2])
+        docs = self.rel_docs.transpose(0, 2, 1).reshape(n * n_int, self.rel_docs.shape[1], 1)
         return Topics(ideal, ideal[:, None, :], np.repeat(self.num_judged, n_int),
                       np.ones((n * n_int, 1)), self.max_rel, docs, np.zeros((n * n_int, 1), dtype=bool),
                       None if self.judged_nonneg is None else np.repeat(self.judged_nonneg, n_int))
@@ -213,27 +331,60 @@ class Batch:
     topics: Topics
     iteration: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        """The arrays agree with each other and with the topics (a cheap check of shapes and
+        types, not of values)."""
+        if not isinstance(self.topics, Topics):
+            raise TypeError(f"The topics of a Batch must be a Topics. Got {type(self.topics).__name__} instead.")
+        shape = np.shape(self.labels)
+        s, t, d, n_int = shape if len(shape) == 4 else (-1, -1, -1, -1)
+        shapes = {"labels": (s, t, d, n_int), "judged": (s, t, d), "length": (s, t), "present": (s, t),
+                  "iteration": (s, t, d)}
+        got = {k: np.shape(getattr(self, k)) for k in shapes if k != "iteration" or self.iteration is not None}
+        if s < 0 or t != len(self.topics) or n_int != self.topics.weights.shape[1] or \
+                any(got[k] != shapes[k] for k in got) or np.asarray(self.labels).dtype.kind not in "iuf":
+            raise invalid("Batch arrays", f"labels (S, T, D, I) of numbers with T = {len(self.topics)} topics and "
+                          f"I = {self.topics.weights.shape[1]} intents, judged (S, T, D), length and present (S, T), "
+                          "iteration (S, T, D) or None", got)
+
     @classmethod
     def from_labels(
         cls, labels: np.ndarray, topics: Topics, *, length: np.ndarray | None = None,
         judged: np.ndarray | None = None, iteration: np.ndarray | None = None,
     ) -> "Batch":
-        """A batch of synthetic rankings given their labels, shape (S, T, D) or (S, T, D, I).
+        """A batch of synthetic rankings given their integer labels, shape (S, T, D) or
+        (S, T, D, I), for the T topics of ``topics`` and its I intents (3-D labels: I = 1).
 
-        ``length`` defaults to D for every ranking (no truncation) and ``judged`` to True
-        within the length; labels past a ranking's length are set to 0.
+        ``length`` (S, T) defaults to D for every ranking (no truncation) and ``judged``
+        (S, T, D) to True within the length; labels past a ranking's length are set to 0.
+        ``iteration`` (S, T, D) numbers the search iterations (TREC DD). Shapes, types and
+        values are checked: a ValueError (TypeError for a wrong type) says what was expected.
         """
-        labels = np.asarray(labels)
-        if labels.ndim == 3:
+        if not isinstance(topics, Topics):
+            raise TypeError(f"The topics must be a Topics (Topics.from_ideal, Topics.from_intent_labels or "
+                            f"Collection.topics). Got {type(topics).__name__} instead.")
+        labels = _integers(labels, "labels")
+        n_topics, n_int = topics.weights.shape
+        layout = f"(S, T, D, I) with T = {n_topics} topics and I = {n_int} intents" + \
+            (" (or (S, T, D))" if n_int == 1 else "")
+        if labels.ndim == 3 and n_int == 1:
             labels = labels[..., None]
+        _shaped(labels, "labels", (None, n_topics, None, n_int), layout)
         s, t, d, _ = labels.shape
-        length = np.full((s, t), d, dtype=np.int64) if length is None else np.asarray(length, dtype=np.int64)
+        if length is None:
+            length = np.full((s, t), d, dtype=np.int64)
+        else:
+            length = _broadcast(_integers(length, "lengths"), "lengths", (s, t), f"(S, T) = ({s}, {t})").astype(np.int64)
+            if (length < 0).any():
+                raise invalid("lengths", "integers >= 0", int(length.min()))
         inside = np.arange(d) < np.minimum(length, d)[..., None]  # (S, T, D)
         if not inside.all():  # nothing lies past the end of a ranking
             labels = np.where(inside[..., None], labels, 0)
-        judged = inside if judged is None else np.asarray(judged, dtype=bool) & inside
-        return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics,
-                   None if iteration is None else np.where(inside, iteration, -1))
+        ranked = f"(S, T, D) = ({s}, {t}, {d})"
+        judged = inside if judged is None else _broadcast(_flags(judged, "judged flags"), "judged flags", (s, t, d), ranked) & inside
+        if iteration is not None:
+            iteration = np.where(inside, _broadcast(_integers(iteration, "iteration"), "iteration", (s, t, d), ranked), -1)
+        return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics, iteration)
 
     @property
     def shape(self) -> tuple[int, int, int, int]:
