@@ -466,8 +466,9 @@ def test_one_huge_docno_costs_its_bytes_not_lines_times_its_length(tmp_path, mon
     _, base = traced_peak(read_run, huge_field_run(tmp_path, 0))
     path = huge_field_run(tmp_path, huge)
     run, peak = traced_peak(read_run, path)
-    # padding every docno to the longest would cost 3000 × 60 KB = 180 MB
-    assert peak - base < 20 * huge and deep_size(run.docno) < 4 * path.stat().st_size
+    # padding every docno to the longest would cost 3000 × 60 KB = 180 MB; reading costs a few
+    # times the bytes of the block holding the long docno, whatever the threads' timing
+    assert peak - base < 100 * huge and deep_size(run.docno) < 4 * path.stat().st_size
     assert "x" * huge in run.ranking("16") and run.ranking("1")[:2] == ["doc0", "doc1"]
 
 
@@ -479,7 +480,7 @@ def test_a_huge_field_in_any_column_costs_its_bytes(tmp_path, column):
                 "tag": (" t\n", f" {'y' * huge}\n"), "score": (" 7.25 ", f" 7.{'0' * huge} ")}[column]
     _, base = traced_peak(read_run, write_bytes(tmp_path, "base.txt", rows.encode()))
     run, peak = traced_peak(read_run, write_bytes(tmp_path, "r.txt", rows.replace(old, new, 1).encode()))
-    assert peak - base < 20 * huge and run.docno.size == 3000
+    assert peak - base < 100 * huge and run.docno.size == 3000
 
 
 def test_a_huge_docno_in_qrels_and_python_input(tmp_path):
@@ -488,7 +489,7 @@ def test_a_huge_docno_in_qrels_and_python_input(tmp_path):
     _, base = traced_peak(read_qrels, write_bytes(tmp_path, "base.txt", text.encode()))
     path = write_bytes(tmp_path, "q.txt", text.replace(" d7 ", f" {huge} ").encode())
     q, peak = traced_peak(read_qrels, path)
-    assert peak - base < 20 * len(huge) and deep_size(q.docno) < 4 * path.stat().st_size
+    assert peak - base < 100 * len(huge) and deep_size(q.docno) < 4 * path.stat().st_size
     run = {"1": {f"d{k}": float(k) for k in range(3000)}}
     run["1"][huge] = 0.5
     assert deep_size(run_from_dict(run).docno) < 20 * 3000 * 8 + 4 * len(huge)
