@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from .batch import Batch, Topics, adhoc_labels
-from .errors import CranfieldError, InputError, listing, warn
+from .errors import CranfieldError, InputError, check_choice, listing, warn
 from .io import Intents, Qrels, Run
 from .io._tokens import doc_keys
 from .io.run import topic_doc_keys
@@ -87,8 +87,7 @@ class Collection:
         untyped intents are informational. Topics of the intent file that the qrels lack are
         ignored, with a warning.
         """
-        if empty_intents not in ("drop", "keep"):
-            raise CranfieldError(f"empty_intents must be 'drop' or 'keep', got {empty_intents!r}")
+        check_choice(empty_intents, "empty_intents option", ("drop", "keep"))
         order = sorted(range(len(qrels.topic_ids)), key=lambda t: natural_key(qrels.topic_ids[t]))
         remap = np.empty(len(order), dtype=np.int64)
         remap[order] = np.arange(len(order))

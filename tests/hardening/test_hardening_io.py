@@ -508,3 +508,17 @@ def test_a_huge_field_does_not_change_any_result(tmp_path):
     assert dict(zip(frame["topic"], frame["value"])) == pytest.approx({**expected, "all": 0.5 * sum(expected.values())})
     with pytest.raises(InputError, match=r"document 'z{60}\.\.\.' \(20000 characters\) appears lines 2 and 3"):
         read_run(write_bytes(tmp_path, "d.txt", f"1 Q0 a 1 3 t\n1 Q0 {long_doc} 2 2 t\n1 Q0 {long_doc} 3 1 t\n".encode()))
+
+
+# --- bad option values get the validators' message --------------------------------------------
+
+@pytest.mark.parametrize("read, option, message", [
+    (read_run, {"order": "ranks"}, "The order option must be one of 'score', 'rank', 'file'. Got 'ranks' instead."),
+    (read_run, {"on_duplicate": "max"}, "The on_duplicate option must be one of 'error', 'first'. Got 'max'"),
+    (read_run, {"score_dtype": "float16"}, "The score_dtype option must be one of 'float32', 'float64'."),
+    (read_qrels, {"on_duplicate": "first"}, "The on_duplicate option must be one of 'error', 'max'. Got 'first'"),
+])
+def test_bad_option_values(tmp_path, read, option, message):
+    path = write_bytes(tmp_path, "f.txt", b"1 Q0 a 1 1 t\n" if read is read_run else b"1 0 a 1\n")
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read(path, **option)

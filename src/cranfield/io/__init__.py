@@ -52,22 +52,23 @@ def _is_frame(obj: Any) -> bool:
     return hasattr(obj, "columns") and hasattr(obj, "to_numpy")
 
 
-def as_qrels(obj: Any, *, diversity: bool | None = None) -> Qrels:
+def as_qrels(obj: Any, *, diversity: bool | None = None, on_duplicate: str = "error") -> Qrels:
     """Accept a :class:`Qrels`, a path, a ``{qid: {docno: rel}}`` dict or a DataFrame.
 
     A directory, or a file that :func:`looks_like_ntcir_rel`, is read as NTCIREVAL ``.rel``
-    files (ad hoc; ``diversity`` does not apply); any other path as TREC qrels.
+    files (ad hoc; ``diversity`` does not apply); any other path as TREC qrels. A document
+    judged twice is an error, or (``on_duplicate="max"``) keeps the larger label.
     """
     if isinstance(obj, Qrels):
         return obj
     if isinstance(obj, (str, Path)):
         if Path(obj).is_dir() or looks_like_ntcir_rel(obj):
-            return read_ntcir_rel(obj)
-        return read_qrels(obj, diversity=diversity)
+            return read_ntcir_rel(obj, on_duplicate=on_duplicate)
+        return read_qrels(obj, diversity=diversity, on_duplicate=on_duplicate)
     if isinstance(obj, Mapping):
         return qrels_from_dict(obj, diversity=diversity)
     if _is_frame(obj):
-        return qrels_from_frame(obj, diversity=diversity)
+        return qrels_from_frame(obj, diversity=diversity, on_duplicate=on_duplicate)
     raise TypeError(f"qrels must be a path, a dict, a DataFrame or a Qrels, not {type(obj).__name__}")
 
 

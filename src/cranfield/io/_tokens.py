@@ -3,9 +3,11 @@
 The file is read in blocks of a few megabytes that end at a line break. Within a block the
 token boundaries, the tokens per line and the wanted fields of each line are found with numpy
 on the raw bytes, so no Python object is created per line or per token. A field comes out as
-a fixed-width byte-string array (dtype ``S``), as float64 numbers (parsed exactly, see
-:func:`parse_decimals`), or as 64-bit keys (:func:`doc_keys`). Memory is the compact result
-plus one block.
+a fixed-width byte-string array (dtype ``S``; an object array of ``bytes`` when a few fields
+are much longer than the rest, see :func:`fits_width`), as float64 numbers (C's strtod grammar,
+:data:`FLOAT`, parsed exactly, see :func:`parse_decimals`), or as 64-bit keys
+(:func:`doc_keys`). Memory is the compact result plus a few times one block, however long a
+field is.
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class Columns:
     source : str
         The file name used in error messages.
     text : dict of int to ndarray
-        ``text[j][i]`` is column ``j`` of row ``i`` as a byte string (dtype ``S``); ``b""``
-        where row ``i`` has fewer than ``j + 1`` columns.
+        ``text[j][i]`` is column ``j`` of row ``i`` as a byte string (dtype ``S``, or with
+        ``compact`` an object array of ``bytes``); ``b""`` where row ``i`` has fewer than
+        ``j + 1`` columns.
     number : dict of int to ndarray
         Columns read as float64.
     key : dict of int to ndarray

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, warn
+from ..errors import InputError, check_choice, warn
 from ._tokens import INTEGER, LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns, shown
 from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
@@ -34,6 +34,7 @@ class Qrels:
         Distinct intents (integers normalised, so ``"01"`` is ``"1"``); ``intent`` holds
         codes into it. Ad hoc qrels have the single intent ``"0"``.
     docno : ndarray of bytes, shape (n,)
+        dtype ``S``, or an object array of ``bytes`` (see :class:`~cranfield.io.Run`).
     rel : ndarray of int64, shape (n,)
         The labels; ``<= 0`` is not relevant.
     line : ndarray of int64 or None
@@ -98,8 +99,7 @@ def build_qrels(
     diversity: bool | None = None, on_duplicate: str = "error",
 ) -> Qrels:
     """Assemble :class:`Qrels` from parallel row arrays (see :func:`read_qrels`)."""
-    if on_duplicate not in ("error", "max"):
-        raise InputError(source, None, f"on_duplicate must be 'error' or 'max', got {on_duplicate!r}")
+    check_choice(on_duplicate, "on_duplicate option", ("error", "max"))
     topic_ids, topic = group_codes(topic_values)
     check_topic_ids(topic_ids, topic, line, source)
     if intent_values is None:

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, check_choice
 from ._tokens import (
     FLOAT,
     INTEGER,
@@ -52,6 +52,8 @@ class Run:
     offsets : ndarray of int64, shape (T + 1,)
         Rows ``offsets[t]:offsets[t + 1]`` are the ranked list of ``topic_ids[t]``.
     docno : ndarray of bytes (dtype ``S``), shape (n,)
+        An object array of ``bytes`` instead when a few docnos are much longer than the rest
+        (:func:`~cranfield.io._tokens.fits_width`), so memory follows the bytes read.
     score : ndarray of float64, shape (n,)
     line : ndarray of int, shape (n,), or None
         Line numbers in ``source`` (None for in-memory input).
@@ -246,12 +248,9 @@ def build_run(
     """Assemble a :class:`Run` from parallel row arrays (``topic`` codes into ``topic_ids``),
     applying the duplicate and order rules; ``score_dtype="float64"`` compares scores as doubles
     (gdeval) instead of C floats (trec_eval)."""
-    if score_dtype not in ("float32", "float64"):
-        raise InputError(source, None, f"score_dtype must be 'float32' or 'float64', got {score_dtype!r}")
-    if order not in ORDERS:
-        raise InputError(source, None, f"order must be one of {ORDERS}, got {order!r}")
-    if on_duplicate not in ("error", "first"):
-        raise InputError(source, None, f"on_duplicate must be 'error' or 'first', got {on_duplicate!r}")
+    check_choice(score_dtype, "score_dtype option", ("float32", "float64"))
+    check_choice(order, "order option", ORDERS)
+    check_choice(on_duplicate, "on_duplicate option", ("error", "first"))
     check_topic_ids(topic_ids, topic, line, source)
     keys = doc_keys(docno) if doc_key is None else doc_key
     keep = _check_duplicates(topic, docno, keys, line, source, topic_ids, on_duplicate)
