@@ -117,6 +117,8 @@ class Param:
         if self.kind == "gains":
             return parse_gains(text, bad)
         if self.kind == "measure":
+            if not isinstance(text, (str, Measure)):
+                raise bad
             return parse_measure(text)
         if self.kind == "maxrel":
             if isinstance(text, str) and text.strip() in ("file", "topic"):

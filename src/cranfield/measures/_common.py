@@ -106,19 +106,31 @@ def ideal_cumulative(ideal_gain: np.ndarray, d: int) -> np.ndarray:
     return ideal_cg
 
 
+def blend_weights(beta: float, shift: np.ndarray | float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """(u, w) with u·count + w·gain ∝ count + β·(gain·2^s) for gains divided by 2^shift: the
+    weights of counts and of scaled gains in a ratio that mixes them (Sakai's blended ratio,
+    the O-measure). u = 1, w = β where s = 0 (the formula as written); elsewhere the larger of
+    2^−s and β is scaled to 1, so neither overflows and β = 0 still leaves the counts alone."""
+    shift = np.asarray(shift, dtype=np.float64)
+    log_beta = np.log2(beta) if beta > 0 else -np.inf
+    top = np.maximum(-shift, log_beta)
+    scaled = shift > 0
+    return np.where(scaled, np.exp2(-shift - top), 1.0), np.where(scaled, np.exp2(log_beta - top), beta)
+
+
 def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: float,
                   shift: np.ndarray | float = 0.0) -> np.ndarray:
-    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (paper 004 Eq. 3).
+    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (Sakai, WWW 2012, Eq. 3).
 
     ``j`` (S, T, D) marks relevant ranks, ``g`` (S, T, D) their gains, ``ideal_gain`` (T, K)
     the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
-    Gains divided by 2^shift (:func:`gain_shift`, shape (T, 1)) give the same ratio, computed
-    as (C(r)·2^−s + β·cg(r)) / (r·2^−s + β·cg*(r)).
+    Gains divided by 2^shift (:func:`gain_shift`, shape (T, 1)) give the same ratio, with
+    counts and gains weighted by :func:`blend_weights`.
     """
     d = j.shape[-1]
-    unit = np.exp2(-np.asarray(shift, dtype=np.float64))
-    return (np.cumsum(j, axis=-1) * unit + beta * np.cumsum(g, axis=-1)) / (
-        ranks(d) * unit + beta * ideal_cumulative(ideal_gain, d))
+    unit, weight = blend_weights(beta, shift)
+    return safe_div(np.cumsum(j, axis=-1) * unit + weight * np.cumsum(g, axis=-1),
+                    ranks(d) * unit + weight * ideal_cumulative(ideal_gain, d))
 
 
 def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:

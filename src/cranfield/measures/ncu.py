@@ -23,8 +23,8 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import (at_rank, blended_ratio, cut, first_true, gain, gain_shift, ideal_cumulative, ideal_gains,
-                      safe_div)
+from ._common import (at_rank, blend_weights, blended_ratio, cut, first_true, gain, gain_shift, ideal_cumulative,
+                      ideal_gains, safe_div)
 
 NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
 
@@ -35,10 +35,11 @@ def o_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     grades = cut(batch.grades, cutoff)
     r1, found = first_true(grades > 0)
     shift = gain_shift(batch, gains)
-    unit = np.exp2(-shift)  # gains divided by 2^s: so are the counts (exact, see gain_shift)
+    unit, weight = blend_weights(beta, shift)  # counts and scaled gains (see gain_shift)
     icg = ideal_cumulative(ideal_gains(batch.topics.ideal, gains, shift[:, None]), grades.shape[-1])
     icg_r1 = at_rank(np.broadcast_to(icg, grades.shape), r1)
-    value = (unit + beta * at_rank(gain(grades, gains, shift[:, None]), r1)) / ((r1 + 1.0) * unit + beta * icg_r1)
+    value = safe_div(unit + weight * at_rank(gain(grades, gains, shift[:, None]), r1),
+                     (r1 + 1.0) * unit + weight * icg_r1)
     return np.where(found, value, 0.0)
 
 

@@ -287,7 +287,8 @@ FAMILY = [
     ("ERRU", erru_prefix, (E, MAXREL), (-np.inf, np.inf), "ERR with an effort cost per document", "§3.3"),
     ("RBPU", rbpu_prefix, (P, E, MAXREL), (-1.0, 1.0), "RBP with an effort cost per document", "§3.3"),
     ("NDCGT", ndcgt_prefix, (Param("gains", "gains", "linear", "gain of each label: linear, exp or a map"),),
-     (0.0, 1.0), "nDCG with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
+     (0.0, np.inf), "nDCG with a terminal document (above 1 when a short ranking takes nearly all the "
+     "relevance: its terminal comes earlier than the ideal's)", "§3.2; Liu et al. SIGIR 2016"),
     ("ERRT", errt_prefix, (MAXREL,), (0.0, 1.0), "ERR with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
     ("RBPT", rbpt_prefix, (P, MAXREL), (0.0, 1.0), "RBP with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
     ("RRT", rrt_prefix, (), (0.0, 1.0), "reciprocal rank with a terminal document", "§3.2; Liu et al. SIGIR 2016"),
