@@ -365,20 +365,26 @@ def test_nul_bytes_in_python_input(qid, doc):
             make()
 
 
+def test_python_ids_as_bytes_must_be_utf8():
+    assert run_from_dict({b"q1": {b"d1": 1.0}}).ranking("q1") == ["d1"]  # not "b'd1'"
+    with pytest.raises(InputError, match=r"topic 'q1', document '\ufffd': ids must be UTF-8 text"):
+        run_from_dict({"q1": {b"\xff": 1.0}})
+    with pytest.raises(InputError, match=r"topic '\ufffd1', .*: ids must be UTF-8 text"):
+        qrels_from_dict({b"\xff1": {"d": 1}})
+
+
 # --- 9. Python inputs: a dict run is one run; bad scores name topic, document and column ------
 
 @pytest.mark.parametrize("mapping", [dict, types.MappingProxyType])
 def test_a_dict_run_is_one_run(mapping):
-    from cranfield.io import as_runs
+    from cranfield.evaluate import Evaluator
 
     run = mapping({"q1": {"d1": 1.0, "d2": 0.5}})
-    assert as_runs(run) == [run] and as_run(run).ranking("q1") == ["d1", "d2"]
-    assert len(as_runs([run, run])) == 2 and len(as_runs((run,))) == 1
-    frame = pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "score": [1.0]})
-    assert as_runs(frame)[0] is frame and as_runs("r.txt") == ["r.txt"]
-    with pytest.raises(TypeError, match="a run or a list of runs"):
-        as_runs(42)
-    assert set(evaluate({"q1": {"d1": 1}}, {"q1": {"d1": 1.0}}, "P@1")["value"]) == {1.0}
+    assert as_run(run).ranking("q1") == ["d1", "d2"]
+    evaluator = Evaluator({"q1": {"d1": 1}}, ["P@1"])
+    for runs in (run, [run], (run, run)):
+        assert set(evaluator.evaluate(runs).to_frame()["value"]) == {1.0}
+        assert set(evaluate({"q1": {"d1": 1}}, runs, "P@1")["value"]) == {1.0}
 
 
 @pytest.mark.parametrize("score", ["abc", None, "1_0", "nan", float("nan"), object(), [1.0], "", "0x1p3", b"1\xff"])

@@ -4,7 +4,7 @@ DataFrames (docs/conventions.md#files)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ __all__ = [
     "Run",
     "as_qrels",
     "as_run",
-    "as_runs",
     "looks_like_ntcir_rel",
     "looks_like_ntcir_res",
     "qrels_from_dict",
@@ -97,17 +96,3 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
         return run_from_frame(obj, order=order, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
     raise TypeError(f"a run must be a path, a dict, a DataFrame or a Run, not {type(obj).__name__}")
 
-
-def as_runs(obj: Any) -> list[Any]:
-    """One run or several, as a list for :func:`as_run`.
-
-    A path, a :class:`Run`, a DataFrame or any mapping (a ``{qid: {docno: score}}`` run,
-    whatever its mapping type) is one run; a list, tuple or other iterable of those is
-    several. So a dict run is never iterated as if its topic ids were paths.
-    """
-    if isinstance(obj, (str, Path, Run, Mapping)) or _is_frame(obj):
-        return [obj]
-    if isinstance(obj, Iterable):
-        return list(obj)
-    raise TypeError(f"runs must be a run or a list of runs (paths, dicts, DataFrames or Runs), "
-                    f"not {type(obj).__name__}")

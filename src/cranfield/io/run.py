@@ -325,21 +325,33 @@ def _as_bytes(values: Iterable[Any]) -> np.ndarray:
 
 def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarray]:
     """Id columns of Python input (``{"topic": qids, "document": docnos}``) as byte strings
-    (UTF-8 of ``str``; :func:`~cranfield.io._tokens.compact_strings`). A NUL byte is an error
-    naming the row's ids: fixed-width byte strings drop trailing NULs, so ``"d1\\x00"`` would
-    be taken for ``"d1"``."""
-    encoded = {name: [str(v).encode() for v in values] for name, values in ids.items()}
+    (``bytes`` as they are, anything else the UTF-8 of its ``str``;
+    :func:`~cranfield.io._tokens.compact_strings`). An id that is not UTF-8 text or holds a NUL
+    byte is an error naming the row's ids: fixed-width byte strings drop trailing NULs, so
+    ``"d1\\x00"`` would be taken for ``"d1"``."""
+    encoded = {name: [v if isinstance(v, bytes) else str(v).encode() for v in values]
+               for name, values in ids.items()}
     for values in encoded.values():
-        if b"\0" in b"".join(values):
-            i = next(k for k, v in enumerate(values) if b"\0" in v)
-            row = ", ".join(f"{name} {column[i].decode()!r}" for name, column in encoded.items())
-            raise InputError(source, None, f"{row}: NUL bytes (\\x00) are not allowed in ids")
+        joined = b"\n".join(values)
+        if b"\0" in joined or not _is_utf8(joined):
+            i = next(k for k, v in enumerate(values) if b"\0" in v or not _is_utf8(v))
+            row = ", ".join(f"{name} {shown(column[i])}" for name, column in encoded.items())
+            raise InputError(source, None, f"{row}: ids must be UTF-8 text without NUL bytes (\\x00)")
     out = {}
     for name, values in encoded.items():
         column = np.empty(len(values), dtype=object)
         column[:] = values
         out[name] = compact_strings(column)
     return out
+
+
+def _is_utf8(text: bytes) -> bool:
+    """Whether bytes are UTF-8 text."""
+    try:
+        text.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: np.ndarray, docno: np.ndarray,
@@ -351,7 +363,7 @@ def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: 
         value = values[bad]
         where = "" if column is None else f" in column {column!r}"
         nan = " (NaN)" if isinstance(value, float) and math.isnan(value) else ""
-        raise InputError(source, None, f"topic {topic[bad].decode()!r}, document {docno[bad].decode()!r}: "
+        raise InputError(source, None, f"topic {shown(topic[bad])}, document {shown(docno[bad])}: "
                                        f"{what} {value!r}{where} is not {grammar.name}{nan}")
     return numbers
 
