@@ -38,7 +38,7 @@ def label_top(batch: Batch) -> np.ndarray:
     return np.maximum(batch.topics.ideal.max(axis=1, initial=0), batch.grades.max(axis=(0, 2), initial=0))
 
 
-def gain_shift(batch: Batch, gains: Any, *levels: int) -> np.ndarray:
+def gain_shift(batch: Batch, gains: Any, *levels: int, clip: int | None = None) -> np.ndarray:
     """s_t, the base-2 logarithm of the scale each topic's gains are divided by, shape (T,).
 
     Exponential gains 2^label − 1 overflow a double from label 1024 on (and a sum of large
@@ -48,10 +48,12 @@ def gain_shift(batch: Batch, gains: Any, *levels: int) -> np.ndarray:
     GAIN_HEADROOM, an integer. Dividing by a power of two is exact, so ratios of gains are
     unchanged; formulas that add gains to counts (the blended ratio) scale the counts by 2^−s
     too. s = 0 for linear gains and for every gain below 2^512, so the usual values are
-    computed as before, bit for bit.
+    computed as before, bit for bit. ``clip``: the kernel counts labels above it as ``clip``
+    (max_rel), so the highest label is ``clip``, whatever the batch holds.
     """
     if gains == "exp":
-        log_top = np.maximum(label_top(batch), max(levels, default=0)).astype(np.float64)
+        top = label_top(batch) if clip is None else np.full(len(batch.topics), clip)
+        log_top = np.maximum(top, max(levels, default=0)).astype(np.float64)
     elif isinstance(gains, tuple):
         log_top = np.full(len(batch.topics), np.ceil(np.log2(max(max(v for _, v in gains), 1.0))))
     else:
