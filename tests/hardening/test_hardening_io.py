@@ -74,7 +74,8 @@ def test_bom_only_at_the_start_and_an_xml_intent_file(tmp_path):
     with pytest.raises(InputError, match=r"e\.txt: the file is empty"):
         read_run(write_bytes(tmp_path, "e.txt", BOM + b"\n"))
     # a BOM inside the file is not a file's BOM: it stays part of the field
-    assert read_run(write_bytes(tmp_path, "m.txt", b"1 Q0 a 1 1 t\n" + BOM + b"2 Q0 a 1 1 t\n")).topic_ids[1] == "\ufeff2"
+    middle = write_bytes(tmp_path, "m.txt", b"1 Q0 a 1 1 t\n" + BOM + b"2 Q0 a 1 1 t\n")
+    assert read_run(middle).topic_ids[1] == "\ufeff2"
 
 
 # --- 2. numbers are read as C's strtod reads a complete number ------------------------------
@@ -205,7 +206,8 @@ def test_int64_bounds_are_in_range(tmp_path):
         assert q.rel.tolist() == [value, 1]
 
 
-@pytest.mark.parametrize("label", [10**20, -(10**20), 2**63, float(2**64), "99999999999999999999", np.uint64(2**64 - 1)])
+@pytest.mark.parametrize("label", [10**20, -(10**20), 2**63, float(2**64), "99999999999999999999",
+                                   np.uint64(2**64 - 1)])
 def test_python_labels_beyond_int64(label):
     with pytest.raises(InputError, match=r"topic '1', document 'a': label .* is not an integer"):
         qrels_from_dict({"1": {"a": label}})
@@ -315,7 +317,8 @@ def test_ntcir_files_are_still_sniffed(tmp_path):
 ALL = r"topic id 'all' is reserved for the mean over topics"
 
 
-@pytest.mark.parametrize("text", ["all Q0 a 1 1 t\n", "1 Q0 a 1 1 t\nall Q0 a 1 1 t\n", "1 Q0 a 1 1 t\n\nall Q0 b 1 1 t x\n"])
+@pytest.mark.parametrize("text", ["all Q0 a 1 1 t\n", "1 Q0 a 1 1 t\nall Q0 a 1 1 t\n",
+                                  "1 Q0 a 1 1 t\n\nall Q0 b 1 1 t x\n"])
 def test_topic_all_in_a_run_file(tmp_path, text):
     line = text.count("\n") if text.startswith("1") else 1
     with pytest.raises(InputError, match=rf"r\.txt:{line}: {ALL}"):
@@ -513,7 +516,8 @@ def test_a_huge_field_does_not_change_any_result(tmp_path):
     frame = evaluate(qrels, path, "AP", per_topic=True)
     assert dict(zip(frame["topic"], frame["value"])) == pytest.approx({**expected, "all": 0.5 * sum(expected.values())})
     with pytest.raises(InputError, match=r"document 'z{60}\.\.\.' \(20000 characters\) appears lines 2 and 3"):
-        read_run(write_bytes(tmp_path, "d.txt", f"1 Q0 a 1 3 t\n1 Q0 {long_doc} 2 2 t\n1 Q0 {long_doc} 3 1 t\n".encode()))
+        read_run(write_bytes(tmp_path, "d.txt", f"1 Q0 a 1 3 t\n1 Q0 {long_doc} 2 2 t\n1 Q0 {long_doc} 3 1 t\n"
+                                                .encode()))
 
 
 # --- bad option values get the validators' message --------------------------------------------

@@ -264,7 +264,9 @@ class Ragged:
         k = np.arange(int(words.sum())) - first[token]  # each word's position in its string
         at = self.start[token] + 8 * k
         need = int(at.max(initial=0)) + 8
-        buf = self.buf if self.buf.size >= need else np.concatenate((self.buf, np.zeros(need - self.buf.size, np.uint8)))
+        buf = self.buf
+        if buf.size < need:  # room to read the last word whole
+            buf = np.concatenate((buf, np.zeros(need - buf.size, np.uint8)))
         word = as_strided(buf, shape=(buf.size - 7, 8), strides=(1, 1))[at]
         word[np.arange(8) >= (self.length[token] - 8 * k)[:, None]] = 0  # bytes past the string's end
         mixed = _mix(word.view(">u8").ravel(), k)

@@ -15,7 +15,17 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import InputError, check_choice, warn
-from ._tokens import INTEGER, LABEL, doc_keys, open_binary, parse_floats, parse_ints, read_columns, require_columns, shown
+from ._tokens import (
+    INTEGER,
+    LABEL,
+    doc_keys,
+    open_binary,
+    parse_floats,
+    parse_ints,
+    read_columns,
+    require_columns,
+    shown,
+)
 from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
