@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError, invalid
+from .errors import CranfieldError, check_int, invalid
 from .evaluate import Evaluator
 from .io import Run, as_run
 from .measures.truncated import PREFIX, _length
@@ -45,11 +45,14 @@ def best_prefix(values: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.
 def length_bin(n: np.ndarray) -> np.ndarray:
     """Bin index of lengths: 0 for n = 0, 1 for [1, 4], then k for (2^k, 2^(k+1)] (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2)."""
     n = np.asarray(n)
+    if n.size and n.min() < 0:
+        raise invalid("ranking lengths", "integers >= 0", n.min())
     return np.where(n == 0, 0, np.maximum(1, np.ceil(np.log2(np.maximum(n, 1))) - 1)).astype(int)
 
 
 def bin_label(k: int) -> str:
-    """``0``, ``1-4``, ``5-8``, ``9-16``, ..."""
+    """``0``, ``1-4``, ``5-8``, ``9-16``, ... for the bins k = 0, 1, 2, 3, ..."""
+    k = check_int(k, "length bin", low=0)
     if k == 0:
         return "0"
     low = 1 if k == 1 else 2**k + 1
@@ -272,8 +275,6 @@ def _run(args: Any, measures: list[str], full: list[str]) -> int:
 
     if args.plot:
         check_plot_path(args.plot)
-    if args.full is not None and not full:
-        raise CranfieldError("--full names no measure")
     result = optimal_truncation(args.qrels, args.runs, measures, full_measures=full or DEFAULT_FULL,
                                 order=args.order, diversity=args.diversity)
     if args.format == "json":

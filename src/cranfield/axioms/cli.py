@@ -79,8 +79,6 @@ def run(args: Any) -> int:
     space, relevant, examples = check_settings(args.depth, args.aspects, args.relevant_per_aspect, args.examples)
     wanted = _properties(args.properties)
     measures = list(dict.fromkeys(_split_measures(args.measure)))
-    if not measures:
-        raise CranfieldError("-m names no measure")
     for name in measures:
         parse_measure(name)
     checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,

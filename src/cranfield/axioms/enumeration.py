@@ -240,6 +240,7 @@ def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: 
     filled children-first in the order of :func:`_process_order`, one vectorised step per
     group of rankings that share an order key.
     """
+    keep = check_int(keep, "number of examples", low=0)
     low, high = _edges(space, include_empty)
     key = _process_order(space)
     by_key = np.argsort(key[low], kind="stable")

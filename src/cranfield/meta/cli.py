@@ -230,7 +230,7 @@ def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
     from .._output import check_writable
-    from ..errors import check_int
+    from ..errors import check_int, warn
     from ..figures import check_plot_path
     from ._common import check_alpha, check_count
     from .significance import check_test
@@ -245,6 +245,9 @@ def _check_options(args: argparse.Namespace) -> None:
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs")
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
+        if args.B is not None and args.test in ("t", "wilcoxon"):
+            warn(f"--B sets the resamples of the randomization, bootstrap and tukey tests; the {args.test} test "
+                 "draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     if args.output:

@@ -678,6 +678,7 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     Tukey HSD, which controls the family-wise error itself; ``tie`` applies to Tukey HSD only.
     """
     check_test(test, correction)
+    check_choice(tie, "tie rule", TIES)
     level = check_alpha(alpha)
     if test in ("t", "wilcoxon"):
         fn = t_test if test == "t" else wilcoxon_test
