@@ -67,10 +67,15 @@ def _weights(value: Any, what: str) -> np.ndarray:
     return a
 
 
+def _fits(shape: tuple[int, ...], sizes: tuple[int | None, ...]) -> bool:
+    """Whether ``shape`` has ``len(sizes)`` axes of the given sizes (None: any)."""
+    return len(shape) == len(sizes) and all(n is None or n == m for n, m in zip(sizes, shape, strict=True))
+
+
 def _shaped(a: np.ndarray, what: str, sizes: tuple[int | None, ...], layout: str) -> np.ndarray:
     """``a`` if it has ``len(sizes)`` axes of the given sizes (None: any), else an error naming
     the expected ``layout``."""
-    if a.ndim != len(sizes) or any(n is not None and n != m for n, m in zip(sizes, a.shape)):
+    if not _fits(a.shape, sizes):
         raise invalid(what, f"an array of shape {layout}", a.shape)
     return a
 
@@ -151,8 +156,7 @@ class Topics:
         expected = {"ideal": (t, None), "ideal_intent": (t, n_int, None), "num_judged": (t,), "weights": (t, n_int),
                     "rel_docs": (t, None, n_int), "nav": (t, n_int),
                     "judged_nonneg": () if self.judged_nonneg is None else (t,)}
-        if any(len(shapes[k]) != len(v) or any(e is not None and e != g for e, g in zip(v, shapes[k]))
-               for k, v in expected.items()):
+        if not all(_fits(shapes[k], sizes) for k, sizes in expected.items()):
             raise invalid("Topics arrays", "ideal (T, K), ideal_intent (T, I, K'), num_judged (T,), weights (T, I), "
                           "rel_docs (T, J, I), nav (T, I) and judged_nonneg (T,) or None", shapes)
 
@@ -166,10 +170,12 @@ class Topics:
         document, intent weights (T, I) and navigational flags (T, I)."""
         weights = _shaped(_weights(weights, "intent weights"), "intent weights", (None, None), "(T, I)")
         n_topics, n_int = weights.shape
-        nav = _shaped(_flags(nav, "navigational flags"), "navigational flags", (n_topics, n_int), f"(T, I) = {weights.shape}")
+        nav = _shaped(_flags(nav, "navigational flags"), "navigational flags", (n_topics, n_int),
+                      f"(T, I) = {weights.shape}")
         grades = _shaped(_ratings(grades, "grades"), "grades", (None, n_int), f"(J, I) with I = {n_int}")
         n_docs = grades.shape[0]
-        doc_topic = _shaped(_integers(doc_topic, "document topics"), "document topics", (n_docs,), f"(J,) = ({n_docs},)")
+        doc_topic = _shaped(_integers(doc_topic, "document topics"), "document topics", (n_docs,),
+                            f"(J,) = ({n_docs},)")
         if doc_topic.size and not (0 <= doc_topic.min() and doc_topic.max() < n_topics):
             raise invalid("document topics", f"topic indices in [0, {n_topics})", int(doc_topic.max()))
         docno = _shaped(_array(docno, "docnos"), "docnos", (n_docs,), f"(J,) = ({n_docs},)")
@@ -374,16 +380,21 @@ class Batch:
         if length is None:
             length = np.full((s, t), d, dtype=np.int64)
         else:
-            length = _broadcast(_integers(length, "lengths"), "lengths", (s, t), f"(S, T) = ({s}, {t})").astype(np.int64)
+            length = _broadcast(_integers(length, "lengths"), "lengths", (s, t), f"(S, T) = ({s}, {t})")
+            length = length.astype(np.int64)
             if (length < 0).any():
                 raise invalid("lengths", "integers >= 0", int(length.min()))
         inside = np.arange(d) < np.minimum(length, d)[..., None]  # (S, T, D)
         if not inside.all():  # nothing lies past the end of a ranking
             labels = np.where(inside[..., None], labels, 0)
         ranked = f"(S, T, D) = ({s}, {t}, {d})"
-        judged = inside if judged is None else _broadcast(_flags(judged, "judged flags"), "judged flags", (s, t, d), ranked) & inside
+        if judged is None:
+            judged = inside
+        else:
+            judged = _broadcast(_flags(judged, "judged flags"), "judged flags", (s, t, d), ranked) & inside
         if iteration is not None:
-            iteration = np.where(inside, _broadcast(_integers(iteration, "iteration"), "iteration", (s, t, d), ranked), -1)
+            iteration = _broadcast(_integers(iteration, "iteration"), "iteration", (s, t, d), ranked)
+            iteration = np.where(inside, iteration, -1)
         return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics, iteration)
 
     @property

@@ -16,7 +16,6 @@ valid range and meaning, the paper and equation it implements, and its kernel; a
 from __future__ import annotations
 
 import difflib
-import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Mapping
@@ -238,7 +237,8 @@ class MeasureSpec:
         if not callable(self.kernel):
             raise TypeError(f"The kernel of measure {self.name!r} must be callable. Got {self.kernel!r} instead.")
         if not isinstance(self.params, tuple) or not all(isinstance(p, Param) for p in self.params):
-            raise TypeError(f"The params of measure {self.name!r} must be a tuple of Param. Got {self.params!r} instead.")
+            raise TypeError(f"The params of measure {self.name!r} must be a tuple of Param. "
+                            f"Got {self.params!r} instead.")
         if len({p.name for p in self.params}) != len(self.params):
             raise invalid(f"parameter names of measure {self.name!r}", "distinct", [p.name for p in self.params])
         if self.cutoff not in ("optional", "required", "none"):
@@ -310,12 +310,13 @@ class Measure:
             raise TypeError("A Measure's spec must be a MeasureSpec (parse_measure('nDCG@10') builds a Measure). "
                             f"Got {type(self.spec).__name__} instead.")
         params, values = self.spec.params, self.values
-        if not (isinstance(values, tuple) and len(values) == len(params)
-                and all(isinstance(v, tuple) and len(v) == 2 and v[0] == p.name for v, p in zip(values, params))):
+        named = isinstance(values, tuple) and len(values) == len(params) and all(
+            isinstance(v, tuple) and len(v) == 2 and v[0] == p.name for v, p in zip(values, params, strict=True))
+        if not named:
             names = ", ".join(p.name for p in params) or "none"
             raise MeasureError(f"The values of a {self.spec.name} Measure must be (name, value) pairs for {names}, "
                                f"in that order. Got {values!r} instead.")
-        checked = tuple((p.name, _checked(p, v, self.spec.name)) for p, (_, v) in zip(params, values))
+        checked = tuple((p.name, _checked(p, v, self.spec.name)) for p, (_, v) in zip(params, values, strict=True))
         if self.spec.cutoff == "required" and dict(checked).get("cutoff") is None:
             raise MeasureError(f"{self.spec.name} needs a cutoff: write {self.spec.name}@10, for example.")
         object.__setattr__(self, "values", checked)

@@ -121,8 +121,11 @@ def consistent_batch(rel_docs: np.ndarray, rankings: list[list[list[int]]], nav=
     return Batch.from_labels(labels, topics, length=length, judged=judged)
 
 
+SMALL_LABELS = st.integers(-2, 3)
+
+
 @st.composite
-def diversity_cases(draw, labels=st.integers(-2, 3)):
+def diversity_cases(draw, labels=SMALL_LABELS):
     n_topics, n_int, n_docs = draw(st.integers(1, 2)), draw(st.integers(1, 3)), draw(st.integers(0, 5))
     rel_docs = np.array(draw(st.lists(labels, min_size=n_topics * n_docs * n_int, max_size=n_topics * n_docs * n_int)),
                         dtype=np.int64).reshape(n_topics, n_docs, n_int)
