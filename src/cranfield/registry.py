@@ -340,18 +340,15 @@ class Measure:
         return inner[0].depth if inner else self.spec.depth(self.params)
 
     def __call__(self, batch: Batch) -> np.ndarray:
-        if not isinstance(batch, Batch):
-            raise TypeError(f"A measure scores a Batch (Collection.batch or Batch.from_labels). "
-                            f"Got {type(batch).__name__} instead.")
-        return self.spec.kernel(batch, **self.params)
+        return self.spec.kernel(_scored(batch), **self.params)
 
     def per_intent(self, batch: Batch) -> np.ndarray | None:
         """Each intent's score X_i, shape (S, T, I), for intent-aware measures (else None)."""
-        return None if self.spec.per_intent is None else self.spec.per_intent(batch, **self.params)
+        return None if self.spec.per_intent is None else self.spec.per_intent(_scored(batch), **self.params)
 
     def per_iteration(self, batch: Batch) -> np.ndarray | None:
         """The value after each iteration, shape (S, T, C), for iteration measures (else None)."""
-        return None if self.spec.per_iteration is None else self.spec.per_iteration(batch, **self.params)
+        return None if self.spec.per_iteration is None else self.spec.per_iteration(_scored(batch), **self.params)
 
     def with_params(self, **changes: Any) -> "Measure":
         """A copy with some parameters changed (validated)."""
@@ -371,6 +368,14 @@ class Measure:
 
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
+
+
+def _scored(batch: Any) -> Batch:
+    """``batch`` if it is a :class:`~cranfield.batch.Batch`, else a TypeError."""
+    if not isinstance(batch, Batch):
+        raise TypeError(f"A measure scores a Batch (Collection.batch or Batch.from_labels). "
+                        f"Got {type(batch).__name__} instead.")
+    return batch
 
 
 def _checked(p: Param, value: Any, measure: str) -> Any:

@@ -402,6 +402,9 @@ API_ERRORS = [
                                      ("gains", "linear"))), MeasureError, "The 'p' parameter of RBP must be"),
     (lambda: Measure(lookup("IA"), (("cutoff", None), ("measure", None))), MeasureError, "measure"),
     (lambda: parse_measure("P@5")(np.zeros((1, 1, 5))), TypeError, "A measure scores a Batch"),
+    (lambda: parse_measure("nDCG_IA").per_intent([[1]]), TypeError,
+     "A measure scores a Batch"),
+    (lambda: parse_measure("CT").per_iteration(None), TypeError, "A measure scores a Batch"),
 ]
 
 
