@@ -27,8 +27,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ._progress import progress
 from . import averaging
+from ._progress import progress
 from .averaging import AVERAGES, dd_weights
 from .batch import Batch
 from .diversity_stats import Depth, check_depth, load_collection, relevant_counts

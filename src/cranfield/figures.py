@@ -25,16 +25,21 @@ PLOT_FORMATS = ("png", "svg", "pdf", "eps", "ps", "jpg", "jpeg", "tif", "tiff", 
 INSTALL_HINT = "plots need matplotlib: pip install 'cranfield[plot]'"
 
 
-def new_figure(**options: Any) -> Any:
-    """A ``matplotlib.figure.Figure(**options)`` on an Agg canvas; a :class:`CranfieldError`
-    saying how to install matplotlib when it is missing."""
+def _matplotlib() -> tuple[Any, Any]:
+    """(Figure, FigureCanvasAgg), or a :class:`CranfieldError` saying how to install matplotlib."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
         raise CranfieldError(INSTALL_HINT) from None
-    fig = Figure(**options)
-    FigureCanvasAgg(fig)
+    return Figure, FigureCanvasAgg
+
+
+def new_figure(**options: Any) -> Any:
+    """A ``matplotlib.figure.Figure(**options)`` on an Agg canvas (see :func:`_matplotlib`)."""
+    figure, canvas = _matplotlib()
+    fig = figure(**options)
+    canvas(fig)
     return fig
 
 
@@ -47,7 +52,7 @@ def check_plot_path(path: str | os.PathLike[str]) -> str:
     if fmt not in PLOT_FORMATS:
         raise invalid("plot file", "named with one of the extensions " + ", ".join(f".{f}" for f in PLOT_FORMATS),
                       str(path))
-    new_figure()
+    _matplotlib()
     return fmt
 
 
@@ -56,6 +61,7 @@ def save_figure(fig: Any, path: str | os.PathLike[str]) -> None:
     fmt = check_plot_path(path)
     with atomic_write(path, "wb", "plot") as f:
         fig.savefig(f, format=fmt)
+
 
 UTILITY_CURVES = ["RBPU(p=0.8)", "RBPU(p=0.9)", "RBPU(p=0.98)", "RBPU(p=0.99)",
                   "RBU(p=0.8)", "RBU(p=0.9)", "RBU(p=0.98)", "DCGU", "ERRU"]
