@@ -98,6 +98,11 @@ def _ratings(value: Any, what: str) -> np.ndarray:
     return a
 
 
+def _max_rel(value: Any) -> int:
+    """The highest label, a 64-bit integer >= 0."""
+    return check_int(value, "max_rel", low=0, high=int(np.iinfo(np.int64).max))
+
+
 def _per_topic(value: Any, what: str, n: int) -> np.ndarray:
     """A count per topic: integers >= 0, shape (T,)."""
     a = _shaped(_integers(value, what), what, (n,), f"(T,) = ({n},)")
@@ -179,7 +184,7 @@ class Topics:
         if doc_topic.size and not (0 <= doc_topic.min() and doc_topic.max() < n_topics):
             raise invalid("document topics", f"topic indices in [0, {n_topics})", int(doc_topic.max()))
         docno = _shaped(_array(docno, "docnos"), "docnos", (n_docs,), f"(J,) = ({n_docs},)")
-        max_rel = check_int(max_rel, "max_rel")
+        max_rel = _max_rel(max_rel)
         adhoc = adhoc_labels(grades)
         ideal = _sorted_positive(doc_topic, adhoc, n_topics)
         per_intent = [_sorted_positive(doc_topic, grades[:, i], n_topics) for i in range(grades.shape[1])]
@@ -202,7 +207,7 @@ class Topics:
         judged = (ideal > 0).sum(axis=1) if num_judged is None else _per_topic(num_judged, "num_judged", n)
         top = int(ideal.max()) if ideal.size else 1
         return cls(ideal, ideal[:, None, :], judged.astype(np.int64), np.ones((n, 1)),
-                   top if max_rel is None else check_int(max_rel, "max_rel"), ideal[:, :, None],
+                   top if max_rel is None else _max_rel(max_rel), ideal[:, :, None],
                    np.zeros((n, 1), dtype=bool))
 
     @classmethod
@@ -228,7 +233,7 @@ class Topics:
         flags = np.zeros((n, n_int), dtype=bool) if nav is None else \
             _shaped(_flags(nav, "navigational flags"), "navigational flags", (n, n_int), layout)
         return cls(ideal, ideal_intent, judged.astype(np.int64), w,
-                   top if max_rel is None else check_int(max_rel, "max_rel"), rel_docs, flags)
+                   top if max_rel is None else _max_rel(max_rel), rel_docs, flags)
 
     def __len__(self) -> int:
         return int(self.num_judged.size)
