@@ -82,14 +82,17 @@ BAD = {
     "collection": (["collection", "{dq}", "--diversity"], [
         ["--rel", "-5"], ["--rel", "0"], ["--rel", "x"], ["--rel", "1.5"], ["--depth", "-1"], ["--depth", "xi+2"],
         ["--depth", "1" + "0" * 30], ["--depth", "2.5"], ["--plot", "{tmp}/dd.txt"], ["-o", "{tmp}"],
-        ["-o", "{tmp}/missing/out.txt"], ["--empty-intents", "maybe"]]),
+        ["-o", "{tmp}/missing/out.txt"], ["--empty-intents", "maybe"], ["--adhoc"], ["--intents", "{tmp}/none.txt"],
+        ["--format", "csv"]]),
     "dss": (["dss", "{dq}", "--diversity", "-m", "alpha-nDCG", "--n", "3"], [
         ["--seed", "-1"], ["--seed", "x"], ["--seed", "1.5"], ["--n", "1"], ["--n", "1e9"], ["--n", "x"],
         ["--k", "0"], ["--k", "5,,10"], ["--k", "5,x"], ["--k", ""], ["--k", "100000"], ["--n", "5000", "--k", "1000"],
         ["--depth", "-2"], ["--depth", "deep"], ["-o", "{tmp}"], ["--sweep", "--plot", "{tmp}/d.txt"],
-        ["--plot", "{tmp}/d.png"], ["-m", "AP@5"], ["-m", "RBU"], ["--average", "median"]]),
+        ["--plot", "{tmp}/d.png"], ["-m", "AP@5"], ["-m", "RBU"], ["--average", "median"], ["--discount", "log"],
+        ["--format", "xml"]]),
     "truncation": (["truncation", "{q}", "{r1}", "-m", "RBU"], [
-        ["--plot", "{tmp}/t.txt"], ["--plot", "{tmp}/missing/t.png"], ["-m", "AP"], ["--order", "random"]]),
+        ["--plot", "{tmp}/t.txt"], ["--plot", "{tmp}/missing/t.png"], ["-m", "AP"], ["--order", "random"],
+        ["--full", "NoSuchMeasure"], ["--full", ""], ["--format", "xml"]]),
     "aspects order": (["aspects", "order", "--labels", "relevance=nr,mr,hr"], [
         ["--embed", "relevance=0,1,nan"], ["--embed", "relevance=0,1,inf"], ["--embed", "relevance=0,x,2"],
         ["--embed", "relevance=2,1,0"], ["--embed", "relevance=0,1"], ["--embed", "other=0,1"],
@@ -107,7 +110,8 @@ BAD = {
         ["--seed", "-1"], ["--seed", "x"], ["--seed", "2.5"], ["--B", "0"], ["--B", "1e12"], ["--B", "x"],
         ["--alpha", "2"], ["--alpha", "nan"], ["--alpha", "0"], ["--alpha", "1"], ["--alpha", "x"],
         ["--test", "tukey", "--correction", "holm"], ["-o", "{tmp}"], ["-o", "{tmp}/missing/o.txt"],
-        ["--test", "anova"], ["--format", "xml"]]),
+        ["--test", "anova"], ["--format", "xml"], ["--baseline", "nope"], ["--correction", "sidak"],
+        ["-m", "NoSuchMeasure"]]),
     "discpower": (["discpower", "{q}", "{r1}", "{r2}", "-m", "AP", "--B", "20"], [
         ["--seed", "-1"], ["--B", "-5"], ["--alpha", "-0.1"], ["--alpha", "inf"], ["--plot", "{tmp}/a.txt"],
         ["--plot", "{tmp}/missing/a.png"], ["--plot", "{tmp}"], ["-o", "{tmp}"],
@@ -115,10 +119,10 @@ BAD = {
     "correlate": (["correlate", "{q}", "{r1}", "{r2}", "-m", "AP,P@10"], [
         ["--seed", "1"], ["-o", "{tmp}"], ["--format", "latex"]]),
     "intuitiveness": (["intuitiveness", "{q}", "{r1}", "{r2}", "-m", "AP,P@10", "--gold", "RR"], [
-        ["--seed", "1"], ["-o", "{tmp}"], ["--format", "latex"]]),
+        ["--seed", "1"], ["-o", "{tmp}"], ["--format", "latex"], ["--gold", "NoSuchMeasure"]]),
     "coverage": (["coverage", "{q}", "{r1}", "{r2}", "-m", "AP", "--reference", "P@10"], [
         ["--pairs", "0"], ["--pairs", "-3"], ["--pairs", "x"], ["--pairs", "1e9"], ["--seed", "-1"],
-        ["--seed", "x"], ["-o", "{tmp}"]]),
+        ["--seed", "x"], ["-o", "{tmp}"], ["--reference", "NoSuchMeasure"], ["--format", "latex"]]),
 }
 CASES = [pytest.param(base, bad, id=f"{command}:{' '.join(bad)}") for command, (base, cases) in BAD.items()
          for bad in cases]

@@ -349,7 +349,7 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
     0.2645
     """
     check_choice(correction, "correction", CORRECTIONS)
-    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    b = check_count(n_resamples, "number of resamples B (n_resamples)")
     setup = _setup(data, measure, baseline)
     gen = make_rng(rng)
     n = setup.matrix.n_topics
@@ -410,7 +410,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     (0.118, 0.125)
     """
     check_choice(correction, "correction", CORRECTIONS)
-    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    b = check_count(n_resamples, "number of resamples B (n_resamples)")
     level = check_alpha(alpha)
     setup = _setup(data, measure, baseline, min_topics=2)
     gen = make_rng(rng)
@@ -558,7 +558,7 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     >>> tukey_hsd(x, n_resamples=1000, rng=1).pvalue.tolist()
     [0.3, 0.887, 0.071]
     """
-    b = check_count(n_resamples, "the number of resamples B (n_resamples)")
+    b = check_count(n_resamples, "number of resamples B (n_resamples)")
     check_choice(tie, "tie rule", TIES)
     setup = _setup(data, measure, baseline)
     ranges = _tukey_ranges(setup.matrix.values, b, make_rng(rng))

@@ -87,7 +87,7 @@ def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs:
     if not reference:
         raise CranfieldError("UIR needs at least one reference measure")
     matrices = as_score_matrices(data, list(reference))
-    n = check_count(n_pairs, "n_pairs")
+    n = check_count(n_pairs, "number of topic pairs n_pairs")
     topics = make_rng(rng).integers(0, matrices[0].n_topics, (n, 2))
     return UnanimousImprovement(matrices[0].systems, tuple(m.measure for m in matrices),
                                 _uir(matrices, topics), topics)
