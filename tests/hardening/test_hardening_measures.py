@@ -66,23 +66,7 @@ def variants() -> list[str]:
     return sorted(set(names))
 
 
-# Kernels of measures/adhoc.py and trec_experimental.py (other owners' files; P+Q and Q_IA reuse
-# adhoc's Q and P+): their
-# exponential gains still overflow from label 1024 on and a label above max_rel still gives a
-# stop probability above 1, until they take _common.gain_shift, ideal_gains, blended_ratio and
-# exp_stop (see the issue #14 report). Checked as expected failures by test_pending_elsewhere.
-PENDING_SPECS = {"ERR", "nERR", "Q", "P+", "Q_IA", "P+Q", "P+Q#"}  # exp gains by default
-PENDING_EXP = {"nDCG", "nDCG_IA", "RBP", "G", "Rndcg", "ndcg_rel", "IA"}  # with gains=exp
-
-
-def pending(name: str) -> bool:
-    base = re.match(r"[^(@]+", name).group()
-    return (base in PENDING_SPECS or (base in PENDING_EXP and "gains=exp" in name)
-            or name in ("RBP(max_rel=1)", "ERR_IA(norm=none)@5"))
-
-
-VARIANTS = {name: parse_measure(name) for name in variants() if not pending(name)}
-PENDING = sorted(name for name in variants() if pending(name))
+VARIANTS = {name: parse_measure(name) for name in variants()}
 
 
 def score(measure: Measure, batch: Batch) -> np.ndarray:
@@ -197,16 +181,6 @@ def test_chapelle_stop_probability_is_exact_and_bounded():
     assert _common.exp_stop(g, 3).tolist() == [0, 0, 1 / 8, 3 / 8, 7 / 8, 7 / 8, 7 / 8]
     assert _common.exp_stop(np.array([10**6, 10**6 - 1]), 10**6).tolist() == [1.0, 0.5]
     assert parse_measure("ERRT(max_rel=1)")(consistent_batch(np.array([[[3]]]), [[[0]]]))[0, 0] <= 1.0
-
-
-@pytest.mark.xfail(reason="kernel in measures/adhoc.py or trec_experimental.py, not yet on the shared gain "
-                   "scaling (issue #14 report)",
-                   strict=False)
-@pytest.mark.parametrize("name", PENDING)
-def test_pending_elsewhere(name):
-    rel_docs = np.array([[[10**6, 0], [2000, 1], [3, 0], [0, 2]]])
-    for batch in (consistent_batch(rel_docs, [[[1, 0, -1, 3, 2]], [[3]]]), edge_batches()["an empty intent"]):
-        assert_valid(name, parse_measure(name), batch)
 
 
 # --------------------------------------------------------------------------- 2. gain maps

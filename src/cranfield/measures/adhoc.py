@@ -16,7 +16,8 @@ import numpy as np
 from ..batch import Batch
 from ..errors import MeasureError
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import MAX_REL, REL, at_rank, cut, first_true, gain, log2_discount, ranks, safe_div, within_length
+from ._common import (MAX_REL, REL, at_rank, blended_ratio, cut, exp_stop, first_true, gain, gain_shift, ideal_gains,
+                      log2_discount, ranks, safe_div, within_length)
 
 TREC_EVAL = "trec_eval 9.0.7 (pytrec-eval-terrier)"
 
@@ -86,21 +87,24 @@ def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: s
             return dcg(g)
         return g @ jk_discount(g.shape[-1], b) if g.shape[-1] else np.zeros(g.shape[:-1])
 
-    return safe_div(total(gain(cut(batch.grades, cutoff), gains)), total(cut(ideal_gains(batch.topics.ideal, gains), cutoff)))
+    shift = gain_shift(batch, gains)[:, None]  # exp gains scaled per topic: the ratio is unchanged
+    return safe_div(total(gain(cut(batch.grades, cutoff), gains, shift)),
+                    total(cut(ideal_gains(batch.topics.ideal, gains, shift), cutoff)))
 
 
-def ideal_gains(ideal: np.ndarray, gains: Any) -> np.ndarray:
-    """Gains of the ideal ranking, largest first: an explicit gain map need not grow with the
-    label (trec_eval ``ndcg.1=3,2=1`` sorts its ideal list by gain; negative gains stay out)."""
-    g = gain(ideal, gains)
-    return np.maximum(-np.sort(-g, axis=-1), 0.0) if isinstance(gains, tuple) else g
+def _highest_gain(gains: Any, max_rel: int, shift: np.ndarray) -> np.ndarray:
+    """h, the gain of the highest label (of the gain vector when one is given, NTCIREVAL), over 2^shift."""
+    if isinstance(gains, tuple):
+        return max(v for _, v in gains) * np.exp2(-shift)
+    return gain(np.asarray(max_rel), gains, shift)
 
 
-def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any) -> np.ndarray:
-    if sat == "ntcir":  # g/(h + 1), h the highest gain: of the gain vector when one is given (NTCIREVAL)
-        top = max(v for _, v in gains) if isinstance(gains, tuple) else float(gain(np.array(max_rel), gains))
-        return gain(grades, gains) / (top + 1.0)
-    return (np.exp2(np.maximum(grades, 0).astype(np.float64)) - 1.0) / 2.0**max_rel
+def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any, shift: np.ndarray) -> np.ndarray:
+    """R(g): ``chapelle`` (2^g − 1)/2^max_rel, ``ntcir`` g/(h + 1) (NTCIREVAL); labels above max_rel
+    count as max_rel, so R < 1; gains divided by 2^shift (T, 1) and so is the 1 of h + 1."""
+    if sat == "ntcir":
+        return gain(np.minimum(grades, max_rel), gains, shift) / (_highest_gain(gains, max_rel, shift) + np.exp2(-shift))
+    return exp_stop(grades, max_rel)
 
 
 def cascade(stop: np.ndarray) -> np.ndarray:
@@ -114,16 +118,18 @@ def err(batch: Batch, *, cutoff: int | None, max_rel: int | None = None,
         sat: str = "chapelle", gains: Any = "exp") -> np.ndarray:
     """ERR@k = Σ_r (1/r)·R_r·Π_{s<r}(1 − R_s) (Chapelle et al. CIKM 2009, Eq. 3) with
     R = (2^g − 1)/2^max_rel; ``sat=ntcir`` uses R = gain(g)/(gain(max_rel) + 1)."""
-    top = batch.topics.max_rel if max_rel is None else max_rel
-    return cascade(_stop_probability(cut(batch.grades, cutoff), max(top, 1), sat, gains))
+    top = max(batch.topics.max_rel if max_rel is None else max_rel, 1)
+    shift = gain_shift(batch, gains, clip=top)[:, None]
+    return cascade(_stop_probability(cut(batch.grades, cutoff), top, sat, gains, shift))
 
 
 def nerr(batch: Batch, *, cutoff: int | None, gains: Any = "exp", max_rel: int | None = None) -> np.ndarray:
     """nERR@l (NTCIREVAL; Sakai & Song SIGIR 2011): ERR with stop probability g/(h + 1) over the
     ERR of the ideal list, both cut at l."""
     top = max(batch.topics.max_rel if max_rel is None else max_rel, 1)
-    run = cascade(_stop_probability(cut(batch.grades, cutoff), top, "ntcir", gains))
-    ideal = cascade(_stop_probability(cut(batch.topics.ideal, cutoff), top, "ntcir", gains))
+    shift = gain_shift(batch, gains, clip=top)[:, None]
+    run = cascade(_stop_probability(cut(batch.grades, cutoff), top, "ntcir", gains, shift))
+    ideal = cascade(_stop_probability(cut(batch.topics.ideal, cutoff), top, "ntcir", gains, shift))
     return safe_div(run, ideal)
 
 
@@ -144,34 +150,16 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     d = grades.shape[-1]
     weight = rbp_weights(p, d)
     # gain relative to the highest gain: g/max_rel for linear gains, of the gain vector when one is given
-    highest = max(v for _, v in gains) if isinstance(gains, tuple) else float(gain(np.array(max(top, 1)), gains))
-    base = (gain(grades, gains) / highest) @ weight if d else np.zeros(grades.shape[:-1])
+    top = max(top, 1)
+    shift = gain_shift(batch, gains, clip=top)[:, None]  # labels above max_rel count as max_rel
+    highest = _highest_gain(gains, top, shift)
+    base = (gain(np.minimum(grades, top), gains, shift) / highest) @ weight if d else np.zeros(grades.shape[:-1])
     if part == "base":
         return base
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
     unjudged = within_length(n, d) & ~cut(batch.judged, cutoff)
     residual = (unjudged @ weight if d else 0.0) + p ** n.astype(np.float64)
     return residual if part == "residual" else base + residual
-
-
-def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: float) -> np.ndarray:
-    """Sakai's blended ratio BR(r) = (C(r) + β·cg(r)) / (r + β·cg*(r)) (Sakai, WWW 2012, Eq. 2).
-
-    ``j`` (S, T, D) marks relevant ranks, ``g`` (S, T, D) their gains, ``ideal_gain`` (T, K)
-    the gains of the ideal ranking sorted descending; cg*(r) = cg*(K) beyond the ideal list.
-    """
-    d = j.shape[-1]
-    return (np.cumsum(j, axis=-1) + beta * np.cumsum(g, axis=-1)) / (ranks(d) + beta * ideal_cumulative(ideal_gain, d))
-
-
-def ideal_cumulative(ideal_gain: np.ndarray, d: int) -> np.ndarray:
-    """cg*(r) for r = 1..d, shape (T, d): the ideal list's cumulative gain, cg*(K) beyond it."""
-    ideal_cg = np.zeros((ideal_gain.shape[0], d))
-    width = min(d, ideal_gain.shape[1])
-    if width:
-        ideal_cg[:, :width] = np.cumsum(ideal_gain[:, :width], axis=-1)
-        ideal_cg[:, width:] = ideal_cg[:, width - 1 : width]
-    return ideal_cg
 
 
 def q_value(j: np.ndarray, br: np.ndarray, num_relevant: np.ndarray, cutoff: int | None) -> np.ndarray:
@@ -186,7 +174,8 @@ def q_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any
     (NTCIREVAL's Q@l)."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    shift = gain_shift(batch, gains)[:, None]
+    br = blended_ratio(j, gain(grades, gains, shift), ideal_gains(batch.topics.ideal, gains, shift), beta, shift)
     return q_value(j, br, batch.topics.num_rel(1), cutoff)
 
 
@@ -196,7 +185,8 @@ def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = 
     relevant document there."""
     grades = cut(batch.grades, cutoff)
     j = grades > 0
-    br = blended_ratio(j, gain(grades, gains), ideal_gains(batch.topics.ideal, gains), beta)
+    shift = gain_shift(batch, gains)[:, None]
+    br = blended_ratio(j, gain(grades, gains, shift), ideal_gains(batch.topics.ideal, gains, shift), beta, shift)
     best = np.where(j, grades, 0).max(axis=-1, initial=0)
     rp, found = first_true(j & (grades == best[..., None]))
     upto = np.arange(j.shape[-1]) <= rp[..., None]

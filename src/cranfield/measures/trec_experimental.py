@@ -28,8 +28,8 @@ import numpy as np
 
 from ..batch import Batch
 from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import REL, cut, gain, log2_discount, safe_div
-from .adhoc import TREC_EVAL, _judged_nonrelevant, _relevant, dcg, ideal_gains
+from ._common import REL, cut, gain, gain_shift, ideal_gains, log2_discount, safe_div
+from .adhoc import TREC_EVAL, _judged_nonrelevant, _relevant, dcg
 
 
 def relative_precision(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
@@ -74,11 +74,15 @@ def _padded(x: np.ndarray, width: int) -> np.ndarray:
 
 
 def g_measure(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
-    """G (trec_eval ``G``): Σ_r g(d_r)/log2(2 + cost(r) − cg(r)) / Σ g*, cost(r) = Σ_{s≤r} max(g*_s, 1)."""
-    g = gain(cut(batch.grades, cutoff), gains)
-    ideal = ideal_gains(batch.topics.ideal, gains)
-    cost = np.cumsum(np.maximum(_padded(ideal, g.shape[-1]), 1.0), axis=-1)
-    terms = np.where(g != 0, g / np.log2(2.0 + cost - np.cumsum(g, axis=-1)), 0.0)
+    """G (trec_eval ``G``): Σ_r g(d_r)/log2(2 + cost(r) − cg(r)) / Σ g*, cost(r) = Σ_{s≤r} max(g*_s, 1).
+    With gains divided by 2^s (exp gains of huge labels), log2(2 + x) = s + log2(2^(1−s) + x/2^s)."""
+    shift = gain_shift(batch, gains)[:, None]
+    g = gain(cut(batch.grades, cutoff), gains, shift)
+    ideal = ideal_gains(batch.topics.ideal, gains, shift)
+    cost = np.cumsum(np.maximum(_padded(ideal, g.shape[-1]), np.exp2(-shift)), axis=-1)
+    with np.errstate(divide="ignore"):  # log2(0) = -inf: logaddexp2 then gives 1 - s exactly
+        log_cost = shift + np.logaddexp2(1.0 - shift, np.log2(np.maximum(cost - np.cumsum(g, axis=-1), 0.0)))
+    terms = np.where(g != 0, g / log_cost, 0.0)
     return safe_div(terms.sum(axis=-1), ideal.sum(axis=-1))
 
 
@@ -91,8 +95,9 @@ def _cumulative_dcg(g: np.ndarray, width: int) -> np.ndarray:
 def ndcg_rel(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
     """ndcg_rel (trec_eval): nDCG averaged over the documents of positive gain — DCG(r)/DCG*(r)
     at each retrieved one, DCG(n)/DCG*(K) for each one not retrieved."""
-    g = gain(cut(batch.grades, cutoff), gains)
-    ideal = ideal_gains(batch.topics.ideal, gains)
+    shift = gain_shift(batch, gains)[:, None]  # scaled exp gains: the ratios are unchanged
+    g = gain(cut(batch.grades, cutoff), gains, shift)
+    ideal = ideal_gains(batch.topics.ideal, gains, shift)
     width = max(g.shape[-1], ideal.shape[-1])
     run_dcg, ideal_dcg = _cumulative_dcg(g, width), _cumulative_dcg(ideal, width)
     ratio = safe_div(run_dcg, np.broadcast_to(ideal_dcg, run_dcg.shape))
@@ -108,8 +113,9 @@ def r_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", rel: int 
     """Rndcg (trec_eval): nDCG averaged at the ranks where the ideal gain drops, and at the end
     of a run longer than the ideal's positive part plus one document; 0 for a topic without a
     document labelled ``rel`` or more (trec_eval's only use of -l here)."""
-    g = gain(cut(batch.grades, cutoff), gains)
-    ideal = ideal_gains(batch.topics.ideal, gains)
+    shift = gain_shift(batch, gains)[:, None]  # scaled exp gains: the ratios are unchanged
+    g = gain(cut(batch.grades, cutoff), gains, shift)
+    ideal = ideal_gains(batch.topics.ideal, gains, shift)
     width = max(g.shape[-1], ideal.shape[-1]) + 1
     run_dcg, ideal_dcg = _cumulative_dcg(g, width), _cumulative_dcg(ideal, width)
     padded = _padded(ideal, width)
