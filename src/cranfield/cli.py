@@ -324,7 +324,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
     missing = ("empty" if args.complete else "skip" if (trec_eval or gdeval or dd2017) and args.missing == "auto"
                else args.missing)
-    score_dtype = args.score_dtype or ("float64" if gdeval else "float32")
+    score_dtype = args.score_dtype or ("float64" if gdeval or args.compat == "ndeval" else "float32")
     if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
         from .io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
 

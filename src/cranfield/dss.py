@@ -357,7 +357,7 @@ def dss(
              f"out of its average: {listing([coll.topic_ids[t] for t in keep[undefined]])}")
     names_t = [coll.topic_ids[t] for t in keep]
     weights = dd_weights(topics, depth, rel)[keep] if average == "dd" else None
-    averaged = averaging.average(values, average, weights=weights, topics=names_t)
+    averaged = averaging.average(values, average, weights=weights, topics=names_t, announced=np.isnan(values))
     return DSSResult(
         measures=[str(m).strip() for m in measures], ks=ks, names=[[str(x) for x in row] for row in named], topics=names_t,
         values=values, means=means, average=average, averaged=averaged, n=int(n),
