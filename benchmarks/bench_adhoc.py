@@ -26,10 +26,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import cranfield  # noqa: E402
 from _gen import make_collection  # noqa: E402
 from _timing import timed_runs  # noqa: E402
-
-import cranfield  # noqa: E402
 
 MEASURES = ["P@10", "AP", "nDCG@10", "RR"]
 # the exact trec_eval names: pytrec_eval computes only the cutoff 10 for these (the cheapest

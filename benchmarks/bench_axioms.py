@@ -17,8 +17,8 @@ import warnings
 
 import numpy as np
 
-from cranfield.axioms.enumeration import Space, check_space, score_space, synthetic_topics
-from cranfield.registry import parse_measure
+from cranfield.analysis.axioms import Space, check_space, score_space, synthetic_topics
+from cranfield.measures.registry import parse_measure
 
 DIVERSITY = ["alpha_nDCG@10", "ERR_IA@10", "nERR_IA@10", "NRBP", "nNRBP", "AP_IA", "P_IA@10", "StRecall@10",
              "D#-nDCG@10", "P+Q#@10", "CT", "nCT", "ACT"]

@@ -25,12 +25,11 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_ndeval import make_data  # noqa: E402
-
 import cranfield  # noqa: E402
+from bench_ndeval import make_data  # noqa: E402
 from cranfield import Batch  # noqa: E402
-from cranfield.diversity_stats import load_collection  # noqa: E402
-from cranfield.dss import at_cutoff, coefficient_of_variation, dss, random_prefixes  # noqa: E402
+from cranfield.analysis.dss import at_cutoff, coefficient_of_variation, dss, random_prefixes  # noqa: E402
+from cranfield.evaluation.collection import load_collection
 
 MEASURES = [
     "alpha_nDCG", "ERR_IA", "nERR_IA", "StRecall", "nDCG_IA", "P_IA", "AP_IA", "nNRBP", "D#-nDCG", "D#-ERR",

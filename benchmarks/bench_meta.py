@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from _timing import best_time
-
 from cranfield.meta import discriminative_power, randomization_test, t_test
 
 

@@ -23,10 +23,9 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import cranfield  # noqa: E402
 from _gen import docnos, unique_ids, write_lines  # noqa: E402
 from _timing import best_time  # noqa: E402
-
-import cranfield  # noqa: E402
 
 NDEVAL = {
     **{f"ERR-IA@{k}": f"ERR_IA@{k}" for k in (5, 10, 20)},

@@ -23,11 +23,10 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import cranfield  # noqa: E402
 from _gen import make_collection  # noqa: E402
 from _timing import best_time  # noqa: E402
-
-import cranfield  # noqa: E402
-from cranfield.compat import ntcireval_request  # noqa: E402
+from cranfield.compat.presets import ntcireval_request  # noqa: E402
 
 GAINS = [1, 2]
 CUTOFFS = [10, 1000]
@@ -35,7 +34,7 @@ CUTOFFS = [10, 1000]
 
 def run_cranfield(qrels: Path, runs: list[Path]):
     request = ntcireval_request(CUTOFFS)
-    measures = [cranfield.compat.with_gains(m, ":".join(map(str, GAINS))) for m in request.measures]
+    measures = [cranfield.compat.presets.with_gains(m, ":".join(map(str, GAINS))) for m in request.measures]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = cranfield.Evaluator(str(qrels), measures, names=request.labels, missing="skip")

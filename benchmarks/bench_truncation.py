@@ -23,11 +23,10 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _gen import make_collection  # noqa: E402
-
 import cranfield  # noqa: E402
+from _gen import make_collection  # noqa: E402
 from cranfield import Batch, parse_measure  # noqa: E402
-from cranfield.truncation import optimal_truncation  # noqa: E402
+from cranfield.analysis.truncation import optimal_truncation  # noqa: E402
 
 MEASURES = ["FlatUtility", "RBU(p=0.8)", "RBU(p=0.98)", "DCGU", "ERRU", "RBPU(p=0.8)", "RBPU(p=0.98)",
             "NDCGT", "ERRT", "RBPT(p=0.8)", "RBPT(p=0.98)", "RRT", "OIE", "F"]

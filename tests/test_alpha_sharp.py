@@ -14,12 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cranfield
+from conftest import DATA, read_text
 from cranfield import Batch, MeasureError, Topics, parse_measure
-from cranfield.cli import main
-from cranfield.examples import example_files
+from cranfield.cli.main import main
+from cranfield.io.examples import example_files
 from cranfield.measures.alpha_sharp import DISCOUNTS, SUBTOPICS, alpha_sharp_ia
 from cranfield.measures.diversity import alpha_ndcg, intent_aware, subtopic_recall
-from conftest import DATA, read_text
 
 TOL = 1e-12
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cranfield import CranfieldError
-from cranfield.aspects import AspectSpace, class_weights, evaluate_aspects, evaluate_named, order
+from cranfield.analysis.aspects import evaluate_aspects, evaluate_named
+from cranfield.measures.aspects import AspectSpace, class_weights, order
 
 RELEVANCE = ("nr", "mr", "fr", "hr")
 CORRECTNESS = ("nc", "pc", "c")
@@ -132,8 +133,9 @@ def test_weights_and_errors():
 
 
 def test_cli(capsys, write):
-    from cranfield.cli import main
     import json
+
+    from cranfield.cli.main import main
 
     rel = write("rel.qrels", "t 0 d1 mr\nt 0 d2 hr\nt 0 d3 hr\n")
     cor = write("cor.qrels", "t 0 d1 c\nt 0 d2 1\nt 0 d3 nc\n")  # labels by name or index
@@ -158,7 +160,7 @@ def test_cli(capsys, write):
 def test_upper_bounds_below_one():
     """Maistro et al., CIKM 2021, §4.2: with d1 = (mr, c), d2 = (hr, pc), d3 = (hr, nc) no ranking reaches CAM = 1;
     the best candidate ideal ranking attains the best of Table 3's fifteen rankings."""
-    from cranfield.aspects import upper_bounds
+    from cranfield.analysis.aspects import upper_bounds
 
     strategies, topics, values = upper_bounds(space(0), JUDGMENTS, "AP", method="cam", grades=GRADES["AP"])
     assert topics == ["t"] and "recursive:correctness>relevance" in strategies and "sum" in strategies
@@ -169,7 +171,7 @@ def test_upper_bounds_below_one():
 
 
 def test_report_cli(capsys, write, tmp_path):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     rel = write("rel.qrels", "t 0 d1 mr\nt 0 d2 hr\nt 0 d3 hr\n")
     cor = write("cor.qrels", "t 0 d1 c\nt 0 d2 pc\nt 0 d3 nc\n")
@@ -199,7 +201,7 @@ def test_missing_aspect_rules():
 def test_multi_column_qrels_and_config(capsys, write):
     import json
 
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels = write("multi.qrels", "t 0 d1 mr c\nt 0 d2 hr pc\nt 0 d3 hr nc\n")
     config = write("aspects.json", json.dumps({

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield import CranfieldError, EvaluationWarning
-from cranfield.averaging import GEOM_EPSILON, average, dd_weights
-from cranfield.diversity_stats import collection_diversity
 from conftest import DATA
+from cranfield import CranfieldError, EvaluationWarning
+from cranfield.analysis.diversity import collection_diversity
+from cranfield.evaluation.averaging import GEOM_EPSILON, average, dd_weights
 
 
 def test_arithmetic_and_geometric():
@@ -97,7 +97,7 @@ def test_means_lie_between_min_and_max(x, data):
     assert float(average(x, "geom")) <= float(average(np.maximum(x, GEOM_EPSILON), "avg")) + 1e-12  # AM-GM
 
 
-@pytest.mark.parametrize("module", ["cranfield.averaging", "cranfield.diversity_stats", "cranfield.dss",
+@pytest.mark.parametrize("module", ["cranfield.evaluation.averaging", "cranfield.measures.topics", "cranfield.analysis.dss",
                                     "cranfield.measures.alpha_sharp"])
 def test_docstring_examples(module):
     import doctest

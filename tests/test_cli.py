@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from cranfield.cli import main
 from conftest import DATA
+from cranfield.cli.main import main
 
 QRELS = DATA / "web2012" / "qrels.adhoc.txt"
 RUN = DATA / "web2012" / "ql-filtered.run.gz"
@@ -99,10 +99,10 @@ def test_example_and_measures(capsys):
 
 def test_console_script_exit_status(write):
     bad = write("bad.qrels", "1 0 a\n")
-    proc = subprocess.run([sys.executable, "-m", "cranfield.cli", "eval", str(bad), str(RUN)],
+    proc = subprocess.run([sys.executable, "-m", "cranfield.cli.main", "eval", str(bad), str(RUN)],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.startswith("cranfield: error: ") and "bad.qrels:1" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "cranfield.cli", "eval", "--help"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "cranfield.cli.main", "eval", "--help"], capture_output=True, text=True)
     assert proc.returncode == 0 and "ir_measures' syntax" in proc.stdout
 
 

@@ -19,13 +19,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield import CranfieldError, Topics
-from cranfield.cli import main
-from cranfield.diversity_stats import (
-    collection_diversity, d_max, d_mean, diversity_difficulty, greedy_cover, relevant_counts, resolve_depth,
-    subtopic_miss_rate, topic_stats,
-)
 from conftest import DATA, read_text
+from cranfield import CranfieldError, Topics
+from cranfield.analysis.diversity import collection_diversity, topic_stats
+from cranfield.cli.main import main
+from cranfield.measures.topics import (
+    d_max,
+    d_mean,
+    diversity_difficulty,
+    greedy_cover,
+    relevant_counts,
+    resolve_depth,
+    subtopic_miss_rate,
+)
 
 # topic -> {subtopics a document is relevant to: number of such documents} (TREC 2010/2011
 # qrels), listed by the largest docno of each group, descending: the greedy cover's tie order

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import cranfield.dss as dss_module
-from cranfield import Batch, CranfieldError, EvaluationWarning, parse_measure
-from cranfield.averaging import average, dd_weights
-from cranfield.cli import main
-from cranfield.diversity_stats import load_collection
-from cranfield.dss import at_cutoff, coefficient_of_variation, dss, random_prefixes, sweep_measures
+import cranfield.analysis.dss as dss_module
 from conftest import DATA
+from cranfield import Batch, CranfieldError, EvaluationWarning, parse_measure
+from cranfield.analysis.dss import at_cutoff, coefficient_of_variation, dss, random_prefixes, sweep_measures
+from cranfield.cli.main import main
+from cranfield.evaluation.averaging import average, dd_weights
+from cranfield.evaluation.collection import load_collection
 
 WEB2012 = DATA / "web2012" / "qrels-for-ndeval.txt.gz"
 SMALL = {"1": {"a": {"x": 1, "y": 2}, "b": {"y": 1, "z": 1, "w": 1}, "c": {"x": 1, "u": 1}},
@@ -81,7 +81,7 @@ def test_one_batch_equals_scoring_each_permutation_alone():
 
 def test_seeded_and_independent_of_the_block_size(monkeypatch):
     a = quiet(dss, WEB2012, ["alpha_nDCG", "alpha#-IA(subtopics=cascade)"], k=[3, 10], n=40, seed=5)
-    monkeypatch.setattr(dss_module, "CELL_BUDGET", 1)  # one topic per block
+    monkeypatch.setattr(dss_module, "DSS_CELL_BUDGET", 1)  # one topic per block
     b = quiet(dss, WEB2012, ["alpha_nDCG", "alpha#-IA(subtopics=cascade)"], k=[3, 10], n=40, seed=5)
     c = quiet(dss, WEB2012, ["alpha_nDCG", "alpha#-IA(subtopics=cascade)"], k=[3, 10], n=40, seed=6)
     # the same permutations; only BLAS's summation order inside the kernels may follow the block shape

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import cranfield
-from cranfield import CranfieldError, EvaluationWarning, Evaluator
 from conftest import DATA
+from cranfield import CranfieldError, EvaluationWarning, Evaluator
 
 QRELS = {"1": {"a": 1, "b": 0}, "2": {"c": 2}, "3": {"d": 0}}
 RUN = {"1": {"a": 1.0, "b": 0.5}, "2": {"x": 1.0, "c": 0.5}, "9": {"z": 1.0}}
@@ -86,14 +86,14 @@ def test_evaluator_reused_for_many_runs_and_frames():
 def test_topic_chunks_give_identical_results(monkeypatch):
     import importlib
 
-    module = importlib.import_module("cranfield.evaluate")
+    module = importlib.import_module("cranfield.evaluation.evaluator")
 
     runs = [DATA / "robust03" / "input.pircRBa1.gz", DATA / "robust03" / "input.NLPR03vb10.gz"]
     measures = ["AP", "nDCG@10", "P@5", "RR", "Rprec", "RBP(part=upper)", "Q@10"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         whole = Evaluator(DATA / "robust03" / "qrels.txt.gz", measures).evaluate(runs).values
-        monkeypatch.setattr(module, "CELL_BUDGET", 5000)  # about five topics per block
+        monkeypatch.setattr(module, "EVAL_CELL_BUDGET", 5000)  # about five topics per block
         ev = Evaluator(DATA / "robust03" / "qrels.txt.gz", measures)
         assert len(ev.topic_blocks(cranfield.read_run(runs[0]))) == 20
         chunked = ev.evaluate(runs).values
@@ -120,7 +120,7 @@ def test_progress_bar_draws_on_stderr_only_when_asked(capsys):
 
 
 def test_urisk_and_trisk_by_hand():
-    from cranfield.evaluate import risk_adjusted, trisk
+    from cranfield.evaluation.evaluator import risk_adjusted, trisk
 
     qrels = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
     ev = Evaluator(qrels, ["P@1"])

@@ -11,8 +11,8 @@ import math
 import numpy as np
 import pytest
 
-from cranfield.cli import main
 from conftest import DATA, read_text
+from cranfield.cli.main import main
 
 
 def gdeval(qrels_text: str, run_text: str, k: int) -> dict[str, tuple[float, float]]:

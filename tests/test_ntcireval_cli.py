@@ -76,7 +76,7 @@ def trec_files(write, topics: dict[str, tuple[dict[str, int], list[str]]]):
 
 
 def cranfield_lines(capsys, *args) -> list[str]:
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -130,7 +130,7 @@ def test_random_topics_match_ntcireval(tmp_path, write, capsys, seed):
     (["-g", "1:2:3", "--cutoffs", "0"], "of 1 or more"),
 ])
 def test_errors(capsys, write, args, message):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels, run = trec_files(write, {"1": ({"a": 1}, ["a"])})
     assert main(["eval", "--compat", "ntcireval", *args, str(qrels), str(run)]) == 2
@@ -138,7 +138,7 @@ def test_errors(capsys, write, args, message):
 
 
 def test_gains_option_sets_every_gains_parameter(capsys, write):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels, run = trec_files(write, {"1": ({"a": 1, "b": 3, "c": 2}, ["a", "c", "x", "b"])})
     assert main(["eval", str(qrels), str(run), "-g", "1:2:3", "-m", "Q", "-m", "nDCG@3", "-m", "Q(gains=1:2:3)",

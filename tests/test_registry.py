@@ -7,7 +7,7 @@ import math
 import pytest
 
 from cranfield import MeasureError, parse_measure
-from cranfield.registry import iter_specs, lookup
+from cranfield.measures.registry import iter_specs, lookup
 
 
 @pytest.mark.parametrize("text, canonical", [

@@ -92,7 +92,7 @@ def relstrings(qrels: dict, run: dict, judged_only: bool = False, n: int = 10) -
 
 
 def cranfield_q(capsys, *args: str) -> str:
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -161,7 +161,7 @@ def test_topics_in_strcmp_order(capsys, write):
 def test_format_trec_keeps_the_provenance_line(capsys):
     """Outside --compat trec_eval, --format trec opens with cranfield's # line (docs/conventions.md#output) and
     prints runid only when asked or when several runs are shown."""
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     runs = [DATA / "web2012" / "ql-filtered.run.gz", DATA / "web2012" / "rm-filtered.run.gz"]
     with warnings.catch_warnings():
@@ -175,7 +175,7 @@ def test_format_trec_keeps_the_provenance_line(capsys):
 
 
 def test_measure_sets_cranfield_cannot_complete(capsys):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     assert main(["eval", str(WEB), str(DATA / "web2012" / "ql-filtered.run.gz"), "-m", "qrels_jg"]) == 2
     err = capsys.readouterr().err
@@ -185,7 +185,7 @@ def test_measure_sets_cranfield_cannot_complete(capsys):
 @pytest.mark.parametrize("options", [(), ("-l", "2"), ("-J",), ("-c",)], ids=lambda o: " ".join(o) or "plain")
 def test_all_trec(capsys, write, options):
     """``-m all_trec``: every measure, relstring included (two topics missing, for -c)."""
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     run = {q: d for q, d in run_dict(DATA / "web2012" / "ql-filtered.run.gz").items() if q not in ("160", "199")}
     run_path = write("run.txt", "".join(f"{q} Q0 {d} 0 {s!r} indri\n" for q, docs in run.items() for d, s in docs.items()))
@@ -224,7 +224,7 @@ def test_trec_eval_parameters_of_the_experimental_measures(capsys):
 
 
 def test_relstring_is_text_for_the_trec_layout_only(capsys):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     run_path = DATA / "web2012" / "ql-filtered.run.gz"
     assert main(["eval", str(WEB), str(run_path), "-m", "relstring.3", "-m", "P.5", "--format", "json"]) == 0

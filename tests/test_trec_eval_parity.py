@@ -218,7 +218,7 @@ def test_options_on_random_cases(seed, write):
 
 
 def test_trec_eval_names(capsys):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "ql-filtered.run.gz"
     assert main(["eval", str(qrels_path), str(run_path), "-m", "map", "-m", "P.5,10", "-m", "ndcg_cut.10",
@@ -253,7 +253,7 @@ def test_custom_ndcg_gains(capsys, pairs):
     """trec_eval ``-m ndcg.1=3,2=7``: listed levels take the given gain, the others keep gain =
     level, the ideal list is sorted by gain. pytrec_eval cannot take gain pairs, so its oracle
     is trec_eval's ``ndcg`` on qrels relabelled with the (integer) gains, as ir_measures does."""
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "rm-filtered.run.gz"
     gains = {int(k): int(v) for k, v in (p.split("=") for p in pairs.split(","))}

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield import Batch, CranfieldError, Topics, parse_measure
-from cranfield.cli import main
-from cranfield.figures import utility_curves
-from cranfield.measures.truncated import PREFIX
-from cranfield.truncation import best_prefix, bin_label, length_bin, optimal_truncation
 from conftest import DATA
+from cranfield import Batch, CranfieldError, Topics, parse_measure
+from cranfield.analysis.figures import utility_curves
+from cranfield.analysis.truncation import best_prefix, bin_label, length_bin, optimal_truncation
+from cranfield.cli.main import main
+from cranfield.measures.registry import lookup
+from cranfield.render.tables import truncation_table
 
 RUNS = [DATA / "robust03" / "input.NLPR03vb10.gz", DATA / "robust03" / "input.humR03dc.gz"]
 QRELS = DATA / "robust03" / "qrels.txt.gz"
@@ -64,7 +65,7 @@ def test_report_and_cli(capsys, tmp_path):
     labels, counts = result.distribution()
     assert counts.sum(axis=1).tolist() == [200, 200] and labels[0] == "0"
     assert result.kendall().shape == (2, 2)
-    assert "Kendall's tau" in result.to_table()
+    assert "Kendall's tau" in truncation_table(result)
     code = main(["truncation", str(QRELS), *map(str, RUNS), "-m", "RBU,OIE", "--full", "AP",
                  "--format", "json", "--plot", str(tmp_path / "n.png")])
     out = json.loads(capsys.readouterr().out)
@@ -86,7 +87,7 @@ def test_figure_1_utility_curves():
     for name, c in curves.items():
         assert c[0] == 0 and np.all(np.diff(c[:11]) < 0), name      # only effort in ranks 1..10
         assert np.abs(c).max() == pytest.approx(1.0)                  # normalised by the largest magnitude
-    raw = {name: PREFIX[parse_measure(name).name] for name in ("RBPU(p=0.8)", "RBU(p=0.8)")}
+    raw = {name: lookup(parse_measure(name).name).prefix for name in ("RBPU(p=0.8)", "RBU(p=0.8)")}
     batch = Batch.from_labels(np.array([[[0] * 10 + [1] * 20]]), Topics.from_ideal(np.ones((1, 20), dtype=int)))
     a = raw["RBPU(p=0.8)"](batch, cutoff=None, p=0.8)[0, 0, :11]
     b = raw["RBU(p=0.8)"](batch, cutoff=None, p=0.8)[0, 0, :11]

@@ -7,7 +7,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from cranfield.figures import utility_curves  # noqa: E402
+from cranfield.analysis.figures import utility_curves  # noqa: E402
 
 HERE = Path(__file__).parent
 curves = utility_curves()

@@ -5,14 +5,13 @@ The main entry points are :func:`evaluate` (qrels + runs + measure names → tid
 :func:`parse_measure` and the batch kernels in :mod:`cranfield.measures`.
 """
 
-__version__ = "0.1.0"
-
-from .batch import Batch, Topics  # noqa: E402
-from .collection import Collection  # noqa: E402
-from .errors import CranfieldError, EvaluationWarning, InputError, MeasureError  # noqa: E402
-from .evaluate import Evaluator, Results, evaluate  # noqa: E402
-from .io import read_intents, read_qrels, read_run  # noqa: E402
-from .registry import Measure, parse_measure  # noqa: E402
+from cranfield._version import __version__
+from cranfield.batch import Batch, Topics  # noqa: E402
+from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError  # noqa: E402
+from cranfield.evaluation.collection import Collection  # noqa: E402
+from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa: E402
+from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
+from cranfield.measures.registry import Measure, parse_measure  # noqa: E402
 
 __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Batch", "Topics", "Collection",

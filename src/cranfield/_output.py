@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
-from .errors import CranfieldError
+from cranfield.errors import CranfieldError
 
 __all__ = ["check_writable", "atomic_write", "write_text"]
 

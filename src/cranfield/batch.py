@@ -3,7 +3,7 @@
 A :class:`Batch` is a dense label tensor over runs × topics × depth × intents, the true
 length of every ranking (so a ranking truncated at 3 documents is not the same as one padded
 with non-relevant documents), and the per-topic facts of the judgments (:class:`Topics`). It
-comes from files through :meth:`cranfield.collection.Collection.batch`, or is built directly
+comes from files through :meth:`cranfield.evaluation.collection.Collection.batch`, or is built directly
 (:meth:`Batch.from_labels`) for synthetic rankings and resampling, without touching files.
 """
 
@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .errors import check_int, invalid
+from cranfield.errors import check_int, invalid
 
 
 # --------------------------------------------------------------------------- argument checks

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from cranfield import CranfieldError
-from cranfield.axioms.enumeration import Space, check_space, relation_pairs, score_space, synthetic_topics
-from cranfield.cli import main
-from cranfield.registry import parse_measure
+from cranfield.analysis.axioms import Space, check_space, relation_pairs, score_space, synthetic_topics
+from cranfield.cli.main import main
+from cranfield.measures.registry import parse_measure
 
 TABLE_1_CLEAN = ["RR", "P@5", "P@10", "nDCG@5", "nDCG@10", "AP", "StRecall@10", "P_IA@10", "ERR_IA@10",
                  "alpha_nDCG@10", "NRBP", "CT", "nCT"]
@@ -102,7 +102,7 @@ def test_cli(capsys, tmp_path):
 
 
 def test_streams_in_chunks(monkeypatch):
-    from cranfield.axioms import enumeration
+    from cranfield.analysis import axioms as enumeration
 
     whole = score_space(parse_measure("alpha_nDCG@5"), Space(6, 2), synthetic_topics(2, 6))
     monkeypatch.setattr(enumeration, "CHUNK", 97)

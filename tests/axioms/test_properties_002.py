@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from cranfield.axioms import PROPERTIES, check_property
+from cranfield.analysis.properties import PROPERTIES, check_property
 
 P, T, DEEP, SHALLOW, CONF, REC, RED = PROPERTIES
 

@@ -11,7 +11,7 @@ import pytest
 
 import cranfield
 from cranfield import CranfieldError, InputError
-from cranfield.cli import main
+from cranfield.cli.main import main
 from cranfield.io.dd import FILL_LIMIT, read_dd_run, read_dd_subtopics, read_dd_truth
 
 PASSAGE = '<passage id="{id}"><docno>{doc}</docno><rating>{rating}</rating><type>MANUAL</type></passage>'

@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 import cranfield
+import cranfield.compat.formats
 from cranfield import CranfieldError, EvaluationWarning, Evaluator
-from cranfield.averaging import average
-from cranfield.cli import main
-from cranfield.evaluate import Results
+from cranfield.cli.main import main
+from cranfield.evaluation.averaging import average
+from cranfield.evaluation.evaluator import Results
 
 DATA = Path(__file__).parents[1] / "data"
 QRELS = DATA / "web2012" / "qrels.adhoc.txt"
@@ -171,7 +172,7 @@ def test_skip_rule_is_announced_once_per_run():
 
 
 def test_average_and_total_name_the_topics_they_leave_out():
-    from cranfield.averaging import total
+    from cranfield.evaluation.averaging import total
 
     with pytest.warns(EvaluationWarning, match=r"nDCG@10: 1 topics .* left out of the dd-weighted mean: b"):
         average([0.2, np.nan, 0.4], "dd", weights=[1, 1, 1], topics=["a", "b", "c"], measure="nDCG@10")
@@ -185,7 +186,7 @@ def test_average_and_total_name_the_topics_they_leave_out():
 def test_nan_rows_of_a_rendered_table_are_announced(capsys):
     res = _results([[[0.5, np.nan]]])
     with pytest.warns(EvaluationWarning, match="AP: 1 topics have no value"):
-        text = cranfield.report.render(res, "table", True)
+        text = cranfield.compat.formats.render(res, "table", True)
     assert "t1" not in text
 
 
@@ -357,7 +358,7 @@ def test_evaluate_settings_are_checked(kwargs, error, message):
 
 
 def test_risk_alpha_in_python_uses_the_template():
-    from cranfield.evaluate import risk_adjusted
+    from cranfield.evaluation.evaluator import risk_adjusted
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvaluationWarning)
@@ -445,34 +446,34 @@ def test_excluding_every_topic_is_an_error():
     (CranfieldError("first line\nsecond line"), ["first line second line"]),
 ])
 def test_input_errors_are_one_line(capsys, monkeypatch, exc, parts):
-    import cranfield.cli
+    import cranfield.cli.evaluate
 
     def fail(*args):
         raise exc
 
-    monkeypatch.setattr(cranfield.cli, "_run_eval", fail)
+    monkeypatch.setattr(cranfield.cli.evaluate, "_run_eval", fail)
     code, _, err = cli(capsys, "eval", QRELS, RUN)
     assert_one_error(code, err, *parts)
 
 
 def test_programming_errors_stay_visible(monkeypatch):
-    import cranfield.cli
+    import cranfield.cli.evaluate
 
     def fail(*args):
         raise AssertionError("a bug")
 
-    monkeypatch.setattr(cranfield.cli, "_run_eval", fail)
+    monkeypatch.setattr(cranfield.cli.evaluate, "_run_eval", fail)
     with pytest.raises(AssertionError, match="a bug"):
         main(["eval", str(QRELS), str(RUN)])
 
 
 def test_interrupt_is_one_line_and_status_130(capsys, monkeypatch):
-    import cranfield.cli
+    import cranfield.cli.evaluate
 
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cranfield.cli, "_run_eval", interrupted)
+    monkeypatch.setattr(cranfield.cli.evaluate, "_run_eval", interrupted)
     code, out, err = cli(capsys, "eval", QRELS, RUN)
     assert code == 130 and out == "" and err == "cranfield: interrupted\n"
 
@@ -493,7 +494,7 @@ def test_per_iteration_rows_appear_in_the_table(capsys):
 
 
 def test_risk_with_several_runs_and_skipped_topics_is_announced_once():
-    from cranfield.evaluate import risk_adjusted
+    from cranfield.evaluation.evaluator import risk_adjusted
 
     ev = Evaluator(TINY, ["P@1"], missing="skip")
     with pytest.warns(EvaluationWarning) as record:

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cranfield import EvaluationWarning, InputError, evaluate, read_intents, read_qrels, read_run
-from cranfield.collection import Collection
+from cranfield.evaluation.collection import Collection
 from cranfield.io import (
     _tokens,
     as_qrels,
@@ -380,7 +380,7 @@ def test_python_ids_as_bytes_must_be_utf8():
 
 @pytest.mark.parametrize("mapping", [dict, types.MappingProxyType])
 def test_a_dict_run_is_one_run(mapping):
-    from cranfield.evaluate import Evaluator
+    from cranfield.evaluation.evaluator import Evaluator
 
     run = mapping({"q1": {"d1": 1.0, "d2": 0.5}})
     assert as_run(run).ranking("q1") == ["d1", "d2"]

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from cranfield import Batch, MeasureError, Topics, parse_measure
 from cranfield.measures import _common
 from cranfield.measures.diversity import greedy_alpha_ideal, nrbp_ideal_depth
-from cranfield.registry import INT_MAX, Measure, iter_specs, lookup
+from cranfield.measures.registry import INT_MAX, Measure, iter_specs, lookup
 
 ASPECT_WRAPPERS = ("TOMA", "CAM", "MM")  # need judgments on several aspects (cranfield aspects)
 HUGE = "99999999999999999999"  # > 2^64

@@ -12,9 +12,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cranfield import aspects, axioms, diversity_stats, dss, figures, meta, truncation
-from cranfield.cli import main
+from cranfield import meta
+from cranfield.analysis.aspects import evaluate_aspects
+from cranfield.analysis.axioms import check_space
+from cranfield.analysis.diversity import collection_diversity
+from cranfield.analysis.dss import at_cutoff, coefficient_of_variation, dss
+from cranfield.analysis.figures import utility_curves
+from cranfield.analysis.properties import check_property
+from cranfield.cli.main import main
 from cranfield.errors import CranfieldError
+from cranfield.io.aspects import load_config
+from cranfield.measures.aspects import AspectSpace, class_weights, distances
+from cranfield.measures.topics import check_depth
+from cranfield.meta.agreement import kendall_tau
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d4 1\n2 0 d5 0\n2 0 d6 1\n"
 RUNS = {
@@ -152,7 +162,7 @@ def test_axioms_refuses_a_space_above_the_limit(capsys, args, allowed):
 
 
 def test_the_ranking_count_is_exact_and_bounded():
-    from cranfield.axioms.enumeration import MAX_RANKINGS, Space, count_rankings, max_depth
+    from cranfield.analysis.axioms import MAX_RANKINGS, Space, count_rankings, max_depth
 
     assert count_rankings(10, 2) == Space(10, 2).size == 88_573
     assert count_rankings(40, 2) == (3**41 - 1) // 2  # exact, far beyond int64
@@ -160,7 +170,7 @@ def test_the_ranking_count_is_exact_and_bounded():
         assert count_rankings(max_depth(m), m) <= MAX_RANKINGS < count_rankings(max_depth(m) + 1, m)
     for depth, n_aspects in ((40, 2), (10, 40), (0, 2), (15, 2), (3, 0), (2.5, 2), (True, 2)):
         with pytest.raises(CranfieldError, match="must be an integer in the range"):
-            axioms.check_space(["AP"], depth=depth, aspects=n_aspects)
+            check_space(["AP"], depth=depth, aspects=n_aspects)
 
 
 # --------------------------------------------------------------------------- 2. seeds
@@ -178,7 +188,7 @@ def test_library_seeds_are_integers_of_at_least_0():
     qrels = {"1": {"a": {"x": 1}, "b": {"y": 1}}}
     for seed in (-1, True, 1.5, "3"):
         with pytest.raises(CranfieldError, match="The seed must be"):
-            dss.dss(qrels, ["StRecall"], k=[2], n=3, seed=seed)
+            dss(qrels, ["StRecall"], k=[2], n=3, seed=seed)
         with pytest.raises(CranfieldError, match="The seed must be"):
             make_rng(seed)
     with pytest.raises(CranfieldError, match="The seed must be"):
@@ -219,7 +229,7 @@ def test_aspects_config_values_are_checked(tmp_path):
         path = tmp_path / "c.json"
         path.write_text(text)
         with pytest.raises(CranfieldError, match=f"^{path}: .*{message}"):
-            aspects.load_config(str(path))
+            load_config(str(path))
 
 
 # --------------------------------------------------------------------------- 4. numeric options
@@ -240,33 +250,33 @@ def test_numeric_options_use_the_template(capsys, f, args, message):
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: axioms.check_space(["AP"], depth=3, examples=-1),
+    (lambda: check_space(["AP"], depth=3, examples=-1),
      "The number of examples must be an integer >= 0"),
-    (lambda: axioms.check_property("AP", "priority", depth=13),
+    (lambda: check_property("AP", "priority", depth=13),
      r"The depth must be an integer in the range \[1, 12\]"),
-    (lambda: axioms.check_property("AP", "nonsense"),
+    (lambda: check_property("AP", "nonsense"),
      "The property must be one of 'priority'"),
-    (lambda: axioms.check_property("AP", "recall", collections=[0]),
+    (lambda: check_property("AP", "recall", collections=[0]),
      "relevant documents in a collection must be an integer in the range"),
-    (lambda: diversity_stats.collection_diversity({"1": {"a": 1}}, rel=0),
+    (lambda: collection_diversity({"1": {"a": 1}}, rel=0),
      "The lowest relevant label rel must be an integer >= 1"),
-    (lambda: diversity_stats.check_depth(10**30), "The depth must be"),
-    (lambda: dss.dss({"1": {"a": 1}}, ["StRecall"], k="10"),
+    (lambda: check_depth(10**30), "The depth must be"),
+    (lambda: dss({"1": {"a": 1}}, ["StRecall"], k="10"),
      "The cutoffs k must be"),
-    (lambda: dss.at_cutoff("nDCG", 0), "The cutoff k must be"),
-    (lambda: aspects.AspectSpace({"r": ("a", "b")}, {"r": (0, float("nan"))}),
+    (lambda: at_cutoff("nDCG", 0), "The cutoff k must be"),
+    (lambda: AspectSpace({"r": ("a", "b")}, {"r": (0, float("nan"))}),
      "embedding value of aspect 'r' must be a finite number"),
-    (lambda: aspects.AspectSpace({"r": ("a", "a")}),
+    (lambda: AspectSpace({"r": ("a", "a")}),
      "two or more distinct labels"),
-    (lambda: aspects.class_weights(np.array([0, 1]), [1.5, 0]),
+    (lambda: class_weights(np.array([0, 1]), [1.5, 0]),
      "The class weight must be an integer >= 0"),
     (lambda: meta.bootstrap_test(np.eye(3), n_resamples=100_001),
      r"must be an integer in the range \[1, 100000\]"),
     (lambda: meta.discriminative_power(np.eye(3), alpha=float("nan")),
      "The significance level alpha must be a finite number"),
-    (lambda: truncation.kendall_tau(np.ones(3), np.ones(2)),
+    (lambda: kendall_tau(np.ones(3), np.ones(2)),
      "two vectors of the same length"),
-    (lambda: figures.utility_curves(relevant=0),
+    (lambda: utility_curves(relevant=0),
      "The number of relevant documents must be an integer in the range"),
 ])
 def test_library_arguments_use_the_template(call, message):
@@ -275,7 +285,7 @@ def test_library_arguments_use_the_template(call, message):
 
 
 def test_aspect_weights_and_grades_are_checked():
-    space = aspects.AspectSpace({"r": ("nr", "hr"), "c": ("nc", "c")})
+    space = AspectSpace({"r": ("nr", "hr"), "c": ("nc", "c")})
     judgments = {"r": {"1": {"d": "hr"}}, "c": {"1": {"d": "c"}}}
     run = {"1": {"d": 1.0}}
     for kwargs, message in [({"aspect_weights": {"r": 0, "c": 0}}, "The aspect weights must be numbers >= 0, not all 0"),
@@ -283,7 +293,7 @@ def test_aspect_weights_and_grades_are_checked():
                             ({"grades": {"r": [0]}}, "The grades of aspect 'r' must be 2 integers"),
                             ({"method": "median"}, "The method must be one of 'toma'")]:
         with pytest.raises(CranfieldError, match=message):
-            aspects.evaluate_aspects(space, judgments, [run], "AP", **{"method": "cam", **kwargs})
+            evaluate_aspects(space, judgments, [run], "AP", **{"method": "cam", **kwargs})
 
 
 # --------------------------------------------------------------------------- 5. help and options agree
@@ -302,12 +312,12 @@ def test_help_promises_a_seed_only_where_there_is_one(capsys, f, command, seeded
 
 # --------------------------------------------------------------------------- 6. plots and outputs
 WORK = {  # command line -> the function doing its work, which must not start
-    "axioms": (["axioms", "-m", "AP", "--depth", "2"], "cranfield.axioms.cli.check_space"),
-    "collection": (["collection", "{dq}", "--diversity"], "cranfield.diversity_stats.collection_diversity"),
-    "dss": (["dss", "{dq}", "--diversity", "--sweep", "--n", "3", "--k", "2"], "cranfield.dss.dss"),
-    "truncation": (["truncation", "{q}", "{r1}", "-m", "RBU"], "cranfield.truncation.optimal_truncation"),
-    "discpower": (["discpower", "{q}", "{r1}", "{r2}", "-m", "AP"], "cranfield.meta.cli._scores"),
-    "aspects": (ASPECTS_EVAL + ["--report"], "cranfield.aspects.evaluate_named"),
+    "axioms": (["axioms", "-m", "AP", "--depth", "2"], "cranfield.cli.axioms.check_space"),
+    "collection": (["collection", "{dq}", "--diversity"], "cranfield.analysis.diversity.collection_diversity"),
+    "dss": (["dss", "{dq}", "--diversity", "--sweep", "--n", "3", "--k", "2"], "cranfield.analysis.dss.dss"),
+    "truncation": (["truncation", "{q}", "{r1}", "-m", "RBU"], "cranfield.analysis.truncation.optimal_truncation"),
+    "discpower": (["discpower", "{q}", "{r1}", "{r2}", "-m", "AP"], "cranfield.cli.meta._scores"),
+    "aspects": (ASPECTS_EVAL + ["--report"], "cranfield.analysis.aspects.evaluate_named"),
 }
 
 
@@ -335,12 +345,12 @@ def test_missing_matplotlib_is_one_line_before_the_work(capsys, monkeypatch, f, 
 
 
 @pytest.mark.parametrize("args, work", [
-    (["collection", "{dq}", "--diversity"], "cranfield.diversity_stats.collection_diversity"),
-    (["dss", "{dq}", "--diversity", "-m", "StRecall", "--n", "3"], "cranfield.dss.dss"),
-    (["compare", "{q}", "{r1}", "{r2}", "-m", "AP"], "cranfield.meta.cli._scores"),
-    (["correlate", "{q}", "{r1}", "{r2}", "-m", "AP,P@10"], "cranfield.meta.cli._scores"),
-    (["intuitiveness", "{q}", "{r1}", "{r2}", "-m", "AP,P@10", "--gold", "RR"], "cranfield.meta.cli._scores"),
-    (["coverage", "{q}", "{r1}", "{r2}", "-m", "AP", "--reference", "RR"], "cranfield.meta.cli._scores"),
+    (["collection", "{dq}", "--diversity"], "cranfield.analysis.diversity.collection_diversity"),
+    (["dss", "{dq}", "--diversity", "-m", "StRecall", "--n", "3"], "cranfield.analysis.dss.dss"),
+    (["compare", "{q}", "{r1}", "{r2}", "-m", "AP"], "cranfield.cli.meta._scores"),
+    (["correlate", "{q}", "{r1}", "{r2}", "-m", "AP,P@10"], "cranfield.cli.meta._scores"),
+    (["intuitiveness", "{q}", "{r1}", "{r2}", "-m", "AP,P@10", "--gold", "RR"], "cranfield.cli.meta._scores"),
+    (["coverage", "{q}", "{r1}", "{r2}", "-m", "AP", "--reference", "RR"], "cranfield.cli.meta._scores"),
 ])
 @pytest.mark.parametrize("output", ["{tmp}", "{tmp}/missing/out.txt"])
 def test_a_bad_output_file_is_refused_before_the_work(capsys, monkeypatch, f, args, work, output):
@@ -425,8 +435,8 @@ def test_library_edge_cases_raise_no_runtime_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.raises(CranfieldError, match="at least 2"):
-            dss.coefficient_of_variation(np.ones((1, 3)), axis=0)
-        space = aspects.AspectSpace({"r": ("a", "b", "c"), "s": ("x", "y")}, {"r": (0, 10, 1e6), "s": (0, 1e6)})
-        d = aspects.distances(space, space.tuples(), "minkowski", 1e300)
+            coefficient_of_variation(np.ones((1, 3)), axis=0)
+        space = AspectSpace({"r": ("a", "b", "c"), "s": ("x", "y")}, {"r": (0, 10, 1e6), "s": (0, 1e6)})
+        d = distances(space, space.tuples(), "minkowski", 1e300)
         assert np.isfinite(d).all() and d.max() == pytest.approx(1e6)
-        assert aspects.distances(space, space.tuples(), "euclidean").max() == pytest.approx(np.sqrt(2) * 1e6)
+        assert distances(space, space.tuples(), "euclidean").max() == pytest.approx(np.sqrt(2) * 1e6)

@@ -23,7 +23,7 @@ QL = DATA / "web2012" / "ql-filtered.run.gz"
 
 
 def _main(capsys, *args: str) -> tuple[int, str, str]:
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -233,7 +233,7 @@ def test_cranfields_own_value_stays_zero(write):
 
 # --------------------------------------------------------------------------- item 6: ndeval's orders
 def test_compat_help_names_ndevals_orders(capsys):
-    from cranfield.cli import build_parser
+    from cranfield.cli.main import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command").choices["eval"]

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA
 
 import cranfield
+from conftest import DATA
 from cranfield import InputError
-from cranfield.cli import main
+from cranfield.cli.main import main
 from cranfield.io import (
     as_qrels,
     as_run,
@@ -33,9 +33,10 @@ SAMPLE = {"Q(gains=1:2:3)": 0.0967, "P+(gains=1:2:3)": 0.5000, "AP": 0.1000, "RR
 def ntcireval(rel: Path, res: Path, gains: list[float], cutoff: int) -> dict[str, float]:
     """pyNTCIREVAL's values for one topic, its own readers parsing the same files."""
     pytest.importorskip("pyNTCIREVAL")
-    from measures.test_ntcireval_parity import reference
     from pyNTCIREVAL.metrics import RR
     from pyNTCIREVAL.utils import read_ranked_list, read_rel_file
+
+    from measures.test_ntcireval_parity import reference
 
     with open(rel) as f:
         labels = read_rel_file(f, " ")

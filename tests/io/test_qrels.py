@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from conftest import DATA
 from cranfield import EvaluationWarning, InputError, read_intents, read_qrels
 from cranfield.io import as_qrels, qrels_from_dict, qrels_from_frame
-from conftest import DATA
 
 
 def test_adhoc_qrels(write):

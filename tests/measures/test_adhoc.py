@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield import Batch, Topics, parse_measure
 from conftest import DATA
+from cranfield import Batch, Topics, parse_measure
 
 QRELS = {"q": {"a": 3, "b": 2, "c": 1, "d": 0, "e": 1, "f": -2}}
 RUN = {"q": {"d": 6, "a": 5, "x": 4, "c": 3, "f": 2, "b": 1}}
@@ -98,7 +98,7 @@ def test_hand_computed(name):
 
 
 def test_every_ad_hoc_measure_has_a_hand_value():
-    from cranfield.registry import iter_specs
+    from cranfield.measures.registry import iter_specs
 
     tested = {parse_measure(n).name for n in EXPECTED}
     adhoc = {s.name for s in iter_specs() if s.kernel.__module__.endswith("adhoc")}

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield import Batch, CranfieldError, Topics, parse_measure
-from cranfield.cli import main
-from cranfield.io.dd import looks_like_dd_run, read_dd_run, read_dd_subtopics, read_dd_truth
 from conftest import DATA, read_text
+from cranfield import Batch, CranfieldError, Topics, parse_measure
+from cranfield.cli.main import main
+from cranfield.io.dd import looks_like_dd_run, read_dd_run, read_dd_subtopics, read_dd_truth
 
 TRUTH = DATA / "trec-dd" / "trecdd2016-qrels.txt.gz"
 TRUTH_XML = DATA / "trec-dd" / "trecdd2016-truth.xml.gz"  # 36 of its topics as the 2017 scorer's XML
@@ -390,7 +390,7 @@ def test_dd2017_option_errors(capsys, argv, message):
 
 
 def test_cli_dd_files(capsys):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     code = main(["eval", "--dd-truth", str(TRUTH), str(RUN), "-m", "CT@5,nCT@5", "--per-iteration",
                  "--format", "json", "--missing", "skip"])

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield import Collection, CranfieldError, EvaluationWarning, InputError
-from cranfield.cli import main
-from cranfield.examples import example_files
-from cranfield.io import qrels_from_dict, read_intents
 from conftest import DATA, read_text
+from cranfield import Collection, CranfieldError, EvaluationWarning, InputError
+from cranfield.cli.main import main
+from cranfield.io import qrels_from_dict, read_intents
+from cranfield.io.examples import example_files
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.examples import example_files
 from conftest import DATA, read_text
+from cranfield.io.examples import example_files
 
 pyndeval = pytest.importorskip("pyndeval")
 
@@ -147,7 +147,7 @@ def test_random_case(seed, write):
 def test_ndeval_layout_and_topic_prefixes(capsys, write):
     """--format ndeval prints ndeval's CSV (runid,topic,measures..., then amean); run topics such
     as wt09-1 match qrels topic 1 with --strip-topic-prefix."""
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels = write("q.txt", "1 1 a 1\n1 2 b 1\n2 1 c 1\n")
     run = write("r.txt", "wt09-1 Q0 a 1 2 r\nwt09-1 Q0 b 2 1 r\nwt09-2 Q0 x 1 1 r\n")
@@ -161,7 +161,8 @@ def test_ndeval_layout_and_topic_prefixes(capsys, write):
 
 def test_compat_ndeval_prints_ndevals_default_table(capsys):
     """``--compat ndeval``: ndeval's 21 default columns under its names, its CSV, its numbers."""
-    from cranfield.cli import NDEVAL_MEASURES, main
+    from cranfield.cli.evaluate import NDEVAL_MEASURES
+    from cranfield.cli.main import main
 
     qrels_path, run_path = DATA / "web2012" / "qrels-for-ndeval.txt.gz", DATA / "web2012" / "rm-filtered.run.gz"
     assert main(["eval", "--compat", "ndeval", str(qrels_path), str(run_path)]) == 0
@@ -178,7 +179,7 @@ def test_compat_ndeval_prints_ndevals_default_table(capsys):
 
 
 def test_compat_ndeval_strips_topic_prefixes(capsys, write):
-    from cranfield.cli import main
+    from cranfield.cli.main import main
 
     qrels = write("q.txt", "1 1 a 1\n1 2 b 1\n")
     run = write("r.txt", "wt09-1 Q0 a 1 2 r\nwt09-1 Q0 b 2 1 r\n")

@@ -110,7 +110,7 @@ def test_a_batch_scores_each_ranking_as_if_alone(case):
 
 def test_every_measure_on_rankings_without_documents():
     """A block of topics that no run retrieved anything for (depth 0) scores, never crashes."""
-    from cranfield.registry import iter_specs
+    from cranfield.measures.registry import iter_specs
 
     topics = Topics.from_ideal(np.array([[2, 1, 0]]), num_judged=np.array([4]), max_rel=2)
     batch = Batch.from_labels(np.zeros((2, 1, 0), dtype=np.int64), topics, length=np.zeros((2, 1), dtype=np.int64),

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield import Batch, MeasureError, Topics, parse_measure
-from cranfield.measures.truncated import PREFIX
+from cranfield.analysis.truncation import prefix_measures
+from cranfield.measures.registry import lookup
 
 # topic q: a (label 1), b (0), c (2); max_rel 2. The run returns a, x (unjudged), c.
 QRELS = {"q": {"a": 1, "b": 0, "c": 2}}
@@ -126,9 +127,9 @@ def test_prefix_values_equal_the_measure_on_truncated_rankings(labels, data):
     lab = np.array([[labels]])
     judged_mask = lab >= 0
     full = Batch.from_labels(np.maximum(lab, 0), topics, judged=judged_mask)
-    name = data.draw(st.sampled_from(sorted(PREFIX)))
+    name = data.draw(st.sampled_from(prefix_measures()))
     m = parse_measure(name)
-    prefix = PREFIX[m.name](full, **m.params)[0, 0]
+    prefix = lookup(m.name).prefix(full, **m.params)[0, 0]
     for k in range(n + 1):
         cut = Batch.from_labels(np.maximum(lab, 0), topics, length=np.array([[k]]), judged=judged_mask)
         assert prefix[k] == pytest.approx(m(cut)[0, 0], abs=1e-12), (name, k)

@@ -10,10 +10,10 @@ import pytest
 from scipy import stats
 
 import cranfield
-from cranfield.examples import example_files
-from cranfield import CranfieldError, EvaluationWarning
-from cranfield.meta import correlation_matrix, intuitiveness, kendall_tau, spearman_rho, tau_ap
 from conftest import DATA
+from cranfield import CranfieldError, EvaluationWarning
+from cranfield.io.examples import example_files
+from cranfield.meta import correlation_matrix, intuitiveness, kendall_tau, spearman_rho, tau_ap
 
 
 # --------------------------------------------------------------------------- τ-b and ρ

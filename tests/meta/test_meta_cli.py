@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import cranfield
-from cranfield.examples import example_files
-from cranfield.cli import main
-from cranfield.meta import discriminative_power, randomization_test, t_test
 from conftest import DATA
+from cranfield.cli.main import main
+from cranfield.io.examples import example_files
+from cranfield.meta import discriminative_power, randomization_test, t_test
 
 QRELS = DATA / "robust03" / "qrels.txt.gz"
 RUNS = sorted((DATA / "robust03").glob("input.*"))

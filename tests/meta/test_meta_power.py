@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from cranfield import CranfieldError
-from cranfield.meta import bootstrap_test, discriminative_power, plot_asl_curves, t_test, tukey_hsd
+from cranfield.meta import bootstrap_test, discriminative_power, t_test, tukey_hsd
+from cranfield.render.plots import plot_asl_curves
 
 
 def scores(seed: int = 7, topics: int = 30, systems: int = 6) -> np.ndarray:

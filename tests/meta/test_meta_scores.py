@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 import cranfield
+from conftest import DATA
 from cranfield import CranfieldError
 from cranfield.meta import ScoreMatrix, as_score_matrices, as_score_matrix
-from conftest import DATA
 
 
 def test_numpy_default_names_and_means():

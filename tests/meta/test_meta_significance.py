@@ -14,6 +14,7 @@ from scipy import stats
 import cranfield
 import cranfield.meta._common as common
 import cranfield.meta.significance as sig
+from conftest import DATA
 from cranfield import CranfieldError
 from cranfield.meta import (
     adjust_pvalues,
@@ -24,7 +25,6 @@ from cranfield.meta import (
     tukey_hsd,
     wilcoxon_test,
 )
-from conftest import DATA
 
 
 def ge(a: float, b: float) -> bool:

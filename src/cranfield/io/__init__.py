@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .ntcir import (
+from cranfield.io.ntcir import (
     looks_like_ntcir_rel,
     looks_like_ntcir_res,
     read_ntcir_rel,
     read_ntcir_res,
 )
-from .qrels import (
+from cranfield.io.qrels import (
     Intents,
     Qrels,
     qrels_from_dict,
@@ -23,7 +23,7 @@ from .qrels import (
     read_intents,
     read_qrels,
 )
-from .run import Order, Run, read_run, run_from_dict, run_from_frame
+from cranfield.io.run import Order, Run, read_run, run_from_dict, run_from_frame
 
 __all__ = [
     "Intents",
@@ -82,7 +82,7 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     if isinstance(obj, Run):
         return obj
     if isinstance(obj, (str, Path)):
-        from .dd import looks_like_dd_run, read_dd_run
+        from cranfield.io.dd import looks_like_dd_run, read_dd_run
 
         if Path(obj).is_file() and looks_like_dd_run(obj):
             return read_dd_run(obj, name=name)

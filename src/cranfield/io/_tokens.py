@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, Iterator, Sequence
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..errors import InputError
+from cranfield.errors import InputError
 
 BLOCK_BYTES = 1 << 22
 WORKERS = max(1, min(4, os.cpu_count() or 1))

@@ -33,10 +33,10 @@ from xml.parsers import expat
 
 import numpy as np
 
-from ..errors import InputError, check_choice
-from ._tokens import open_binary, parse_ints, read_columns, require_columns
-from .qrels import Intents, Qrels, build_qrels, normalise_intent
-from .run import Run, _as_bytes, build_run, group_codes
+from cranfield.errors import InputError, check_choice
+from cranfield.io._tokens import open_binary, parse_ints, read_columns, require_columns
+from cranfield.io.qrels import Intents, Qrels, build_qrels, normalise_intent
+from cranfield.io.run import Run, as_bytes, build_run, group_codes
 
 COMBINE = ("sum", "dcg")
 DUP = ("nonrel", "error")
@@ -204,9 +204,9 @@ def _xml_passages(path: str | Path, source: str) -> _Passages:
                                        "subtopic[id] > passage[id] > docno, rating")
     topic, subtopic, docno, passage, rating, line = (list(c) for c in zip(*reader.rows))
     lines = np.array(line, dtype=np.int64)
-    return _Passages(source, _as_bytes(topic), _as_bytes(subtopic), _as_bytes(docno),
-                     parse_ints(_as_bytes(passage), source, lines, "passage id"),
-                     parse_ints(_as_bytes(rating), source, lines, "rating"), lines, list(reader.declared))
+    return _Passages(source, as_bytes(topic), as_bytes(subtopic), as_bytes(docno),
+                     parse_ints(as_bytes(passage), source, lines, "passage id"),
+                     parse_ints(as_bytes(rating), source, lines, "rating"), lines, list(reader.declared))
 
 
 def _check_rated_once(p: _Passages) -> None:

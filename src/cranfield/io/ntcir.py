@@ -26,10 +26,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..errors import InputError
-from ._tokens import LEVEL, open_binary, read_columns, require_columns, require_tokens
-from .qrels import Qrels, build_qrels, parse_labels
-from .run import OnDuplicate, Run, build_run
+from cranfield.errors import InputError
+from cranfield.io._tokens import LEVEL, open_binary, read_columns, require_columns, require_tokens
+from cranfield.io.qrels import Qrels, build_qrels, parse_labels
+from cranfield.io.run import OnDuplicate, Run, build_run
 
 __all__ = ["looks_like_ntcir_rel", "looks_like_ntcir_res", "read_ntcir_rel", "read_ntcir_res"]
 

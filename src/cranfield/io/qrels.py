@@ -14,8 +14,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, check_choice, warn
-from ._tokens import (
+from cranfield.errors import InputError, check_choice, warn
+from cranfield.io._tokens import (
     INTEGER,
     LABEL,
     doc_keys,
@@ -26,7 +26,7 @@ from ._tokens import (
     require_columns,
     shown,
 )
-from .run import check_topic_ids, group_codes, pick_column, python_ids, python_values
+from cranfield.io.run import check_topic_ids, group_codes, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
 

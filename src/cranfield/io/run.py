@@ -16,8 +16,8 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import InputError, check_choice
-from ._tokens import (
+from cranfield.errors import InputError, check_choice
+from cranfield.io._tokens import (
     FLOAT,
     INTEGER,
     CodeBook,
@@ -318,7 +318,7 @@ def read_run(
     )
 
 
-def _as_bytes(values: Iterable[Any]) -> np.ndarray:
+def as_bytes(values: Iterable[Any]) -> np.ndarray:
     out = np.array([str(v).encode() for v in values], dtype="S")
     return out if out.size else np.zeros(0, dtype="S1")
 

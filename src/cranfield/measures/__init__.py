@@ -10,4 +10,15 @@
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
 """
 
-from . import adhoc, alpha_sharp, diversity, sakai, truncated, cubetest, ncu, trec_experimental  # noqa: F401
+from cranfield.measures import (  # noqa: F401  (each family registers its measures on import)
+    adhoc,
+    alpha_sharp,
+    aspects,
+    cubetest,
+    diversity,
+    ncu,
+    registry,  # noqa: F401  (first: the families register into it)
+    sakai,
+    trec_experimental,
+    truncated,
+)

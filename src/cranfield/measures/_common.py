@@ -10,8 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import Param
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures.registry import Param
 
 
 def cut(x: np.ndarray, k: int | None) -> np.ndarray:
@@ -133,14 +134,6 @@ def blended_ratio(j: np.ndarray, g: np.ndarray, ideal_gain: np.ndarray, beta: fl
     unit, weight = blend_weights(beta, shift)
     return safe_div(np.cumsum(j, axis=-1) * unit + weight * np.cumsum(g, axis=-1),
                     ranks(d) * unit + weight * ideal_cumulative(ideal_gain, d))
-
-
-def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """num / den, 0 where den == 0 (trec_eval's convention for topics without relevant documents)."""
-    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
-    out = np.zeros(num.shape)
-    np.divide(num, den, out=out, where=den != 0)
-    return out
 
 
 def within_length(length: np.ndarray, d: int) -> np.ndarray:

@@ -13,40 +13,54 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import Batch
-from ..errors import MeasureError
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import (MAX_REL, REL, at_rank, blended_ratio, cut, exp_stop, first_true, gain, gain_shift, ideal_gains,
-                      log2_discount, ranks, safe_div, within_length)
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.errors import MeasureError
+from cranfield.measures._common import (
+    MAX_REL,
+    REL,
+    at_rank,
+    blended_ratio,
+    cut,
+    exp_stop,
+    first_true,
+    gain,
+    gain_shift,
+    ideal_gains,
+    log2_discount,
+    ranks,
+    within_length,
+)
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 TREC_EVAL = "trec_eval 9.0.7 (pytrec-eval-terrier)"
 
 
-def _relevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
+def relevant_at(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
     return cut(batch.grades, cutoff) >= rel
 
 
 def precision(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
     """P@k = C(k) / k: missing ranks count as non-relevant (trec_eval ``P.k``)."""
-    return _relevant(batch, cutoff, rel).sum(axis=-1) / cutoff
+    return relevant_at(batch, cutoff, rel).sum(axis=-1) / cutoff
 
 
 def recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """R@k = C(k) / R (trec_eval ``recall.k``); 0 when the topic has no relevant document."""
-    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(relevant_at(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
 
 
 def average_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """AP = Σ_r J(r)·P@r / R (trec_eval ``map``; with @k, ``map_cut.k``: the sum stops at k,
     the denominator stays R)."""
-    j = _relevant(batch, cutoff, rel)
+    j = relevant_at(batch, cutoff, rel)
     prec = np.cumsum(j, axis=-1) / ranks(j.shape[-1])
     return safe_div((prec * j).sum(axis=-1), batch.topics.num_rel(rel))
 
 
 def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """RR = 1 / rank of the first relevant document, 0 if none (trec_eval ``recip_rank``)."""
-    first, found = first_true(_relevant(batch, cutoff, rel))
+    first, found = first_true(relevant_at(batch, cutoff, rel))
     return np.where(found, 1.0 / (first + 1.0), 0.0)
 
 
@@ -54,7 +68,7 @@ def r_precision(batch: Batch, *, rel: int = 1, mult: float = 1.0) -> np.ndarray:
     """Rprec = P@R with R the topic's number of relevant documents (trec_eval ``Rprec``); with
     ``mult`` it is precision at ⌊mult·R + 0.9⌋ documents (trec_eval ``Rprec_mult``), counting
     unretrieved positions as non-relevant, and 0 when that cutoff is 0."""
-    j = _relevant(batch, None, rel)
+    j = relevant_at(batch, None, rel)
     r = batch.topics.num_rel(rel)
     cut = r if mult == 1.0 else np.floor(mult * r + 0.9).astype(np.int64)
     if j.shape[-1] == 0:
@@ -199,7 +213,7 @@ def p_plus(batch: Batch, *, cutoff: int | None, beta: float = 1.0, gains: Any = 
 def f_measure(batch: Batch, *, cutoff: int | None, beta: float = 1.0, rel: int = 1) -> np.ndarray:
     """F_β = (1 + β²)·P·R / (β²·P + R) over the retrieved set (trec_eval ``set_F``; with @k
     over the first k documents); 0 when nothing relevant is retrieved."""
-    hits = _relevant(batch, cutoff, rel).sum(axis=-1)
+    hits = relevant_at(batch, cutoff, rel).sum(axis=-1)
     retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
     p, r = safe_div(hits, retrieved), safe_div(hits, batch.topics.num_rel(rel))
     return safe_div((1 + beta**2) * p * r, beta**2 * p + r)
@@ -218,15 +232,15 @@ def num_rel(batch: Batch, *, rel: int = 1) -> np.ndarray:
 
 def num_rel_ret(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """Relevant documents retrieved (trec_eval ``num_rel_ret``); with @k within the first k."""
-    return _relevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+    return relevant_at(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
 
 
 def success(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k (trec_eval ``success.k``)."""
-    return _relevant(batch, cutoff, rel).any(axis=-1).astype(np.float64)
+    return relevant_at(batch, cutoff, rel).any(axis=-1).astype(np.float64)
 
 
-def _judged_nonrelevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
+def judged_nonrelevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
     """Documents judged with a label in [0, rel): trec_eval's "judged non-relevant" (a negative
     label counts as unjudged there)."""
     grades = cut(batch.grades, cutoff)
@@ -237,8 +251,8 @@ def bpref(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """bpref (Buckley & Voorhees SIGIR 2004; trec_eval ``bpref``): (1/R)·Σ over retrieved relevant
     documents of 1 − min(n, min(R, N))/min(R, N), n the judged non-relevant documents above it and
     N all judged non-relevant documents of the topic (labels >= 0 only, as trec_eval)."""
-    j = _relevant(batch, cutoff, rel)
-    above = np.cumsum(_judged_nonrelevant(batch, cutoff, rel), axis=-1)
+    j = relevant_at(batch, cutoff, rel)
+    above = np.cumsum(judged_nonrelevant(batch, cutoff, rel), axis=-1)
     big_r = batch.topics.num_rel(rel)
     denom = np.minimum(big_r, batch.topics.num_nonrel(rel))[None, :, None]
     term = np.where(above > 0, 1.0 - safe_div(np.minimum(above, denom), np.broadcast_to(denom, above.shape)), 1.0)
@@ -274,12 +288,12 @@ def inf_ap(batch: Batch, *, rel: int = 1) -> np.ndarray:
 def set_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """Precision of the retrieved set (trec_eval ``set_P``; the first k with @k)."""
     retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
-    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), retrieved)
+    return safe_div(relevant_at(batch, cutoff, rel).sum(axis=-1), retrieved)
 
 
 def set_recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """Recall of the retrieved set (trec_eval ``set_recall``)."""
-    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(relevant_at(batch, cutoff, rel).sum(axis=-1), batch.topics.num_rel(rel))
 
 
 def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
@@ -301,7 +315,7 @@ def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     the best precision at any rank that has found at least :func:`recall_counts` relevant
     documents, 0 if no rank does (also on an empty ranking, where trec_eval computes 0/0 for a
     level that needs no relevant document; ``--compat trec_eval`` prints that NaN)."""
-    j = _relevant(batch, None, rel)
+    j = relevant_at(batch, None, rel)
     found = np.cumsum(j, axis=-1)
     precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
     needed = recall_counts(levels, batch.topics.num_rel(rel))  # (T, L)

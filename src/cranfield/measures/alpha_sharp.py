@@ -24,7 +24,7 @@ gains into a score: ``err`` 1/r, ``dcg`` 1/log2(r + 1), ``rbp`` β^{r−1} (Tabl
   relevant documents by gain, an exact ideal for one intent) — the α-nDCG-IA of Eq. 10;
 - ``geom``: Π_i max(X_i, 1e-5)^{w_i};
 - ``smr``: Σ_i smr_i·X_i with the subtopic miss rates at depth ξ (Eq. 3–4, from
-  :mod:`cranfield.diversity_stats`; w_i where that formula is 0/0).
+  :mod:`cranfield.analysis.diversity`; w_i where that formula is 0/0).
 
 Then α#-X@k = λ·S-recall@k + (1 − λ)·(subtopic average) (Eq. 10). Exact reductions (tested
 to 1e-12 per topic): λ = 1 is ``StRecall@k``; ``cascade`` with λ = 0 and the dcg discount is
@@ -42,10 +42,11 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import Batch, Topics
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import REL, gain, gain_shift, log2_discount, ranks, safe_div
-from .diversity import subtopic_recall
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch, Topics
+from cranfield.measures._common import REL, gain, gain_shift, log2_discount, ranks
+from cranfield.measures.diversity import subtopic_recall
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 DISCOUNTS = ("err", "dcg", "rbp")
 SUBTOPICS = ("cascade", "micro", "geom", "smr")
@@ -167,7 +168,7 @@ def alpha_sharp_per_intent(batch: Batch, *, cutoff: int, discount: str = "dcg", 
 
 
 def _smr_weights(topics: Topics, rel: int) -> np.ndarray:
-    from ..diversity_stats import subtopic_miss_rate
+    from cranfield.measures.topics import subtopic_miss_rate
 
     return topics.cached(("alpha#-smr", rel), lambda: subtopic_miss_rate(topics, "xi", rel, fallback=topics.weights))
 

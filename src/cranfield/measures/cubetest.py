@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import Measure, MeasureSpec, Param, cutoff_param, register
-from ._common import safe_div
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures.registry import Measure, MeasureSpec, Param, cutoff_param, register
 
 DD_ITERATION = 5  # documents per iteration in the TREC DD track
 

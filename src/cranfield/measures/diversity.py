@@ -18,9 +18,10 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import REGISTRY, Measure, MeasureSpec, Param, cutoff_param, register
-from ._common import REL, log2_discount, ranks, safe_div
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures._common import REL, log2_discount, ranks
+from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, cutoff_param, register
 
 NDEVAL = "ndeval 4.5 (pyndeval)"
 ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document of the intent multiplies its gain by 1 - alpha",
@@ -50,7 +51,7 @@ def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int, depth: int | None =
     builds (and caches) only k ranks. A heuristic: the true maximum of α-DCG is NP-hard, and a
     run can beat this list.
     """
-    from .alpha_sharp import greedy_ideal
+    from cranfield.measures.alpha_sharp import greedy_ideal
 
     def compute(steps: int) -> np.ndarray:
         docs = batch.topics.rel_docs >= rel  # (T, J, I)
@@ -98,7 +99,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
     k = 1, like ndeval). ``norm="none"`` is Albahem et al., ADCS 2018, Eq. 5: Σ_i w_i·ERR_i with stop
     probability (2^g − 1)/2^max_rel."""
     if norm == "none":
-        from .adhoc import err
+        from cranfield.measures.adhoc import err
 
         return intent_aware(batch, err, cutoff=cutoff, max_rel=max_rel)
     ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)

@@ -21,10 +21,20 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import (at_rank, blend_weights, blended_ratio, cut, first_true, gain, gain_shift, ideal_cumulative,
-                      ideal_gains, safe_div)
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures._common import (
+    at_rank,
+    blend_weights,
+    blended_ratio,
+    cut,
+    first_true,
+    gain,
+    gain_shift,
+    ideal_cumulative,
+    ideal_gains,
+)
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 NTCIREVAL = "NTCIREVAL (pyNTCIREVAL 0.0.3)"
 

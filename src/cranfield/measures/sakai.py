@@ -13,11 +13,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import blended_ratio, cut, gain, gain_shift, safe_div
-from .adhoc import cascade, dcg, p_plus, q_measure, q_value, rbp_weights
-from .diversity import intent_hits, per_intent_scores, subtopic_recall
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures._common import blended_ratio, cut, gain, gain_shift
+from cranfield.measures.adhoc import cascade, dcg, p_plus, q_measure, q_value, rbp_weights
+from cranfield.measures.diversity import intent_hits, per_intent_scores, subtopic_recall
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 PAPER = "Sakai, WWW 2012"
 

@@ -26,33 +26,34 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import Batch
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import REL, cut, gain, gain_shift, ideal_gains, log2_discount, safe_div
-from .adhoc import TREC_EVAL, _judged_nonrelevant, _relevant, dcg
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.measures._common import REL, cut, gain, gain_shift, ideal_gains, log2_discount
+from cranfield.measures.adhoc import TREC_EVAL, dcg, judged_nonrelevant, relevant_at
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 
 def relative_precision(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
     """relative_P.k = C(k) / min(k, R) (trec_eval ``relative_P``); 0 without relevant documents."""
-    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), np.minimum(batch.topics.num_rel(rel), cutoff))
+    return safe_div(relevant_at(batch, cutoff, rel).sum(axis=-1), np.minimum(batch.topics.num_rel(rel), cutoff))
 
 
 def set_relative_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """set_relative_P = C(n) / min(n, R) over the n retrieved documents (trec_eval ``set_relative_P``)."""
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
-    return safe_div(_relevant(batch, cutoff, rel).sum(axis=-1), np.minimum(batch.topics.num_rel(rel), n))
+    return safe_div(relevant_at(batch, cutoff, rel).sum(axis=-1), np.minimum(batch.topics.num_rel(rel), n))
 
 
 def num_nonrel_judged_ret(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """Retrieved documents judged non-relevant, labels in [0, rel) (trec_eval ``num_nonrel_judged_ret``)."""
-    return _judged_nonrelevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+    return judged_nonrelevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
 
 
 def utility(batch: Batch, *, cutoff: int | None, a: float = 1.0, b: float = -1.0, c: float = 0.0,
             d: float = 0.0, rel: int = 1) -> np.ndarray:
     """a·rel_ret + b·nonrel_ret + c·rel_notret + d·nonrel_notret (trec_eval ``utility``; the
     collection size is unknown, so nonrel_notret = rel_ret − ret − R as trec_eval without -N)."""
-    hits = _relevant(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+    hits = relevant_at(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
     ret = (batch.length if cutoff is None else np.minimum(batch.length, cutoff)).astype(np.float64)
     big_r = batch.topics.num_rel(rel).astype(np.float64)
     return a * hits + b * (ret - hits) + c * (big_r - hits) + d * (hits - ret - big_r)
@@ -60,7 +61,7 @@ def utility(batch: Batch, *, cutoff: int | None, a: float = 1.0, b: float = -1.0
 
 def bin_g(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     """binG = (1/R)·Σ_{relevant d_r} 1/log2(2 + non-relevant documents above r) (trec_eval ``binG``)."""
-    j = _relevant(batch, cutoff, rel)
+    j = relevant_at(batch, cutoff, rel)
     nonrel_above = np.arange(j.shape[-1]) - (np.cumsum(j, axis=-1) - 1)
     return safe_div(np.where(j, 1.0 / np.log2(2.0 + nonrel_above), 0.0).sum(axis=-1), batch.topics.num_rel(rel))
 

@@ -20,15 +20,16 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..batch import Batch
-from ..errors import MeasureError
-from ..registry import MeasureSpec, Param, cutoff_param, register
-from ._common import exp_stop, first_true, gain, gain_shift, log2_discount, ranks, safe_div
+from cranfield._numeric import safe_div
+from cranfield.batch import Batch
+from cranfield.errors import MeasureError
+from cranfield.measures._common import exp_stop, first_true, gain, gain_shift, log2_discount, ranks
+from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, extend, register
 
 PAPER = "Amigó, Mizzaro & Spina, SIGIR 2022"
 
 
-def _length(batch: Batch, cutoff: int | None) -> np.ndarray:
+def ranking_length(batch: Batch, cutoff: int | None) -> np.ndarray:
     """n = the number of documents each ranking returns (at most ``cutoff``), shape (S, T)."""
     return batch.length if cutoff is None else np.minimum(batch.length, cutoff)
 
@@ -240,7 +241,7 @@ def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collecti
     missing = judged[None, :, :, None] - retrieved  # (S, T, V, D + 1)
     joint_missing = -(missing * log_ge[None, :, :, None]).sum(axis=2) / size
     outside = judged.sum(axis=1)[None, :, None] - retrieved.sum(axis=2)
-    n = _length(batch, cutoff)
+    n = ranking_length(batch, cutoff)
     if bool((n + at_length(outside, n) > size).any()):
         raise MeasureError(
             f"The 'collection' parameter of OIE ({collection}) is smaller than the retrieved plus the "
@@ -251,13 +252,12 @@ def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collecti
 
 # --------------------------------------------------------------------------- registration
 PrefixKernel = Callable[..., np.ndarray]
-PREFIX: dict[str, PrefixKernel] = {}
 
 
 def kernel_of(prefix: PrefixKernel) -> Callable[..., np.ndarray]:
     """The measure at each ranking's length (min(n, k) with ``@k``) from its prefix function."""
     def at_n(batch: Batch, *, cutoff: int | None = None, **params: Any) -> np.ndarray:
-        return at_length(prefix(batch, cutoff=cutoff, **params), _length(batch, cutoff))
+        return at_length(prefix(batch, cutoff=cutoff, **params), ranking_length(batch, cutoff))
 
     at_n.__doc__ = prefix.__doc__
     return at_n
@@ -299,11 +299,10 @@ FAMILY = [
 ]
 
 for name, prefix, params, value_range, doc, where in FAMILY:
-    PREFIX[name] = prefix
     register(MeasureSpec(
         name, kernel_of(prefix), (CUT, *params), cite=f"{PAPER}, {where}", doc=doc,
         value_range=value_range, truncation_aware=True, depth=lambda p: p.get("cutoff"),
-        normalised=name in ("NDCGT",), needs_intents=False,
+        normalised=name in ("NDCGT",), needs_intents=False, prefix=prefix,
     ))
 
 register(MeasureSpec(
@@ -312,8 +311,8 @@ register(MeasureSpec(
                    Param("gains", "gains", "linear", "gain of each label (h = gain of the highest label)")),
     cite="Sakai & Zeng, SIGIR 2019 (NTCIREVAL iRBU); Amigó, Mizzaro & Spina, SIGIR 2022, §3.1", doc="intentwise rank-biased utility",
 ))
-PREFIX["F"] = f_prefix
+extend("F", prefix=f_prefix)
 
-__all__ = ["PREFIX", "at_length", "prefix_sum", "kernel_of", "rel_linear", "rel_exp"] + [
+__all__ = ["at_length", "prefix_sum", "kernel_of", "rel_linear", "rel_exp"] + [
     f.__name__ for _, f, *_ in FAMILY
 ] + ["irbu", "f_prefix"]

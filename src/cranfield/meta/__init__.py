@@ -17,13 +17,21 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
 - :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
-``intuitiveness`` and ``coverage`` (:mod:`~cranfield.meta.cli`).
+``intuitiveness`` and ``coverage`` (:mod:`~cranfield.cli.meta`).
 """
 
-from .agreement import Correlations, Intuitiveness, correlation_matrix, intuitiveness, kendall_tau, spearman_rho, tau_ap
-from .power import DiscriminativePower, discriminative_power, plot_asl_curves
-from .scores import ScoreMatrix, as_score_matrices, as_score_matrix
-from .significance import (
+from cranfield.meta.agreement import (
+    Correlations,
+    Intuitiveness,
+    correlation_matrix,
+    intuitiveness,
+    kendall_tau,
+    spearman_rho,
+    tau_ap,
+)
+from cranfield.meta.power import DiscriminativePower, discriminative_power
+from cranfield.meta.scores import ScoreMatrix, as_score_matrices, as_score_matrix
+from cranfield.meta.significance import (
     CORRECTIONS,
     DEFAULT_RESAMPLES,
     TESTS,
@@ -36,13 +44,18 @@ from .significance import (
     tukey_hsd,
     wilcoxon_test,
 )
-from .uir import QualityAspectCoverage, UnanimousImprovement, quality_aspect_coverage, unanimous_improvement_ratio
+from cranfield.meta.uir import (
+    QualityAspectCoverage,
+    UnanimousImprovement,
+    quality_aspect_coverage,
+    unanimous_improvement_ratio,
+)
 
 __all__ = [
     "ScoreMatrix", "as_score_matrix", "as_score_matrices",
     "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
     "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
-    "DiscriminativePower", "discriminative_power", "plot_asl_curves",
+    "DiscriminativePower", "discriminative_power",
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
     "Intuitiveness", "intuitiveness",
     "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",

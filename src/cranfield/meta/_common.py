@@ -7,20 +7,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import check_float, check_int, invalid
+from cranfield._numeric import CHUNK_CELLS, RELATIVE_TOLERANCE, equal
+from cranfield.errors import check_float, check_int, invalid
 
-# Elements per intermediate array (float64: 4 MB); a few such arrays are alive at once.
 MAX_SAMPLES = 100_000  # resamples B and sampled topic pairs: (B, topics) arrays are drawn at once
-CHUNK_CELLS = 1 << 19  # small enough to stay in cache-friendly, reused allocations
-RELATIVE_TOLERANCE = 1e-12  # docs/conventions.md#equality: a == b iff |a - b| <= 1e-12 * max(1, |a|, |b|)
 
-
-def equal(a: Any, b: Any) -> np.ndarray:
-    """The equality rule of docs/conventions.md#equality, elementwise: ``|a - b| <= 1e-12 * max(1, |a|, |b|)``."""
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    with np.errstate(invalid="ignore"):
-        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
-        return np.abs(a - b) <= RELATIVE_TOLERANCE * scale
 
 
 def lower_bound(b: np.ndarray) -> np.ndarray:

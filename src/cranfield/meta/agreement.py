@@ -13,9 +13,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import CranfieldError, listing, warn
-from ._common import all_pairs, chunks, equal
-from .scores import as_score_matrices
+from cranfield._numeric import equal
+from cranfield.errors import CranfieldError, listing, warn
+from cranfield.meta._common import all_pairs, chunks
+from cranfield.meta.scores import as_score_matrices
 
 __all__ = [
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
@@ -36,7 +37,8 @@ def _vector(x: Any, name: str) -> np.ndarray:
 def _pair_vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     a, b = _vector(x, "x"), _vector(y, "y")
     if a.size != b.size:
-        raise CranfieldError(f"x and y must score the same systems; got {a.size} and {b.size} values")
+        raise CranfieldError(f"The score vectors x and y must be two vectors of the same length (one score per "
+                             f"system). Got {a.size} and {b.size} values instead.")
     return a, b
 
 

@@ -9,15 +9,14 @@ per measure: the lower and flatter the curve, the more discriminative the measur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-from ..errors import CranfieldError
-from ._common import check_alpha
-from .significance import PairwiseResult, pairwise_test
+from cranfield.meta._common import check_alpha
+from cranfield.meta.significance import PairwiseResult, pairwise_test
 
-__all__ = ["DiscriminativePower", "discriminative_power", "plot_asl_curves"]
+__all__ = ["DiscriminativePower", "discriminative_power"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,42 +119,3 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
         measure=result.measure, test=test, alpha=level, n_pairs=n_pairs, n_significant=n_significant,
         power=n_significant / n_pairs, delta=delta, asl=np.sort(result.pvalue_adjusted), result=result,
     )
-
-
-def plot_asl_curves(powers: Sequence[DiscriminativePower], path: str, *, title: str | None = None) -> None:
-    """Save Sakai's ASL curves: one line per measure, pairs sorted by ASL, α as a dashed line.
-
-    Parameters
-    ----------
-    powers : sequence of DiscriminativePower
-        Typically one per measure, same runs and test.
-    path : str
-        The image file; its extension picks the format (``.png``, ``.svg``, ``.pdf``).
-    title : str, optional
-        Defaults to the test, B and α.
-
-    Raises
-    ------
-    CranfieldError
-        If matplotlib is not installed (``pip install 'cranfield[plot]'``), ``powers`` is empty, or
-        ``path`` cannot be written or has no extension of :data:`cranfield.figures.PLOT_FORMATS`.
-    """
-    from ..figures import new_figure, save_figure
-
-    if not powers:
-        raise CranfieldError("no discriminative power results to plot")
-    first = powers[0]
-    fig = new_figure(figsize=(6.4, 4.2))
-    ax = fig.add_subplot()
-    for p in powers:
-        ax.plot(np.arange(1, p.n_pairs + 1), p.asl, label=p.measure or "scores", linewidth=1.2)
-    ax.axhline(first.alpha, color="grey", linestyle="--", linewidth=0.8, label=f"α = {first.alpha:g}")
-    ax.set_xlabel("run pairs sorted by ASL")
-    ax.set_ylabel("achieved significance level (ASL)")
-    resamples = f", B = {first.result.n_resamples}" if first.result.n_resamples else ""
-    ax.set_title(title if title is not None else f"ASL curves: {first.test}{resamples}, α = {first.alpha:g}")
-    ax.set_xlim(0, max(p.n_pairs for p in powers) + 1)
-    ax.set_ylim(0, 1)
-    ax.legend(fontsize="small")
-    fig.tight_layout()
-    save_figure(fig, path)

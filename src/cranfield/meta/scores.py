@@ -23,7 +23,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..errors import CranfieldError, listing
+from cranfield.errors import CranfieldError, listing
 
 __all__ = ["ScoreMatrix", "as_score_matrix", "as_score_matrices"]
 

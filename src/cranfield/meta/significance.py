@@ -33,10 +33,10 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from .._progress import progress
-from ..errors import CranfieldError, check_choice
-from . import _common
-from ._common import (
+from cranfield._progress import progress
+from cranfield.errors import CranfieldError, check_choice
+from cranfield.meta import _common
+from cranfield.meta._common import (
     all_pairs,
     baseline_pairs,
     check_alpha,
@@ -46,7 +46,7 @@ from ._common import (
     lower_bound,
     make_rng,
 )
-from .scores import ScoreMatrix, as_score_matrix
+from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
 __all__ = [
     "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "check_test", "pairwise_test",

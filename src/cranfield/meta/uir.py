@@ -14,10 +14,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import CranfieldError
-from ._common import at_least, check_count, chunks, make_rng
-from .agreement import spearman_rho
-from .scores import ScoreMatrix, as_score_matrices
+from cranfield.errors import CranfieldError
+from cranfield.meta._common import at_least, check_count, chunks, make_rng
+from cranfield.meta.agreement import spearman_rho
+from cranfield.meta.scores import ScoreMatrix, as_score_matrices
 
 __all__ = ["UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage",
            "quality_aspect_coverage"]

@@ -22,10 +22,10 @@ from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
-from .batch import Batch
-from .errors import CranfieldError, MeasureError, check_float, check_int, invalid
+from cranfield.batch import Batch
+from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # docs/conventions.md#names; a leading digit for trec_eval's 11pt
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # docs/conventions.md#names; a leading digit for trec_eval's 11pt
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]
@@ -213,6 +213,9 @@ class MeasureSpec:
     per_iteration : callable, optional
         For iteration measures: ``per_iteration(batch, **params) -> (S, T, C)``, the value after
         each of the first C iterations (NaN past a ranking's last iteration).
+    prefix : callable, optional
+        For measures of truncated rankings: ``prefix(batch, cutoff=k, **params) -> (S, T, d + 1)``,
+        the value of every truncation n = 0..d of each ranking (optimal truncation analysis).
     """
 
     name: str
@@ -232,6 +235,7 @@ class MeasureSpec:
     aggregate: str = "mean"
     per_intent: Kernel | None = None
     per_iteration: Kernel | None = None
+    prefix: Kernel | None = None
 
     def __post_init__(self) -> None:
         if not callable(self.kernel):
@@ -261,7 +265,7 @@ def register(spec: MeasureSpec) -> MeasureSpec:
     if not isinstance(spec, MeasureSpec):
         raise TypeError(f"register takes a MeasureSpec. Got {type(spec).__name__} instead.")
     for name in (spec.name, *spec.aliases):
-        if not _NAME.fullmatch(name):
+        if not NAME_PATTERN.fullmatch(name):
             raise ValueError(f"invalid measure name {name!r}")
         if name in _ALIASES:
             raise ValueError(f"measure name {name!r} registered twice")
@@ -270,11 +274,18 @@ def register(spec: MeasureSpec) -> MeasureSpec:
     return spec
 
 
+def extend(name: str, **fields: Any) -> MeasureSpec:
+    """Give the registered measure ``name`` further fields (e.g. F's prefix kernel, declared by
+    the truncation family) and return the new spec."""
+    spec = replace(REGISTRY[name], **fields)
+    REGISTRY[name] = spec
+    return spec
+
+
 def lookup(name: str) -> MeasureSpec:
     """The spec registered under ``name`` (or an alias; case-insensitive when unambiguous)."""
     if not isinstance(name, str):
         raise TypeError(f"A measure name must be a str such as 'nDCG'. Got {name!r} ({type(name).__name__}) instead.")
-    _ensure_loaded()
     name = name.replace("α", "alpha")
     if name in _ALIASES:
         return REGISTRY[_ALIASES[name]]
@@ -287,9 +298,6 @@ def lookup(name: str) -> MeasureSpec:
     hint = f" Did you mean {', '.join(names)}?" if names else ""
     raise MeasureError(f"Unknown measure {name!r}.{hint} (`cranfield measures` lists them all.)")
 
-
-def _ensure_loaded() -> None:
-    from . import aspects, measures  # noqa: F401  (registers the families)
 
 
 # --------------------------------------------------------------------------- parsed measures
@@ -404,7 +412,7 @@ class _Call:
     text: str
 
 
-def _split_top(text: str) -> list[str]:
+def split_top(text: str) -> list[str]:
     """Split at commas outside parentheses."""
     parts, depth, cur = [], 0, []
     for ch in text:
@@ -423,7 +431,7 @@ def _split_top(text: str) -> list[str]:
 
 def _parse_call(text: str) -> _Call:
     src = text.strip()
-    m = _NAME.match(src)
+    m = NAME_PATTERN.match(src)
     if not m:
         raise MeasureError(f"Cannot read measure {text!r}: it must start with a name such as P, AP or nDCG.")
     name, pos = m.group(), m.end()
@@ -443,7 +451,7 @@ def _parse_call(text: str) -> _Call:
             raise MeasureError(f"Cannot read measure {text!r}: unbalanced parentheses.")
         body, pos = src[pos + 1 : end], end + 1
         last_key = None
-        for k, piece in enumerate(_split_top(body)):
+        for k, piece in enumerate(split_top(body)):
             km = _KEY.match(piece)
             if km:
                 last_key = km.group(1).replace("α", "alpha")
@@ -514,5 +522,4 @@ def parse_measure(text: str | Measure) -> Measure:
 
 def iter_specs() -> Iterator[MeasureSpec]:
     """Every registered measure, in registration order."""
-    _ensure_loaded()
     return iter(REGISTRY.values())

@@ -16,20 +16,20 @@ from typing import Any, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from . import __version__
-from ._progress import progress
-from .collection import Collection
-from .errors import CranfieldError, check_choice, check_float, check_int, listing, warn
-from .io import Intents, Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
-from .io.run import ORDERS
-from .registry import Measure, parse_measure
+from cranfield._numeric import EVAL_CELL_BUDGET
+from cranfield._progress import progress
+from cranfield._version import __version__
+from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
+from cranfield.evaluation.collection import Collection
+from cranfield.io import Intents, Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
+from cranfield.io.run import ORDERS
+from cranfield.measures.registry import Measure, parse_measure
 
 MISSING = ("auto", "zero", "empty", "skip")
 NOREL = ("include", "exclude")
 EMPTY_INTENTS = ("drop", "keep")
 ON_DUPLICATE = ("error", "first")
 SCORE_DTYPES = ("float32", "float64")
-CELL_BUDGET = 1 << 23  # labels per batch block (runs × topics × depth × intents)
 
 
 def _check_type(value: Any, what: str, types: tuple[type, ...], expected: str) -> None:
@@ -98,7 +98,7 @@ class Results:
         For iteration measures (the Cube Test family), the value after each iteration 1..C,
         with ``per_iteration``.
     average : {"avg", "geom", "dd"}
-        How the ``all`` row averages topics (:func:`cranfield.averaging.average`); counts are
+        How the ``all`` row averages topics (:func:`cranfield.evaluation.averaging.average`); counts are
         always summed.
     topic_weights : ndarray, shape (T,), optional
         1 − dd(t) for ``average="dd"``.
@@ -126,7 +126,7 @@ class Results:
         """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
         over scored topics, the sum for trec_eval's counts, the geometric mean for ``geom``.
         NaN values are left out, with a warning unless ``unscored`` says they were announced."""
-        from .averaging import average, total
+        from cranfield.evaluation.averaging import average, total
 
         out = np.empty(self.values.shape[:2])
         for m, how in enumerate(self.aggregate):
@@ -236,7 +236,7 @@ class Evaluator:
         judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
         strip_topic_prefix: bool = False,
     ) -> None:
-        from .averaging import AVERAGES
+        from cranfield.evaluation.averaging import AVERAGES
 
         self.missing = check_choice(missing, "missing option", MISSING)
         self.norel = check_choice(norel, "norel option", NOREL)
@@ -313,7 +313,7 @@ class Evaluator:
     def _topic_weights(self, keep: np.ndarray) -> np.ndarray | None:
         if self.average != "dd":
             return None
-        from .averaging import dd_weights
+        from cranfield.evaluation.averaging import dd_weights
 
         return dd_weights(self.collection.topics)[keep]
 
@@ -351,7 +351,7 @@ class Evaluator:
         longest = int(run.lengths.max()) if run.lengths.size else 0
         depth = longest if self.depth is None else min(self.depth, longest)
         per_topic = max(depth, 1) * self.collection.grades.shape[1]
-        size = max(1, CELL_BUDGET // per_topic)
+        size = max(1, EVAL_CELL_BUDGET // per_topic)
         n = self.collection.n_topics
         return [slice(a, min(a + size, n)) for a in range(0, n, size)]
 

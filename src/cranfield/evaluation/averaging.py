@@ -22,10 +22,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError, check_choice, listing, warn
+from cranfield._numeric import GEOM_EPSILON
+from cranfield.errors import CranfieldError, check_choice, listing, warn
 
 AVERAGES = ("avg", "geom", "dd")
-GEOM_EPSILON = 1e-5
 _KINDS = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean", "sum": "sum"}
 
 __all__ = ["AVERAGES", "GEOM_EPSILON", "average", "total", "dd_weights"]
@@ -34,7 +34,7 @@ __all__ = ["AVERAGES", "GEOM_EPSILON", "average", "total", "dd_weights"]
 def _can_be_negative(measure: Any) -> bool:
     if measure is None:
         return False
-    from .registry import parse_measure
+    from cranfield.measures.registry import parse_measure
 
     return parse_measure(measure).spec.value_range[0] < 0
 
@@ -126,7 +126,7 @@ def average(
         w = np.ones(x.shape[-1])
     else:
         if weights is None:
-            raise CranfieldError("the dd average needs topic weights 1 - dd(t) (cranfield.averaging.dd_weights)")
+            raise CranfieldError("the dd average needs topic weights 1 - dd(t) (cranfield.evaluation.averaging.dd_weights)")
         w = np.asarray(weights, dtype=np.float64).ravel()
         if w.shape != (x.shape[-1],):
             raise CranfieldError(f"expected {x.shape[-1]} topic weights, got {w.size}")
@@ -147,11 +147,12 @@ def average(
 def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> np.ndarray:
     """Topic weights 1 − dd(t) for the ``dd`` average, shape (T,), in the collection's topic order.
 
-    ``qrels`` is anything :func:`cranfield.diversity_stats.load_collection` accepts (a path, a
+    ``qrels`` is anything :func:`cranfield.analysis.diversity.load_collection` accepts (a path, a
     Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (docs/conventions.md#averaging).
     """
-    from .batch import Topics
-    from .diversity_stats import diversity_difficulty, load_collection
+    from cranfield.batch import Topics
+    from cranfield.evaluation.collection import load_collection
+    from cranfield.measures.topics import diversity_difficulty
 
     topics = qrels if isinstance(qrels, Topics) else load_collection(qrels, **options).topics
     return 1.0 - diversity_difficulty(topics, depth, rel)

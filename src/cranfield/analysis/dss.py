@@ -5,7 +5,7 @@ For each topic, N random permutations of its relevant documents (relevant to som
 cut at k, are scored; every ranking retrieves only relevant documents, so whatever separates
 their scores is novelty and diversity. DSS(topic) = s / x̄, the coefficient of variation of
 those N scores (Eq. 11; sample SD with ddof = 1), averaged over topics with ``avg``, ``geom``
-or ``dd`` (:mod:`cranfield.averaging`).
+or ``dd`` (:mod:`cranfield.evaluation.averaging`).
 
 Randomness: ``numpy.random.default_rng(seed)``; topic by topic, in the collection's topic
 order, ``keys = rng.random((N, R_t))`` and permutation j is ``argsort(keys[j])`` (stable),
@@ -27,16 +27,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import averaging
-from ._progress import progress
-from .averaging import AVERAGES, dd_weights
-from .batch import Batch
-from .diversity_stats import Depth, check_depth, load_collection, relevant_counts
-from .errors import CranfieldError, check_choice, check_int, invalid, listing, warn
-from .meta._common import make_rng
-from .registry import _NAME, Measure, lookup, parse_measure
+from cranfield._numeric import DSS_CELL_BUDGET
+from cranfield._progress import progress
+from cranfield.batch import Batch
+from cranfield.errors import CranfieldError, check_choice, check_int, invalid, listing, warn
+from cranfield.evaluation import averaging
+from cranfield.evaluation.averaging import AVERAGES, dd_weights
+from cranfield.evaluation.collection import load_collection
+from cranfield.measures.registry import NAME_PATTERN, Measure, lookup, parse_measure
+from cranfield.measures.topics import Depth, check_depth, relevant_counts
+from cranfield.meta._common import make_rng
 
-CELL_BUDGET = 1 << 21  # labels per block: N × topics × k × intents (about 2 million)
 SWEEP_GRID = tuple(round(0.1 * i, 1) for i in range(11))
 MAX_PERMUTATIONS = 100_000  # n: each topic draws n × R_t random keys at once
 MAX_CUTOFF = 10_000  # k
@@ -88,7 +89,7 @@ def at_cutoff(measure: str | Measure, k: int) -> Measure:
         text = str(measure).strip()
         if "@" in text:
             raise CranfieldError(f"give {text} without @k: DSS sets the cutoff to each k (--k)")
-    head = _NAME.match(text.replace("α", "alpha"))
+    head = NAME_PATTERN.match(text.replace("α", "alpha"))
     if head is not None and lookup(head.group()).cutoff == "none":
         return parse_measure(text)
     return parse_measure(f"{text}@{k}")
@@ -179,16 +180,6 @@ class DSSResult:
                   for r in self.rows(per_topic)]
         return "\n".join(lines) + "\n"
 
-    def to_table(self) -> str:
-        """Measures (rows) × cutoffs (columns) of the averaged DSS."""
-        head = ["measure", *(f"DSS@{k}" for k in self.ks)]
-        body = [[m, *(f"{v:.4f}" for v in row)] for m, row in zip(self.measures, self.averaged)]
-        widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
-        lines = [self.provenance()]
-        lines += ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
-                  for r in [head, *body]]
-        return "\n".join(lines) + "\n"
-
     def sweep(self) -> dict[tuple[str, str, int], dict[str, list[tuple[float, float]]]]:
         """The α#-IA points for Figures 8–9: for each (discount, subtopics, k), the (λ, DSS)
         points at α = 0.3 and the (α, DSS) points at λ = 0.5, each sorted."""
@@ -209,37 +200,6 @@ class DSSResult:
                 entry[key] = sorted(set(entry[key]))
         return out
 
-    def plot(self, path: str) -> None:
-        """DSS of the α#-IA measures against λ (α = 0.3) and against α (λ = 0.5), one line per
-        subtopic averaging and cutoff (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figures 8
-        and 9; Figure 7's surface is the same data over the whole (α, λ) grid)."""
-        from .figures import new_figure, save_figure
-
-        points = self.sweep()
-        if not any(len(v["lambda"]) > 1 or len(v["alpha"]) > 1 for v in points.values()):
-            raise CranfieldError("the DSS plot shows alpha#-IA measures against lambda and alpha: give several "
-                                 "alpha#-IA measures that differ in lambda (at alpha=0.3) or alpha (at lambda=0.5), "
-                                 "or use --sweep")
-        fig = new_figure(figsize=(11, 4.5))
-        axes = fig.subplots(1, 2, sharey=True)
-        styles = ["-", "--", ":", "-."]
-        colours = {s: f"C{c}" for c, s in enumerate(["cascade", "micro", "geom", "smr"])}
-        ks = sorted({k for _, _, k in points})
-        for (discount, subtopics, k), entry in sorted(points.items()):
-            for ax, key in zip(axes, ("lambda", "alpha")):
-                if len(entry[key]) > 1:
-                    x, y = zip(*entry[key])
-                    ax.plot(x, y, styles[ks.index(k) % len(styles)], color=colours.get(subtopics, "k"),
-                            marker="o", markersize=3, label=f"{subtopics} {discount} @{k}")
-        axes[0].set_xlabel("λ (α = 0.3)")
-        axes[1].set_xlabel("α (λ = 0.5)")
-        axes[0].set_ylabel(f"DSS ({self.average} over topics)")
-        for ax in axes:
-            ax.grid(alpha=0.3)
-        axes[1].legend(fontsize="small", ncol=2)
-        fig.suptitle(f"Document selection sensitivity of α#-IA (N = {self.n})")
-        fig.tight_layout()
-        save_figure(fig, path)
 
 
 def _num(x: float) -> float | None:
@@ -279,14 +239,14 @@ def dss(
     seed : int, Generator or None
         Seed of ``numpy.random.default_rng`` (default 0: reproducible).
     average : {"avg", "geom", "dd"}
-        Topic averaging (:func:`cranfield.averaging.average`; ``dd`` weighs topic t by 1 − dd(t)
+        Topic averaging (:func:`cranfield.evaluation.averaging.average`; ``dd`` weighs topic t by 1 − dd(t)
         at ``depth``).
     depth : {"xi", "xi+1"} or int
         Depth of dd for the ``dd`` average (default ξ; docs/conventions.md#averaging).
     rel : int
         The lowest label counted as relevant when choosing the documents to permute.
     options
-        ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` (see :class:`~cranfield.evaluate.Evaluator`).
+        ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` (see :class:`~cranfield.evaluation.evaluator.Evaluator`).
 
     Returns
     -------
@@ -325,7 +285,7 @@ def dss(
     kmax, n_int = max(ks), topics.weights.shape[1]
     values = np.full((len(named), len(ks), coll.n_topics), np.nan)
     means = np.full(values.shape, np.nan)
-    size = max(1, CELL_BUDGET // (n * kmax * max(n_int, 1)))
+    size = max(1, DSS_CELL_BUDGET // (n * kmax * max(n_int, 1)))
     blocks = [slice(a, min(a + size, coll.n_topics)) for a in range(0, coll.n_topics, size)]
     for block in progress(blocks, len(blocks), "DSS", progress_bar):
         t0, t1 = block.start, block.stop

@@ -7,6 +7,9 @@ import argparse
 import sys
 from typing import Any
 
+from cranfield.render.plots import plot_collection_diversity, plot_dss
+from cranfield.render.tables import collection_table, dss_table
+
 COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (greedy
 set cover, ties to the larger docno), the depth k used, d_max (maximum S-recall), d_mean(k)
@@ -51,8 +54,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _ks(text: str) -> list[str]:
-    """The cutoffs of ``--k``: comma-separated (each checked by :func:`cranfield.dss.check_sizes`)."""
-    from .errors import invalid
+    """The cutoffs of ``--k``: comma-separated (each checked by :func:`cranfield.analysis.dss.check_sizes`)."""
+    from cranfield.errors import invalid
 
     parts = [x.strip() for x in text.split(",")]
     if not all(parts):
@@ -62,8 +65,8 @@ def _ks(text: str) -> list[str]:
 
 def _check_files(args: argparse.Namespace) -> None:
     """The -o and --plot files, checked before any work."""
-    from ._output import check_writable
-    from .figures import check_plot_path
+    from cranfield._output import check_writable
+    from cranfield.render.plots import check_plot_path
 
     if args.output:
         check_writable(args.output)
@@ -72,7 +75,7 @@ def _check_files(args: argparse.Namespace) -> None:
 
 
 def _write(text: str, path: str | None) -> None:
-    from ._output import write_text
+    from cranfield._output import write_text
 
     if path:
         write_text(path, text)
@@ -82,7 +85,7 @@ def _write(text: str, path: str | None) -> None:
 
 def add_parser(sub: Any) -> None:
     """The ``cranfield collection`` and ``cranfield dss`` subcommands."""
-    from .cli import _split_measures
+    from cranfield.cli.options import split_measures
 
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
@@ -126,24 +129,24 @@ def add_parser(sub: Any) -> None:
     d.add_argument("--format", choices=("table", "json", "csv"), default="table")
     d.add_argument("--plot", metavar="FILE", help="save DSS of the alpha#-IA measures against lambda and alpha")
     d.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    d.set_defaults(handler=lambda args: _run_dss(args, _split_measures(args.measure)))
+    d.set_defaults(handler=lambda args: _run_dss(args, split_measures(args.measure)))
 
 
 def _run_collection(args: argparse.Namespace) -> int:
-    from .diversity_stats import collection_diversity
+    from cranfield.analysis.diversity import collection_diversity
 
     _check_files(args)
     result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, **_options(args))
-    _write(result.to_json() if args.format == "json" else result.to_table(), args.output)
+    _write(result.to_json() if args.format == "json" else collection_table(result), args.output)
     if args.plot:
-        result.plot(args.plot)
+        plot_collection_diversity(result, args.plot)
     return 0
 
 
 def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
-    from .diversity_stats import check_depth
-    from .dss import at_cutoff, check_sizes, dss, sweep_measures
-    from .errors import CranfieldError, check_int
+    from cranfield.analysis.dss import at_cutoff, check_sizes, dss, sweep_measures
+    from cranfield.errors import CranfieldError, check_int
+    from cranfield.measures.topics import check_depth
 
     _check_files(args)
     ks, n = check_sizes(_ks(args.k), args.n)
@@ -162,8 +165,8 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     elif args.format == "csv":
         text = result.to_csv(args.per_topic)
     else:
-        text = result.to_table()
+        text = dss_table(result)
     _write(text, args.output)
     if args.plot:
-        result.plot(args.plot)
+        plot_dss(result, args.plot)
     return 0

@@ -22,10 +22,10 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from .evaluate import Results
-from .io import Run, as_run
-from .measures.adhoc import ELEVEN_POINTS, recall_counts
-from .registry import Measure, parse_measure
+from cranfield.evaluation.evaluator import Results
+from cranfield.io import Run, as_run
+from cranfield.measures.adhoc import ELEVEN_POINTS, recall_counts
+from cranfield.measures.registry import Measure, parse_measure
 
 CUTOFFS = "5,10,15,20,30,100,200,500,1000"
 # trec_eval name -> (cranfield template, default parameters)
@@ -181,7 +181,7 @@ def _utility(params: str) -> list[tuple[str, str]] | None:
 def _set_f(params: str) -> list[tuple[str, str]]:
     """trec_eval's ``set_F.x``: (x + 1)·P·R / (x·P + R) (``m_set_F.c``), F_β with β² = x, so
     ``F(beta=√x)``, labelled ``set_F_x``."""
-    from .errors import MeasureError
+    from cranfield.errors import MeasureError
 
     try:
         x = float(params)
@@ -196,7 +196,7 @@ def _set_f(params: str) -> list[tuple[str, str]]:
 def _eleven_point(params: str) -> list[tuple[str, str]]:
     """trec_eval's ``11pt_avg.0.2,0.5,0.8``: interpolated precision averaged over those recall
     levels (``m_11pt_avg.c``, which walks them in ascending order), labelled ``11pt_avg_0.2,0.5,0.8``."""
-    from .errors import MeasureError
+    from cranfield.errors import MeasureError
 
     try:
         levels = [float(v) for v in params.split(",")]
@@ -223,7 +223,7 @@ PARTIAL_NICKNAMES: dict[str, str] = {
 
 def _expand(texts: list[str]) -> list[tuple[str, bool]]:
     """(name, whether it came from a trec_eval nickname) for each ``-m`` value."""
-    from .errors import MeasureError
+    from cranfield.errors import MeasureError
 
     out: list[tuple[str, bool]] = []
     for text in texts:
@@ -240,7 +240,7 @@ def _expand(texts: list[str]) -> list[tuple[str, bool]]:
 def _pairs(text: str, trec_eval_first: bool) -> list[tuple[str, Measure]]:
     """(label, measure) for one name: cranfield's grammar first, then trec_eval's table (the
     other way round for names from a trec_eval nickname: its ``recall`` is ``recall.5,...``)."""
-    from .errors import MeasureError
+    from cranfield.errors import MeasureError
 
     mapped = from_trec_eval(text) if trec_eval_first else None
     if mapped is None:
@@ -280,7 +280,7 @@ def resolve(texts: list[str]) -> Request:
 
 def _relstring(params: str) -> Relstring:
     """``relstring`` (10 labels) or ``relstring.N``: N labels, printed as ``relstring_N``."""
-    from .errors import MeasureError
+    from cranfield.errors import MeasureError
 
     try:
         value = float(params) if params else 10.0
@@ -302,7 +302,7 @@ def relstring_chars(labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
 
 def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
     """{topic: relstring} of a run prepared by the evaluator (its ``-M``/``-J``/prefix rules,
-    :meth:`~cranfield.evaluate.Evaluator.prepare`) as trec_eval prints it (``-m relstring.N``):
+    :meth:`~cranfield.evaluation.evaluator.Evaluator.prepare`) as trec_eval prints it (``-m relstring.N``):
     for the topics of the run the evaluator scores (``''`` when ``-J`` leaves a ranking empty),
     none for the qrels topics the run lacks, even with ``-c`` (``trec_eval.c`` prints only the
     topics it evaluates)."""
@@ -345,7 +345,7 @@ C_NAN = "  -nan"  # C's printf("%6.4f") of the NaN that 0.0 / 0.0 gives (x86-64,
 
 @dataclass(frozen=True)
 class TrecEvalResults(Results):
-    """:class:`~cranfield.evaluate.Results` printed as trec_eval prints them
+    """:class:`~cranfield.evaluation.evaluator.Results` printed as trec_eval prints them
     (:func:`trec_eval_results`): ``shown`` (S, T) marks the topics each run has, ``undefined``
     (S, M, T) the values trec_eval computes as 0/0."""
 
@@ -371,7 +371,7 @@ class TrecEvalResults(Results):
 
 def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> TrecEvalResults:
     """``results`` as trec_eval 9.0.x prints them, given the ``runs`` as the evaluator scored
-    them (:meth:`~cranfield.evaluate.Evaluator.prepare`). ``trec_eval.c`` evaluates and prints
+    them (:meth:`~cranfield.evaluation.evaluator.Evaluator.prepare`). ``trec_eval.c`` evaluates and prints
     only the topics a run has: with ``-c`` the qrels topics it lacks count in the ``all`` rows
     (as 0) but get no rows of their own. Where trec_eval computes 0/0 the value is NaN: the
     interpolated precision (``iprec_at_recall``, ``11pt_avg``) of a ranking that ``-J`` left
@@ -415,9 +415,9 @@ class TrecTopics:
     relstring: Relstring | None = None
 
     def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
-        """:func:`~cranfield.report.format_trec`'s text, relstring rows under trec_eval's name
+        """:func:`~cranfield.render.tables.format_trec`'s text, relstring rows under trec_eval's name
         (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text."""
-        from .report import format_trec
+        from cranfield.compat.formats import format_trec
 
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))

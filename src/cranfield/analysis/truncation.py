@@ -19,11 +19,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import CranfieldError, check_int, invalid
-from .evaluate import Evaluator
-from .io import Run, as_run
-from .measures.truncated import PREFIX, _length
-from .registry import Measure, parse_measure
+from cranfield.errors import CranfieldError, check_int, invalid
+from cranfield.evaluation.evaluator import Evaluator
+from cranfield.io import Run, as_run
+from cranfield.measures.registry import Measure, iter_specs, parse_measure
+from cranfield.measures.truncated import ranking_length
+from cranfield.meta.agreement import kendall_tau
 
 DEFAULT_FULL = ["nDCG", "ERR", "RBP(p=0.8)", "RBP(p=0.9)", "RBP(p=0.98)", "AP", "P@10", "RR", "iRBU(p=0.8)"]
 
@@ -58,17 +59,6 @@ def bin_label(k: int) -> str:
     low = 1 if k == 1 else 2**k + 1
     return f"{low}-{2 ** (k + 1)}"
 
-
-def kendall_tau(x: np.ndarray, y: np.ndarray) -> float:
-    """Kendall's τ-b between two score vectors (scipy's ``kendalltau``); NaN for < 2 systems."""
-    from scipy.stats import kendalltau
-
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if x.ndim != 1 or x.shape != y.shape:
-        raise invalid("score vectors of Kendall's tau", "two vectors of the same length", f"shapes {x.shape} and {y.shape}")
-    if x.size < 2:
-        return float("nan")
-    return float(kendalltau(x, y).statistic)
 
 
 @dataclass(frozen=True)
@@ -109,7 +99,12 @@ class TruncationResult:
         """τ between each full-ranking measure (rows) and each truncation measure at its optimum
         (columns), over the systems' mean scores (Amigó, Mizzaro & Spina, SIGIR 2022, Table 2), shape (F, M)."""
         truncated = self.value.mean(axis=2)  # (S, M)
-        return np.array([[kendall_tau(self.full_scores[:, f], truncated[:, m])
+
+        def tau(x: np.ndarray, y: np.ndarray) -> float:
+            defined = x.size >= 2 and bool(np.isfinite(x).all() and np.isfinite(y).all())
+            return kendall_tau(x, y) if defined else float("nan")
+
+        return np.array([[tau(self.full_scores[:, f], truncated[:, m])
                           for m in range(len(self.measures))] for f in range(len(self.full_measures))])
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,51 +131,22 @@ class TruncationResult:
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
-    def to_table(self) -> str:
-        """The distribution (percent of run × topic pairs per length bin) and the τ table."""
-        labels, counts = self.distribution()
-        frac = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
-        lines = ["optimal length n* (% of run × topic pairs per bin)",
-                 _grid(["measure", *labels], [[m, *(f"{v:.1f}" for v in row)] for m, row in zip(self.measures, frac)])]
-        if len(self.runs) >= 2:
-            tau = self.kendall()
-            lines += ["", "Kendall's tau: full-ranking measure (rows) vs truncation measure at its optimum (columns)",
-                      _grid(["full \\ truncated", *self.measures],
-                            [[f, *(f"{v:.2f}" for v in row)] for f, row in zip(self.full_measures, tau)])]
-        return "\n".join(lines) + "\n"
-
-    def plot(self, path: str) -> None:
-        """Bar chart of the distribution of n* over the length bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2)."""
-        from .figures import new_figure, save_figure
-
-        labels, counts = self.distribution()
-        frac = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
-        fig = new_figure(figsize=(max(6, 0.9 * len(labels) + 2), 4))
-        ax = fig.subplots()
-        width = 0.8 / max(len(self.measures), 1)
-        for m, measure in enumerate(self.measures):
-            ax.bar(np.arange(len(labels)) + m * width, frac[m], width, label=measure)
-        ax.set_xticks(np.arange(len(labels)) + 0.4 - width / 2, labels)
-        ax.set_xlabel("optimal ranking length n*")
-        ax.set_ylabel("fraction of run × topic pairs")
-        ax.legend(fontsize="small")
-        fig.tight_layout()
-        save_figure(fig, path)
 
 
-def _grid(head: list[str], rows: list[list[str]]) -> str:
-    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
-    return "\n".join("  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(r, widths)))
-                     for r in [head, *rows])
+
+
+def prefix_measures() -> list[str]:
+    """The measures that have a prefix kernel (their value at every truncation), sorted."""
+    return sorted(spec.name for spec in iter_specs() if spec.prefix is not None)
 
 
 def truncation_measure(name: str | Measure) -> Measure:
     """Parse a measure that has a prefix function (a truncation measure or F)."""
     m = parse_measure(name)
-    if m.name not in PREFIX:
+    if m.spec.prefix is None:
         raise CranfieldError(
             f"optimal truncation needs a measure that sees the ranking's length; {m.name} does not. "
-            f"Use one of: {', '.join(sorted(PREFIX))}"
+            f"Use one of: {', '.join(prefix_measures())}"
         )
     return m
 
@@ -196,7 +162,7 @@ def optimal_truncation(
     qrels, runs : as for :func:`cranfield.evaluate`
     measures : truncation measures (``RBU``, ``DCGU``, ``OIE``, ``NDCGT``, ``F``, ...)
     full_measures : measures evaluated on the full rankings for the τ table
-    order, options : passed to :class:`~cranfield.evaluate.Evaluator` (``missing``, ``diversity``, ...)
+    order, options : passed to :class:`~cranfield.evaluation.evaluator.Evaluator` (``missing``, ``diversity``, ...)
     """
     parsed = [truncation_measure(m) for m in measures]
     if not parsed:
@@ -217,75 +183,11 @@ def optimal_truncation(
             batch = coll.batch([run], topics=block)
             returned[s, block] = batch.length[0]
             for m, measure in enumerate(parsed):
-                prefix = PREFIX[measure.name](batch, **measure.params)[0]
-                length[s, m, block], value[s, m, block] = best_prefix(prefix, _length(batch, measure.cutoff)[0])
+                prefix = measure.spec.prefix(batch, **measure.params)[0]
+                length[s, m, block], value[s, m, block] = best_prefix(prefix, ranking_length(batch, measure.cutoff)[0])
     keep = np.flatnonzero(evaluator.topic_mask)
     return TruncationResult(
         runs=full.runs, topics=full.topics, measures=[str(m) for m in measures], length=length[:, :, keep],
         value=value[:, :, keep], full_length=returned[:, keep], full_measures=[str(f) for f in full_measures],
         full_scores=full.summary(),
     )
-
-
-TRUNCATION_EPILOG = """\
-truncation measures: RBU, DCGU, ERRU, RBPU, FlatUtility (utility: gain minus an effort e per
-document), NDCGT, ERRT, RBPT, RRT (a terminal document rewards stopping), OIE (information
-theory), F. Each returns the length n* in [0, n] that maximises it (ties: the shortest).
-
-examples:
-  cranfield truncation qrels.txt runs/*.gz -m RBU -m 'RBPU(p=0.98)' -m OIE -m NDCGT
-  cranfield truncation qrels.txt runs/*.gz -m DCGU --full AP --full nDCG --plot lengths.png
-  cranfield truncation qrels.txt run.txt -m OIE --format json > optimal.json
-"""
-
-
-def add_parser(sub: Any) -> None:
-    """The ``cranfield truncation`` subcommand."""
-    import argparse
-
-    from .cli import _split_measures
-
-    p = sub.add_parser(
-        "truncation", help="where should each run have stopped? (optimal truncation analysis)",
-        description="For each run × topic, the ranking length that maximises each truncation measure; the "
-                    "distribution of those lengths over log bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2) and, with two or more "
-                    "runs, Kendall's tau between full-ranking measures and truncation measures at their "
-                    "optimum (their Table 2).",
-        epilog=TRUNCATION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    p.add_argument("qrels")
-    p.add_argument("runs", nargs="+", metavar="run")
-    p.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE",
-                   help="a truncation measure (repeatable, or comma-separated)")
-    p.add_argument("--full", action="append", metavar="MEASURE",
-                   help=f"full-ranking measures for the tau table (default: {' '.join(DEFAULT_FULL)})")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                   help="table (default), json ({optimal, distribution, kendall}) or csv (one row per run, topic, measure)")
-    p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...; "
-                                                  "needs matplotlib: pip install 'cranfield[plot]')")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score")
-    p.add_argument("--diversity", action="store_true", default=None, help="read the qrels as diversity qrels")
-    p.set_defaults(handler=lambda args: _run(args, _split_measures(args.measure), _split_measures(args.full)))
-
-
-def _run(args: Any, measures: list[str], full: list[str]) -> int:
-    import sys
-
-    from .figures import check_plot_path
-
-    if args.plot:
-        check_plot_path(args.plot)
-    result = optimal_truncation(args.qrels, args.runs, measures, full_measures=full or DEFAULT_FULL,
-                                order=args.order, diversity=args.diversity)
-    if args.format == "json":
-        sys.stdout.write(result.to_json())
-    elif args.format == "csv":
-        rows = result.to_dict()["optimal"]
-        sys.stdout.write("run,topic,measure,length,returned,value\n")
-        sys.stdout.writelines(f"{r['run']},{r['topic']},\"{r['measure']}\",{r['length']},{r['returned']},{r['value']!r}\n"
-                              for r in rows)
-    else:
-        sys.stdout.write(result.to_table())
-    if args.plot:
-        result.plot(args.plot)
-    return 0

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from .batch import Batch, Topics, adhoc_labels
-from .errors import CranfieldError, InputError, check_choice, listing, warn
-from .io import Intents, Qrels, Run
-from .io._tokens import doc_keys
-from .io.run import topic_doc_keys
+from cranfield.batch import Batch, Topics, adhoc_labels
+from cranfield.errors import CranfieldError, InputError, check_choice, listing, warn
+from cranfield.io import Intents, Qrels, Run
+from cranfield.io._tokens import doc_keys
+from cranfield.io.run import topic_doc_keys
 
 
 def natural_key(topic: str) -> tuple[int, int, str]:
@@ -334,3 +335,26 @@ def _declared_intents(
     if untyped and (types or any(k for k in (intents.kind if intents else ()))):
         warn(f"intents without a type are taken as informational: {listing(untyped)}")
     return out
+
+
+def load_collection(
+    qrels: Any, *, diversity: bool | None = None, intents: Any = None, intent_types: Any = None,
+    empty_intents: str = "drop",
+) -> Collection:
+    """A :class:`~cranfield.evaluation.collection.Collection` from a path, dict, DataFrame, Qrels or Collection.
+
+    The options are those of :class:`~cranfield.evaluation.evaluator.Evaluator` (an intent file implies
+    diversity qrels).
+    """
+    if isinstance(qrels, Collection):
+        return qrels
+    from cranfield.io import as_qrels, read_intent_types, read_intents
+
+    if intents is not None and diversity is None:
+        diversity = True
+    if isinstance(intents, (str, Path)):
+        intents = read_intents(intents)
+    if isinstance(intent_types, (str, Path)):
+        intent_types = read_intent_types(intent_types)
+    return Collection.from_qrels(as_qrels(qrels, diversity=diversity), intents=intents,
+                                 intent_types=intent_types, empty_intents=empty_intents)

@@ -1,38 +1,30 @@
-"""The ``cranfield`` command line: ``eval``, ``measures`` and ``example``.
-
-Errors in the input print one line ``cranfield: error: path:line: what is wrong`` and exit
-with status 2 (usage errors, invalid option values, unreadable or unwritable files alike, never
-a traceback); warnings print ``cranfield: warning: ...`` on stderr and do not stop the run;
-Ctrl-C prints ``cranfield: interrupted`` and exits with status 130.
-"""
+"""``cranfield eval``, ``cranfield measures`` and ``cranfield example``."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib
 import json
-import os
 import sys
-import warnings
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any
 
-from . import __version__
-from ._output import check_writable, write_text
-from .errors import CranfieldError, EvaluationWarning, check_float, check_int, invalid, warn
-from .report import FORMATS
+from cranfield._output import check_writable, write_text
+from cranfield.cli.options import add_input_options, evaluator_from, split_measures, write_stdout
+from cranfield.compat.formats import FORMATS
+from cranfield.errors import CranfieldError, check_float, check_int, invalid, warn
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
+
+
 # ndeval's 21 default columns, under ndeval's own names (cranfield reads them as aliases)
 NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", "alpha-nDCG") for k in (5, 10, 20)] + [
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
+
+
 COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],  # gdeval, ntcireval: _preset_request
                    "dd2017": ["CT@10", "ACT@10", "nCT@10"]}  # the TREC DD 2017 scorer's columns at its --cutoff
 
-# Further subcommands live with their feature; each module has ``add_parser(subparsers)``,
-# which adds its parser and sets ``handler`` (a function of the parsed arguments -> exit code).
-COMMAND_MODULES: tuple[str, ...] = ("cranfield.truncation", "cranfield.axioms.cli", "cranfield.diversity_cli", "cranfield.meta.cli", "cranfield.aspects")
 
 EVAL_EPILOG = """\
 measures use ir_measures' syntax: Name(param=value,...)@cutoff, e.g.
@@ -67,69 +59,6 @@ examples:
   cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
   cranfield eval qrels.txt runs/*.gz -m AP,P@10 --format json > scores.json
 """
-
-
-def _split_measures(values: list[str] | None) -> list[str]:
-    """Measures from ``-m`` values, split at commas outside parentheses; a bare number after a
-    trec_eval name continues its cutoff list (``P.5,10``)."""
-    from .compat import TREC_EVAL
-    from .registry import _split_top
-
-    out: list[str] = []
-    for value in values or []:
-        parts = [p.strip() for p in _split_top(value)]
-        if not all(parts):
-            raise invalid("value of -m/--measure", "a measure name, or names separated by commas (-m AP,P@10)", value)
-        for part in parts:
-            if out and _continues(part) and out[-1].partition(".")[0] in TREC_EVAL and "." in out[-1]:
-                out[-1] += "," + part
-            else:
-                out.append(part)
-    return out
-
-
-def _continues(part: str) -> bool:
-    """A bare cutoff (``10``) or gain pair (``2=7``) continuing a trec_eval parameter list."""
-    level, eq, value = part.partition("=")
-    number = value if eq else level
-    return (not eq or level.isdigit()) and number.lstrip("-").replace(".", "", 1).isdigit()
-
-
-def add_input_options(p: Any) -> None:
-    """How qrels and runs are read and which topics count: shared by every command that scores runs."""
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="how run lines are ranked: score (trec_eval, ndeval -traditional; default), rank column "
-                        "(ndeval's own default), or file order")
-    p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
-                   help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
-                        "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
-    p.add_argument("--norel", choices=("include", "exclude"), default="include",
-                   help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
-    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
-                   help="a document twice in a topic of a run: error (default) or keep the first line")
-    kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
-    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
-    p.add_argument("--intents", metavar="FILE",
-                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
-    p.add_argument("--intent-types", metavar="FILE",
-                   help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
-    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
-                   help="intents without relevant documents: drop (ndeval; default) or keep")
-    p.add_argument("--strip-topic-prefix", action="store_true",
-                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, as ndeval and gdeval do)")
-
-
-def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:
-    """An :class:`~cranfield.evaluate.Evaluator` configured by :func:`add_input_options`' arguments."""
-    from .evaluate import Evaluator
-
-    diversity = True if args.diversity else False if args.adhoc else None
-    options.setdefault("missing", args.missing)
-    options.setdefault("norel", args.norel)
-    options.setdefault("strip_topic_prefix", args.strip_topic_prefix)
-    return Evaluator(qrels, measures, diversity=diversity, intents=args.intents, intent_types=args.intent_types,
-                     empty_intents=args.empty_intents, **options)
 
 
 def _add_eval_options(p: argparse.ArgumentParser) -> None:
@@ -203,64 +132,12 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "written whole or not at all)")
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line, ``cranfield: error: ...``, like every other
-    error of cranfield (exit status 2); the subcommands' parsers are of this class too."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"cranfield: error: {message} (see `{self.prog} --help`)\n")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="cranfield",
-        description="Exact, fast evaluation of search and recommendation rankings.",
-        epilog="run `cranfield COMMAND --help` for the options of a command; "
-               "`cranfield example` evaluates the bundled TREC Web 2012 example.",
-    )
-    parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-
-    ev = sub.add_parser(
-        "eval", help="evaluate runs against qrels",
-        description="Evaluate TREC runs against qrels (plain or .gz) and print the scores.",
-        epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel), "
-                                  "or NTCIREVAL's <topic>.rel file (docID L<n>) or a directory of them")
-    ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag, or NTCIREVAL's "
-                                                           "<topic>.res ranked list or a directory of them")
-    _add_eval_options(ev)
-    ev.set_defaults(handler=lambda args: _run_eval(args, args.qrels, args.runs))
-
-    ms = sub.add_parser("measures", help="list the measures, their parameters and sources",
-                        description="List every registered measure (or the named ones) with its "
-                                    "parameters, defaults, valid ranges and the paper it implements.")
-    ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
-    ms.add_argument("--format", choices=("table", "json"), default="table")
-    ms.set_defaults(handler=_run_measures)
-
-    ex = sub.add_parser("example", help="evaluate the bundled TREC Web 2012 example",
-                        description="Evaluate the two Indri baseline runs of the TREC 2012 Web "
-                                    "track (shipped with cranfield) against the official ad hoc qrels.")
-    _add_eval_options(ex)
-    ex.set_defaults(handler=_run_example)
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).add_parser(sub)
-    return parser
-
-
 def _run_example(args: argparse.Namespace) -> int:
-    from .examples import example_files
+    from cranfield.io.examples import example_files
 
     files = example_files()
     print(f"# cranfield eval {files['qrels']} {' '.join(files['runs'])}", file=sys.stderr)
     return _run_eval(args, files["qrels"], files["runs"])
-
-
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
-    prefix = "warning" if issubclass(category, EvaluationWarning) else category.__name__
-    print(f"cranfield: {prefix}: {message}", file=sys.stderr)
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -286,36 +163,13 @@ def _check_options(args: argparse.Namespace) -> None:
         raise CranfieldError(f"-o/--output and --provenance name the same file {args.output!r}")
 
 
-def _write_stdout(text: str) -> None:
-    """Write ``text`` to standard output now; a failure (a full disk) is one error line."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        _silence_stdout()
-        raise CranfieldError(f"cannot write the results to standard output: {exc.strerror or exc}") from None
-
-
-def _silence_stdout() -> None:
-    """Point standard output at the null device, so that the flush at exit after a failed write
-    (a closed pipe, a full disk) prints no second error."""
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-    except (OSError, ValueError):  # no file descriptor (captured output)
-        pass
-
-
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
-    from .report import write_provenance
+    from cranfield.render.tables import write_provenance
 
     _check_options(args)
     gdeval = args.compat == "gdeval"
     trec_eval = args.compat == "trec_eval"
-    measures = _split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
+    measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
     fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec",
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
@@ -326,7 +180,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                else args.missing)
     score_dtype = args.score_dtype or ("float64" if gdeval or args.compat == "ndeval" else "float32")
     if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
-        from .io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
+        from cranfield.io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
 
         if args.intents:
             raise CranfieldError("--dd-truth declares the subtopics and their weights: --intents does not apply")
@@ -341,7 +195,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    from .compat import resolve, with_gains, with_relevance_level
+    from cranfield.compat.presets import resolve, with_gains, with_relevance_level
 
     request = resolve(measures) if args.measure else _preset_request(args) or resolve(measures)
     # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
@@ -355,7 +209,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.docs_per_iteration:
         parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
     if dd2017:
-        from .measures.cubetest import as_dd2017
+        from cranfield.measures.cubetest import as_dd2017
 
         parsed = [as_dd2017(m) for m in parsed]
     if args.rel_level is not None:
@@ -365,7 +219,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                average=args.average,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
     if request.relstring is not None:  # read once: relstring needs the rankings again
-        from .io import as_run
+        from cranfield.io import as_run
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
@@ -380,7 +234,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
              "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
     if args.baseline:
-        from .evaluate import risk_adjusted, trisk
+        from cranfield.evaluation.evaluator import risk_adjusted, trisk
 
         base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
                                   score_dtype=score_dtype)
@@ -400,7 +254,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.output:
         write_text(args.output, text, "output file")
     else:
-        _write_stdout(text)
+        write_stdout(text)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -422,7 +276,7 @@ def _require_scored_topics(results: Any) -> None:
 def _preset_request(args: argparse.Namespace) -> Any:
     """The measures of ``--compat gdeval`` (``ndcg@K``, ``err@K``; K from --cutoffs, gdeval's -k)
     and ``--compat ntcireval`` (NTCIREVAL needs a gain vector, so -g is required); None otherwise."""
-    from .compat import gdeval_request, ntcireval_request
+    from cranfield.compat.presets import gdeval_request, ntcireval_request
 
     if args.compat not in ("gdeval", "ntcireval"):
         return None
@@ -446,11 +300,11 @@ def _parse_cutoffs(text: str) -> list[int]:
 
 
 def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool) -> Any:
-    """For the trec layout, the evaluated runs (:class:`cranfield.compat.TrecTopics`): it prints
+    """For the trec layout, the evaluated runs (:class:`cranfield.compat.presets.TrecTopics`): it prints
     per topic more than the scores, trec_eval's relstring texts when asked for (``-m relstring``,
     ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
     rules; None for the other formats."""
-    from .compat import TrecTopics
+    from cranfield.compat.presets import TrecTopics
 
     if relstring is not None and (fmt != "trec" or not per_topic):
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
@@ -462,7 +316,7 @@ def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: boo
     """The results as text; the trec layout takes ``header`` (the ``#`` line; without it,
     ``--compat trec_eval``, trec_eval's own text), ``runid`` and the evaluated runs
     (``relstrings``, from :func:`_relstrings`)."""
-    from .report import render
+    from cranfield.compat.formats import render
 
     if fmt == "trec":
         return relstrings.render(results, per_topic, header=header, runid=runid)
@@ -478,8 +332,8 @@ def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
 
 
 def _run_measures(args: argparse.Namespace) -> int:
-    from .registry import iter_specs, lookup
-    from .report import to_jsonable
+    from cranfield.measures.registry import iter_specs, lookup
+    from cranfield.render.tables import to_jsonable
 
     specs = [lookup(n) for n in args.names] if args.names else list(iter_specs())
     if args.format == "json":
@@ -509,35 +363,29 @@ def _run_measures(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cranfield`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 2
-    try:
-        with warnings.catch_warnings():  # every warning of this command is shown, each time
-            warnings.simplefilter("always", EvaluationWarning)
-            warnings.showwarning = _show_warning
-            return int(args.handler(args))
-    except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
-        _silence_stdout()
-        return 1
-    except OSError as exc:  # a file that cannot be read or written
-        return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
-    except ValueError as exc:  # CranfieldError and any other complaint about the input
-        return _error(str(exc))
-    except KeyboardInterrupt:
-        print("cranfield: interrupted", file=sys.stderr)
-        return 130
+def add_parser(sub: Any) -> None:
+    """``eval``, ``measures`` and ``example``."""
+    ev = sub.add_parser(
+        "eval", help="evaluate runs against qrels",
+        description="Evaluate TREC runs against qrels (plain or .gz) and print the scores.",
+        epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel), "
+                                  "or NTCIREVAL's <topic>.rel file (docID L<n>) or a directory of them")
+    ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag, or NTCIREVAL's "
+                                                           "<topic>.res ranked list or a directory of them")
+    _add_eval_options(ev)
+    ev.set_defaults(handler=lambda args: _run_eval(args, args.qrels, args.runs))
 
+    ms = sub.add_parser("measures", help="list the measures, their parameters and sources",
+                        description="List every registered measure (or the named ones) with its "
+                                    "parameters, defaults, valid ranges and the paper it implements.")
+    ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
+    ms.add_argument("--format", choices=("table", "json"), default="table")
+    ms.set_defaults(handler=_run_measures)
 
-def _error(message: str) -> int:
-    """Print ``cranfield: error: message`` as one line; the exit status 2."""
-    print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
-    return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    ex = sub.add_parser("example", help="evaluate the bundled TREC Web 2012 example",
+                        description="Evaluate the two Indri baseline runs of the TREC 2012 Web "
+                                    "track (shipped with cranfield) against the official ad hoc qrels.")
+    _add_eval_options(ex)
+    ex.set_defaults(handler=_run_example)

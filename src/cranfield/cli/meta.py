@@ -17,7 +17,8 @@ import math
 import sys
 from typing import Any, Callable, Sequence
 
-from ._common import MAX_SAMPLES
+from cranfield.meta._common import MAX_SAMPLES
+from cranfield.render.tables import aligned
 
 TEST_CHOICES = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
 CORRECTION_CHOICES = ("none", "holm", "bonferroni")
@@ -149,7 +150,7 @@ def _checked(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
-    from ..cli import add_input_options
+    from cranfield.cli.options import add_input_options
 
     g = p.add_argument_group("scoring (as in `cranfield eval`; --missing skip leaves holes, which "
                              "meta-evaluation rejects)")
@@ -206,21 +207,21 @@ def _coverage_options(p: argparse.ArgumentParser) -> None:
 
 # --------------------------------------------------------------------------- shared steps
 def _measures(values: list[str] | None) -> list[str]:
-    from ..cli import _split_measures
+    from cranfield.cli.options import split_measures
 
-    return list(dict.fromkeys(_split_measures(values)))
+    return list(dict.fromkeys(split_measures(values)))
 
 
 def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
     """Evaluate the runs: :class:`~cranfield.Results` with the measures in order."""
-    from ..cli import evaluator_from
+    from cranfield.cli.options import evaluator_from
 
     return evaluator_from(args, args.qrels, measures).evaluate(args.runs, order=args.order,
                                                                on_duplicate=args.on_duplicate)
 
 
 def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
-    from ..report import provenance_line
+    from cranfield.render.tables import provenance_line
 
     extra = " ".join(f"{k}={v}" for k, v in settings.items() if v is not None)
     return f"{provenance_line(results)} command={command} {extra}".rstrip()
@@ -229,11 +230,11 @@ def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
-    from .._output import check_writable
-    from ..errors import check_int, warn
-    from ..figures import check_plot_path
-    from ._common import check_alpha, check_count
-    from .significance import check_test
+    from cranfield._output import check_writable
+    from cranfield.errors import check_int, warn
+    from cranfield.meta._common import check_alpha, check_count
+    from cranfield.meta.significance import check_test
+    from cranfield.render.plots import check_plot_path
 
     if getattr(args, "seed", None) is not None:
         args.seed = check_int(args.seed, "--seed", low=0)
@@ -255,7 +256,7 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
-    from .._output import write_text
+    from cranfield._output import write_text
 
     if args.output:
         write_text(args.output, text)
@@ -270,15 +271,6 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.4f}"
     return str(value)
-
-
-def aligned(head: Sequence[str], body: Sequence[Sequence[str]], left: Sequence[bool]) -> list[str]:
-    """Rows of cells as aligned lines; ``left[c]`` left-aligns column c, else right-aligns it."""
-    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
-    return [
-        "  ".join(cell.ljust(w) if left[c] else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip()
-        for row in [head, *body]
-    ]
 
 
 def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
@@ -307,7 +299,7 @@ def _jsonable(value: Any) -> Any:
 
 # --------------------------------------------------------------------------- compare
 def _run_compare(args: argparse.Namespace) -> int:
-    from .significance import pairwise_test
+    from cranfield.meta.significance import pairwise_test
 
     measures = _measures(args.measure)
     results = _scores(args, measures)
@@ -332,7 +324,7 @@ def _baseline(given: str | None, paths: list[str], names: list[str]) -> str | No
         return names[paths.index(given)]
     if given in names:
         return given
-    from ..errors import CranfieldError, listing
+    from cranfield.errors import CranfieldError, listing
 
     raise CranfieldError(f"--baseline {given!r} is neither a run file given nor a run name ({listing(names)})")
 
@@ -422,7 +414,8 @@ def _tex(text: str) -> str:
 
 # --------------------------------------------------------------------------- other commands
 def _run_discpower(args: argparse.Namespace) -> int:
-    from .power import discriminative_power, plot_asl_curves
+    from cranfield.meta.power import discriminative_power
+    from cranfield.render.plots import plot_asl_curves
 
     measures = _measures(args.measure)
     results = _scores(args, measures)
@@ -437,7 +430,7 @@ def _run_discpower(args: argparse.Namespace) -> int:
 
 
 def _run_correlate(args: argparse.Namespace) -> int:
-    from .agreement import correlation_matrix
+    from cranfield.meta.agreement import correlation_matrix
 
     measures = _measures(args.measure)
     results = _scores(args, measures)
@@ -446,9 +439,9 @@ def _run_correlate(args: argparse.Namespace) -> int:
 
 
 def _run_intuitiveness(args: argparse.Namespace) -> int:
-    from ..errors import CranfieldError
-    from ._common import all_pairs
-    from .agreement import intuitiveness
+    from cranfield.errors import CranfieldError
+    from cranfield.meta._common import all_pairs
+    from cranfield.meta.agreement import intuitiveness
 
     measures = _measures(args.measure)
     gold = _measures(args.gold)
@@ -460,7 +453,7 @@ def _run_intuitiveness(args: argparse.Namespace) -> int:
 
 
 def _run_coverage(args: argparse.Namespace) -> int:
-    from .uir import quality_aspect_coverage
+    from cranfield.meta.uir import quality_aspect_coverage
 
     measures = _measures(args.measure)
     reference = _measures(args.reference)

@@ -7,12 +7,19 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
-
-from ..errors import CranfieldError, check_choice
-from .enumeration import MAX_ASPECTS, MAX_RANKINGS, MAX_RELEVANT, PAPER_000, Check, check_settings, check_space
-from .truncation import PROPERTIES as PAPER_002
-from .truncation import check_property
+from cranfield.analysis.axioms import (
+    MAX_ASPECTS,
+    MAX_RANKINGS,
+    MAX_RELEVANT,
+    PAPER_000,
+    Check,
+    check_settings,
+    check_space,
+)
+from cranfield.analysis.properties import PROPERTIES as PAPER_002
+from cranfield.analysis.properties import check_property
+from cranfield.errors import CranfieldError, check_choice
+from cranfield.render.plots import plot_property_heat_map
 
 # Amigó, Mizzaro & Spina's Redundancy differs from Albahem et al.'s: it is spelled redundancy-002 here
 NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_002}
@@ -55,7 +62,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
                                                   ".pdf, ...; needs matplotlib: pip install 'cranfield[plot]')")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=_run)
 
 
 def _properties(text: str) -> list[str]:
@@ -69,16 +76,16 @@ def _properties(text: str) -> list[str]:
     return list(dict.fromkeys(check_choice(w, "property", (*PAPER_000, *NAMES_002)) for w in names))
 
 
-def run(args: Any) -> int:
-    from ..cli import _split_measures
-    from ..figures import check_plot_path
-    from ..registry import parse_measure
+def _run(args: Any) -> int:
+    from cranfield.cli.options import split_measures
+    from cranfield.measures.registry import parse_measure
+    from cranfield.render.plots import check_plot_path
 
     if args.plot:
         check_plot_path(args.plot)
     space, relevant, examples = check_settings(args.depth, args.aspects, args.relevant_per_aspect, args.examples)
     wanted = _properties(args.properties)
-    measures = list(dict.fromkeys(_split_measures(args.measure)))
+    measures = list(dict.fromkeys(split_measures(args.measure)))
     for name in measures:
         parse_measure(name)
     checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,
@@ -102,23 +109,5 @@ def run(args: Any) -> int:
             print(f"{r['measure']:<{width}}  {r['property']:<18}{r['applicable']:>11}{r['violations']:>11}"
                   f"{r['rate']:>8.3f}  {r['examples'][0] if r['examples'] and r['violations'] else ''}")
     if args.plot:
-        _heat_map(rows, measures, wanted, args.plot)
+        plot_property_heat_map(rows, measures, wanted, args.plot)
     return 0
-
-
-def _heat_map(rows: list[dict], measures: list[str], properties: list[str], path: str) -> None:
-    from ..figures import new_figure, save_figure
-
-    grid = np.zeros((len(measures), len(properties)))
-    for r in rows:
-        grid[measures.index(r["measure"]), properties.index(r["property"])] = r["rate"]
-    fig = new_figure(figsize=(1.2 * len(properties) + 3, 0.45 * len(measures) + 1.5))
-    ax = fig.subplots()
-    im = ax.imshow(grid, cmap="Reds", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(len(properties)), properties, rotation=30, ha="right")
-    ax.set_yticks(range(len(measures)), measures)
-    for (i, j), v in np.ndenumerate(grid):
-        ax.text(j, i, f"{v:.2f}" if v else "0", ha="center", va="center", fontsize="small")
-    fig.colorbar(im, label="violation rate")
-    fig.tight_layout()
-    save_figure(fig, path)

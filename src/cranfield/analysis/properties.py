@@ -30,9 +30,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..batch import Batch, Topics
-from ..errors import check_choice, check_int, invalid
-from ..registry import Measure, parse_measure
+from cranfield.batch import Batch, Topics
+from cranfield.errors import check_choice, check_int, invalid
+from cranfield.measures.registry import Measure, parse_measure
 
 PROPERTIES = ("priority", "top-weightedness", "deepness", "shallowness", "confidence", "recall", "redundancy")
 THRESHOLD_SEARCH = 1000

@@ -32,10 +32,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .._progress import progress
-from ..batch import Batch, Topics
-from ..errors import check_choice, check_int
-from ..registry import Measure, parse_measure
+from cranfield._progress import progress
+from cranfield.batch import Batch, Topics
+from cranfield.errors import check_choice, check_int
+from cranfield.measures.registry import Measure, parse_measure
 
 PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
 CHUNK = 1 << 18  # rankings scored per batch

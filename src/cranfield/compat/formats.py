@@ -1,38 +1,18 @@
-"""Formatting results: aligned table, trec_eval-style text, CSV and JSON (docs/conventions.md#output).
-
-Every text format except JSON opens with one ``#`` provenance line (version and settings);
-JSON is exactly an array of ``{"run", "topic", "measure", "value"}`` objects, undefined
-values as ``null``.
-"""
+"""Every output format by name: cranfield's own (``table``, ``csv``, ``json``, from
+:mod:`cranfield.render.tables`) and the layouts of the tools users compare with — trec_eval's
+``-q`` text, ndeval's and gdeval's CSV, NTCIREVAL's value lines."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import math
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
-from .evaluate import Results
+from cranfield.evaluation.evaluator import Results
+from cranfield.render.tables import format_csv, format_json, format_table, provenance_line
 
 FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval")
-
-
-def provenance_line(results: Results) -> str:
-    """``# cranfield 0.1.0 order=score missing=auto ...`` — what produced the numbers."""
-    p = results.provenance
-    items = [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in p.items() if k != "cranfield"]
-    return f"# cranfield {p.get('cranfield', '')} " + " ".join(items)
-
-
-def _value(v: float, how: str, digits: int = 4) -> str:
-    if math.isnan(v):
-        return "nan"
-    if how == "sum" or (float(v).is_integer() and abs(v) >= 1e4):
-        return str(int(round(v))) if float(v).is_integer() else f"{v:.{digits}f}"
-    return f"{v:.{digits}f}"
 
 
 def _summary_only(results: Results) -> set[str]:
@@ -57,11 +37,11 @@ def format_trec(results: Results, per_topic: bool = False, *, header: bool = Tru
     the summary), then the ``all`` rows, ``runid all <tag>`` first. ``runid`` is printed when
     asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
     shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``relstrings`` (one ``{topic: text}``
-    per run, :func:`cranfield.compat.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
+    per run, :func:`cranfield.compat.presets.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
     ``'%s'``. ``header`` writes the ``#`` provenance line first (docs/conventions.md#output); ``--compat trec_eval``
     leaves it out, so the text is trec_eval's byte for byte.
     """
-    from .compat import RELSTRING, trec_eval_key
+    from cranfield.compat.presets import RELSTRING, trec_eval_key
 
     how = dict(zip(results.measures, results.aggregate))
     key = {m: trec_eval_key(m, i) for i, m in enumerate(results.measures)}
@@ -83,61 +63,6 @@ def format_trec(results: Results, per_topic: bool = False, *, header: bool = Tru
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
         lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
     return "\n".join(lines) + "\n"
-
-
-def format_csv(results: Results, per_topic: bool = False) -> str:
-    """Tidy CSV ``run,topic,measure,value`` with full precision (``#`` line first)."""
-    buf = io.StringIO()
-    buf.write(provenance_line(results) + "\n")
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["run", "topic", "measure", "value"])
-    for run, topic, measure, value in results.rows(per_topic):
-        writer.writerow([run, topic, measure, "" if math.isnan(value) else repr(value)])
-    return buf.getvalue()
-
-
-def format_json(results: Results, per_topic: bool = False) -> str:
-    """One JSON array of objects with exactly the keys run, topic, measure, value."""
-    rows = [
-        {"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
-        for run, topic, measure, value in results.rows(per_topic)
-    ]
-    return json.dumps(rows, indent=1) + "\n"
-
-
-def format_table(results: Results, per_topic: bool = False) -> str:
-    """An aligned table: one row per run (per run and topic with ``per_topic``), one column
-    per measure, 4 decimals; with per-intent or per-iteration values, one row per (run, topic,
-    measure), so the rows ``measure[intent=i]`` and ``measure[iteration=k]`` have a place."""
-    how = dict(zip(results.measures, results.aggregate))
-    body: list[list[str]] = []
-    if results.intent_values is not None or results.iteration_values is not None:
-        head, n_text = ["run", "topic", "measure", "value"], 3
-        for run, topic, measure, value in results.rows(True):
-            body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
-        return _aligned(results, head, body, n_text)
-    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
-    means = results.summary()
-    for s, run in enumerate(results.runs):
-        if per_topic:
-            for t, topic in enumerate(results.topics):
-                vals = results.values[s, :, t]
-                if not np.isnan(vals).all():
-                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals))])
-        row = [run, "all"] if per_topic else [run]
-        body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])])
-    return _aligned(results, head, body, 2 if per_topic else 1)
-
-
-def _aligned(results: Results, head: list[str], body: list[list[str]], n_text: int) -> str:
-    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
-
-    def fmt(row: list[str]) -> str:
-        return "  ".join(
-            cell.ljust(w) if c < n_text else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))
-        ).rstrip()
-
-    return "\n".join([provenance_line(results), fmt(head), *map(fmt, body)]) + "\n"
 
 
 def _csv_with_amean(results: Results, digits: int) -> str:
@@ -197,19 +122,3 @@ FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
 def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
     """Render results in one of :data:`FORMATS`."""
     return FORMATTERS[fmt](results, per_topic)
-
-
-def write_provenance(results: Results, path: str) -> None:
-    """Write the provenance as JSON (``--provenance FILE``), whole or not at all."""
-    from ._output import write_text
-
-    write_text(path, json.dumps(results.provenance, indent=1) + "\n", "provenance file")
-
-
-def to_jsonable(value: Any) -> Any:
-    """Parameter values for JSON listings (tuples of gains become ``label:gain`` text)."""
-    if isinstance(value, tuple):
-        return ",".join(f"{k}:{v:g}" for k, v in value)
-    if isinstance(value, float) and math.isinf(value):
-        return "inf" if value > 0 else "-inf"
-    return value

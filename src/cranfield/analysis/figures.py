@@ -10,58 +10,11 @@ caller's backend are left alone.
 
 from __future__ import annotations
 
-import os
-from typing import Any
-
 import numpy as np
 
-from ._output import atomic_write, check_writable
-from .batch import Batch, Topics
-from .errors import CranfieldError, check_int, invalid
-from .measures.truncated import PREFIX
-from .registry import parse_measure
-
-PLOT_FORMATS = ("png", "svg", "pdf", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
-INSTALL_HINT = "plots need matplotlib: pip install 'cranfield[plot]'"
-
-
-def _matplotlib() -> tuple[Any, Any]:
-    """(Figure, FigureCanvasAgg), or a :class:`CranfieldError` saying how to install matplotlib."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise CranfieldError(INSTALL_HINT) from None
-    return Figure, FigureCanvasAgg
-
-
-def new_figure(**options: Any) -> Any:
-    """A ``matplotlib.figure.Figure(**options)`` on an Agg canvas (see :func:`_matplotlib`)."""
-    figure, canvas = _matplotlib()
-    fig = figure(**options)
-    canvas(fig)
-    return fig
-
-
-def check_plot_path(path: str | os.PathLike[str]) -> str:
-    """The format of the plot file ``path`` (its extension, e.g. ``"png"``), after checking that
-    the file can be written, that the extension is one of :data:`PLOT_FORMATS` and that
-    matplotlib is installed: call it before the work whose result is plotted."""
-    target = check_writable(path, "plot")
-    fmt = target.suffix.lower().removeprefix(".")
-    if fmt not in PLOT_FORMATS:
-        raise invalid("plot file", "named with one of the extensions " + ", ".join(f".{f}" for f in PLOT_FORMATS),
-                      str(path))
-    _matplotlib()
-    return fmt
-
-
-def save_figure(fig: Any, path: str | os.PathLike[str]) -> None:
-    """Render ``fig`` to ``path`` in the format of its extension, atomically."""
-    fmt = check_plot_path(path)
-    with atomic_write(path, "wb", "plot") as f:
-        fig.savefig(f, format=fmt)
-
+from cranfield.batch import Batch, Topics
+from cranfield.errors import check_int, invalid
+from cranfield.measures.registry import parse_measure
 
 UTILITY_CURVES = ["RBPU(p=0.8)", "RBPU(p=0.9)", "RBPU(p=0.98)", "RBPU(p=0.99)",
                   "RBU(p=0.8)", "RBU(p=0.9)", "RBU(p=0.98)", "DCGU", "ERRU"]
@@ -79,13 +32,13 @@ def utility_curves(relevant: int = 20, leading: int = 10, e: float = 0.05,
     leading = check_int(leading, "number of leading non-relevant documents", low=0, high=10_000)
     parsed = {name: parse_measure(name).with_params(e=e) for name in measures}
     for name, m in parsed.items():
-        if m.name not in PREFIX:
+        if m.spec.prefix is None:
             raise invalid("utility measure", "a truncation measure with an effort e, e.g. RBU or DCGU", name)
     labels = np.array([[[0] * leading + [1] * relevant]])
     batch = Batch.from_labels(labels, Topics.from_ideal(np.ones((1, relevant), dtype=int)))
     curves = {}
     for name, m in parsed.items():
-        values = PREFIX[m.name](batch, **m.params)[0, 0]
+        values = m.spec.prefix(batch, **m.params)[0, 0]
         top = np.abs(values).max()
         curves[name] = values / top if top > 0 else values
     return curves

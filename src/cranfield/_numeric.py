@@ -1,0 +1,40 @@
+"""Numeric conventions shared by every layer: the equality tolerance, safe division, the
+geometric-mean floor and the memory budgets of blocked computations.
+
+The equality rule ``|a − b| ≤ 1e-12 · max(1, |a|, |b|)`` decides ties wherever cranfield
+compares scores (system rankings, significance, axioms, truncation); see
+docs/conventions.md#equality.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "RELATIVE_TOLERANCE", "equal", "safe_div", "GEOM_EPSILON", "EVAL_CELL_BUDGET", "DSS_CELL_BUDGET",
+    "CHUNK_CELLS",
+]
+
+RELATIVE_TOLERANCE = 1e-12
+GEOM_EPSILON = 1e-5  # floor of a topic score in the geometric mean (Robertson, 2006; trec_eval's gm_map)
+EVAL_CELL_BUDGET = 1 << 23  # labels per evaluation block (runs × topics × depth × intents)
+DSS_CELL_BUDGET = 1 << 21  # labels per document-selection-sensitivity block (N × topics × k × intents)
+CHUNK_CELLS = 1 << 19  # elements per intermediate array of the meta-evaluation (float64: 4 MB)
+
+
+def equal(a: Any, b: Any) -> np.ndarray:
+    """Elementwise equality of scores: ``|a - b| <= 1e-12 * max(1, |a|, |b|)``."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        scale = np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+        return np.abs(a - b) <= RELATIVE_TOLERANCE * scale
+
+
+def safe_div(num: Any, den: Any) -> np.ndarray:
+    """num / den, 0 where den == 0 (trec_eval's convention for topics without relevant documents)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    out = np.zeros(num.shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out

@@ -1,0 +1,165 @@
+"""How diverse is each topic of a collection? (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5;
+docs/conventions.md#collection)
+
+Per topic, from the judgments alone (no run):
+
+- ξ — the size of a greedy set cover of the coverable intents by relevant documents: each
+  step takes the document covering the most still-uncovered intents, ties to the larger
+  docno (``Topics.rel_docs`` is docno-descending, so the first of equals wins). Minimum set
+  cover is NP-hard (Carterette, ICTIR 2009); Golbus, Aslam & Clarke (§4.1) use a greedy
+  approximation too.
+- d_max — maximum S-recall: coverable intents / declared intents M (1 when, as by default,
+  intents without relevant documents are dropped; Golbus, Aslam & Clarke, Inf. Retr. 2013, §4.2).
+- d_mean(k) = 1 − Σ_i (1 − R_i/R)^k / M' (Eq. 1) — expected S-recall of k relevant documents
+  drawn with replacement, the sum over the M' coverable intents.
+- dd = 2·d_max·d_mean/(d_max + d_mean) (Eq. 2) — diversity difficulty (large = easy to diversify).
+- smr_i(k) = (1 − R_i/R)^k / Σ_j (1 − R_j/R)^k (Eq. 3) — subtopic miss rate; smr_i = smr_i(ξ)
+  (Eq. 4). When every coverable intent is covered by every relevant document the formula is
+  0/0 and smr is uniform over the coverable intents. Intents without relevant documents
+  (kept with ``empty_intents="keep"``) get smr 0: no system can cover them, so they carry no
+  information for evaluation.
+
+The depth k is explicit (docs/conventions.md#collection): ``"xi"`` (default), ``"xi+1"`` or an
+integer. Golbus, Aslam & Clarke's Table 3 (smr) reproduces at k = ξ; its Table 1 (dd) only at
+k = ξ + 1 — topic 60 has ξ = 3 and dd(3) = 0.442, dd(4) = 0.481 (printed 0.481). ``docs/collection.md`` has the details.
+
+A topic without relevant documents has ξ = 0 and d_max = d_mean = dd = 0, smr all 0.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from cranfield._numeric import safe_div
+from cranfield.batch import Topics
+from cranfield.errors import check_int
+from cranfield.evaluation.collection import load_collection
+from cranfield.measures.topics import (
+    Depth,
+    check_depth,
+    d_max,
+    d_mean_at,
+    greedy_cover,
+    relevant_counts,
+    resolve_depth,
+    smr_at,
+)
+
+__all__ = [
+    "Depth", "check_depth", "load_collection", "relevant_counts", "greedy_cover", "resolve_depth", "d_max", "TopicStats", "topic_stats", "CollectionDiversity",
+    "collection_diversity"]
+
+
+@dataclass(frozen=True)
+class TopicStats:
+    """Collection diversity of T topics (arrays over topics; ``(T, I)`` over intents).
+
+    Attributes
+    ----------
+    num_rel : ndarray of int, shape (T,)
+        R: documents relevant to some intent.
+    num_rel_intent : ndarray of int, shape (T, I)
+        R_i.
+    n_intents : ndarray of int, shape (T,)
+        M: declared intents.
+    xi : ndarray of int, shape (T,)
+        The greedy set-cover size ξ.
+    depth : ndarray of int, shape (T,)
+        The depth k of d_mean, dd and smr.
+    d_max, d_mean, dd : ndarray of float64, shape (T,)
+    smr : ndarray of float64, shape (T, I)
+    """
+
+    num_rel: np.ndarray
+    num_rel_intent: np.ndarray
+    n_intents: np.ndarray
+    xi: np.ndarray
+    depth: np.ndarray
+    d_max: np.ndarray
+    d_mean: np.ndarray
+    dd: np.ndarray
+    smr: np.ndarray
+
+
+def topic_stats(topics: Topics, depth: Depth = "xi", rel: int = 1) -> TopicStats:
+    """Every statistic of Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5, for each topic, at depth ``depth``
+    (docs/conventions.md#collection)."""
+    r_i, r = relevant_counts(topics, rel)
+    xi = greedy_cover(topics, rel)
+    k = resolve_depth(depth, xi)
+    hi, mean = d_max(topics, rel), d_mean_at(topics, k, rel)
+    return TopicStats(num_rel=r, num_rel_intent=r_i, n_intents=topics.n_intents, xi=xi, depth=k, d_max=hi,
+                      d_mean=mean, dd=safe_div(2.0 * hi * mean, hi + mean), smr=smr_at(topics, k, rel))
+
+
+@dataclass(frozen=True)
+class CollectionDiversity:
+    """Per-topic collection diversity with the topic and intent names (``cranfield collection``).
+
+    Attributes
+    ----------
+    topic_ids : tuple of str
+    intent_ids : tuple of tuple of str
+        Each topic's declared intents, in the column order of the (T, I) arrays.
+    stats : TopicStats
+    depth : int or str
+        The depth as asked (``"xi"``, ``"xi+1"`` or an int); ``stats.depth`` has it per topic.
+    """
+
+    topic_ids: tuple[str, ...]
+    intent_ids: tuple[tuple[str, ...], ...]
+    stats: TopicStats
+    depth: Depth
+
+    def summary(self) -> dict[str, float]:
+        """Min, max and mean of dd over the topics with a relevant document (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 2)."""
+        dd = self.stats.dd[self.stats.num_rel > 0]
+        if not dd.size:
+            return {"topics": 0, "min": float("nan"), "max": float("nan"), "mean": float("nan")}
+        return {"topics": int(dd.size), "min": float(dd.min()), "max": float(dd.max()), "mean": float(dd.mean())}
+
+    def records(self) -> list[dict[str, Any]]:
+        """One JSON-ready object per topic: ``topic``, ``intents``, ``R``, ``R_i``, ``xi``,
+        ``depth``, ``d_max``, ``d_mean``, ``dd`` and ``smr`` (intent → value)."""
+        s = self.stats
+        out = []
+        for t, topic in enumerate(self.topic_ids):
+            names = self.intent_ids[t]
+            out.append({
+                "topic": topic, "intents": len(names), "R": int(s.num_rel[t]),
+                "R_i": {i: int(s.num_rel_intent[t, k]) for k, i in enumerate(names)},
+                "xi": int(s.xi[t]), "depth": int(s.depth[t]), "d_max": float(s.d_max[t]),
+                "d_mean": float(s.d_mean[t]), "dd": float(s.dd[t]),
+                "smr": {i: float(s.smr[t, k]) for k, i in enumerate(names)},
+            })
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.records(), indent=1) + "\n"
+
+
+
+def collection_diversity(qrels: Any, *, depth: Depth = "xi", rel: int = 1, **options: Any) -> CollectionDiversity:
+    """ξ, d_max, d_mean, dd and smr of every topic of a collection (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5).
+
+    Parameters
+    ----------
+    qrels : path, dict, DataFrame, Qrels or Collection
+        Diversity qrels (``qid intent docno rel``); ad hoc qrels give one intent per topic.
+    depth : {"xi", "xi+1"} or int
+        The depth k of d_mean, dd and smr (docs/conventions.md#collection: Table 3 reproduces at ξ,
+        Table 1 at ξ + 1).
+    rel : int
+        The lowest label counted as relevant.
+    options
+        ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` as for
+        :class:`~cranfield.evaluation.evaluator.Evaluator`.
+    """
+    depth = check_depth(depth)  # before any work
+    rel = check_int(rel, "lowest relevant label rel", low=1)
+    coll = load_collection(qrels, **options)
+    return CollectionDiversity(coll.topic_ids, coll.intent_ids, topic_stats(coll.topics, depth, rel), depth)

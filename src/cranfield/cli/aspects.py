@@ -1,0 +1,160 @@
+"""``cranfield aspects order`` and ``cranfield aspects eval``: multi-aspect evaluation."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from cranfield.analysis.aspects import evaluate_named, upper_bounds
+from cranfield.errors import CranfieldError, invalid
+from cranfield.io.aspects import load_config, read_aspect_judgments, read_multi_aspect_qrels
+from cranfield.measures.aspects import DISTANCES, MISSING_RULES, AspectSpace, check_grades, multi_aspect_measure, order
+from cranfield.measures.registry import parse_measure
+from cranfield.render.plots import plot_upper_bounds
+
+
+def _pairs(values: Sequence[str] | None, what: str, form: str = "NAME=v1,v2,...") -> dict[str, list[str]]:
+    """``NAME=v1,v2,...`` options as {NAME: [v1, v2, ...]} (``NAME=FILE``: {NAME: [FILE]}); each
+    NAME once."""
+    out: dict[str, list[str]] = {}
+    for text in values or []:
+        name, _, rest = (x.strip() for x in text.partition("="))
+        items = [v.strip() for v in rest.split(",")] if form.endswith("...") else [rest]
+        if not name or not all(items) or name in out:
+            raise invalid(f"value of {what}", f"{form} with each NAME given once", text)
+        out[name] = items
+    return out
+
+
+def _space_from(args: Any, config: Mapping[str, Any]) -> AspectSpace:
+    """The aspect space of the options and the configuration file (options win)."""
+    labels = {a: tuple(str(x) for x in v) for a, v in config.get("labels", {}).items()}
+    labels.update({a: tuple(v) for a, v in _pairs(args.labels, "--labels").items()})
+    embed = {**config.get("embed", {}), **_pairs(args.embed, "--embed")}
+    if not labels:
+        raise CranfieldError("declare each aspect's labels, worst first: --labels relevance=nr,mr,fr,hr")
+    missing = getattr(args, "missing_aspect", None) or config.get("missing", "lowest")
+    return AspectSpace(labels, embed, gate=args.gate or config.get("gate"), missing=missing)
+
+
+def add_parser(sub: Any) -> None:
+    """``cranfield aspects order`` and ``cranfield aspects eval``."""
+    import argparse
+
+    p = sub.add_parser("aspects", help="multi-aspect evaluation: TOMA, CAM, MM",
+                       description="Evaluate rankings judged on several aspects (Maistro et al., CIKM 2021).")
+    inner = p.add_subparsers(dest="aspects_command", metavar="ACTION", required=True)
+    for name, doc in (("order", "print the order of label tuples TOMA induces (Maistro et al., CIKM 2021, Table 1)"),
+                      ("eval", "evaluate runs with TOMA, CAM and MM side by side")):
+        q = inner.add_parser(name, help=doc, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter,
+                             epilog="example: cranfield aspects eval --aspect relevance=rel.qrels --aspect "
+                                    "correctness=corr.qrels --labels relevance=nr,mr,fr,hr --labels "
+                                    "correctness=nc,pc,c --gate relevance run.txt -m 'TOMA(nDCG@10,dist=manhattan)' "
+                                    "-m 'CAM(nDCG@10)' -m 'MM(nDCG@10)'")
+        q.add_argument("--labels", action="append", metavar="ASPECT=l0,l1,...", help="an aspect's labels, worst first")
+        q.add_argument("--embed", action="append", metavar="ASPECT=v0,v1,...", help="non-decreasing coordinates")
+        q.add_argument("--gate", metavar="ASPECT", help="at its lowest label, every aspect is at its lowest label")
+        q.add_argument("--config", metavar="FILE", help="labels, embed, gate, grades and missing as JSON or TOML")
+        if name == "order":
+            q.add_argument("--dist", choices=(*DISTANCES[:3], "all"), default="all")
+            q.set_defaults(handler=_run_order)
+        else:
+            q.add_argument("runs", nargs="+", metavar="run")
+            q.add_argument("--aspect", action="append", metavar="NAME=FILE", help="an aspect's qrels (qid iter docno label)")
+            q.add_argument("--aspect-qrels", metavar="FILE", help="one file: qid iter docno label_1 .. label_A")
+            q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
+            q.add_argument("--missing-aspect", choices=MISSING_RULES,
+                           help="a document not judged on an aspect: lowest label (default), lowest only when "
+                                "the gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1), or an error")
+            q.add_argument("--grades", action="append", metavar="ASPECT=g0,g1,...",
+                           help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
+            q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
+            q.add_argument("--per-topic", "-q", action="store_true")
+            q.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table")
+            q.add_argument("--report", action="store_true",
+                           help="also the upper bound of each CAM/MM measure per topic: its best score over "
+                                "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
+            q.add_argument("--plot", metavar="FILE", help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
+            q.set_defaults(handler=_run_eval)
+
+
+def _run_order(args: Any) -> int:
+    sp = _space_from(args, load_config(args.config) if args.config else {})
+    for dist in (DISTANCES[:3] if args.dist == "all" else (args.dist,)):
+        tuples, classes = order(sp, dist)
+        groups = [" = ".join(sp.name(t) for t, c in zip(tuples.tolist(), classes) if c == k)
+                  for k in range(int(classes.max()) + 1)]
+        print(f"{dist} ({len(groups)} classes, best first): " + "  >  ".join(groups))
+    return 0
+
+
+def _run_eval(args: Any) -> int:
+    import sys
+
+    from cranfield.cli.options import split_measures
+    from cranfield.compat.formats import render
+
+    config = load_config(args.config) if args.config else {}
+    sp = _space_from(args, config)
+    grades = check_grades(sp, {**config.get("grades", {}), **_pairs(args.grades, "--grades")})
+    names = list(dict.fromkeys(split_measures(args.measure)))
+    measures = [multi_aspect_measure(n) for n in names]
+    _check_report(args, measures)
+    judgments = _read_judgments(args)
+    results = [evaluate_named(sp, judgments, args.runs, n, grades=grades) for n in names]
+    first = results[0]
+    merged = type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
+                            "measure_specs": None,
+                            "values": np.concatenate([r.values for r in results], axis=1)})
+    sys.stdout.write(render(merged, args.format, args.per_topic))
+    if args.report:
+        _report(sp, judgments, names, grades, args.plot)
+    return 0
+
+
+def _check_report(args: Any, measures: list[Any]) -> None:
+    """--report and --plot, before any work: --plot draws --report's upper bounds of CAM/MM
+    measures, into a file that can be written."""
+    from cranfield.render.plots import check_plot_path
+
+    if not args.plot:
+        return
+    if not args.report or not any(m.name in ("CAM", "MM") for m in measures):
+        raise CranfieldError("--plot draws the upper bounds of --report for CAM and MM measures: add --report and "
+                             "a CAM(...) or MM(...) measure")
+    check_plot_path(args.plot)
+
+
+def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
+    """The judgments of --aspect NAME=FILE (one file per aspect) or --aspect-qrels FILE with
+    --aspect-names (one column per aspect), never both."""
+    if args.aspect_qrels and args.aspect:
+        raise CranfieldError("give the judgments either with --aspect NAME=FILE or with --aspect-qrels, not both")
+    if args.aspect_names and not args.aspect_qrels:
+        raise CranfieldError("--aspect-names names the label columns of --aspect-qrels: add --aspect-qrels FILE")
+    if args.aspect_qrels:
+        if not args.aspect_names:
+            raise CranfieldError("--aspect-qrels needs --aspect-names a1,a2,...")
+        return read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")])
+    if args.aspect:
+        return read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect", "NAME=FILE").items()})
+    raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
+
+
+def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> None:
+    boxes = {}
+    for name in names:
+        m = parse_measure(name)
+        if m.name not in ("CAM", "MM"):
+            continue
+        strategies, topics, values = upper_bounds(sp, judgments, str(m.params["measure"]), method=m.name.lower(),
+                                                  grades=grades, variant=m.params.get("variant", "eq6"))
+        best = values.max(axis=0)
+        print(f"\nupper bound of {name} per topic (best of {len(strategies)} candidate ideal rankings)")
+        for t, topic in enumerate(topics):
+            arg = strategies[int(values[:, t].argmax())]
+            print(f"  {topic}\t{best[t]:.4f}\t{arg}" + ("\t< 1" if best[t] < 1 - 1e-12 else ""))
+        boxes[name] = values
+    if plot and boxes:
+        plot_upper_bounds(topics, boxes, plot)

@@ -1,0 +1,113 @@
+"""The ``cranfield`` command line: the parser, its grouped commands and the entry point.
+
+Errors in the input print one line ``cranfield: error: path:line: what is wrong`` and exit
+with status 2 (usage errors, invalid option values, unreadable or unwritable files alike, never
+a traceback); warnings print ``cranfield: warning: ...`` on stderr and do not stop the run;
+Ctrl-C prints ``cranfield: interrupted`` and exits with status 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from typing import NoReturn, Sequence
+
+from cranfield._version import __version__
+from cranfield.cli import aspects, axioms, collection, evaluate, meta, truncation
+from cranfield.cli.options import silence_stdout
+from cranfield.errors import EvaluationWarning
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, ``cranfield: error: ...``, like every other
+    error of cranfield (exit status 2); the subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"cranfield: error: {message} (see `{self.prog} --help`)\n")
+
+
+# The commands of `cranfield --help`, in groups; each module's add_parser adds its parsers.
+COMMANDS = (evaluate, meta, axioms, collection, truncation, aspects)
+GROUPS = (
+    ("evaluate runs", ("eval", "example", "measures")),
+    ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
+    ("study a collection", ("collection", "dss", "truncation", "aspects")),
+)
+OTHER_TOOLS = """\
+other tools' formats (options of eval):
+  --compat trec_eval   trec_eval -q's output, byte for byte
+  --compat ndeval      ndeval's CSV and 21 measures
+  --compat gdeval      gdeval.pl's CSV (nDCG@k, ERR@k)
+  --compat ntcireval   NTCIREVAL compute's 19 measures and its lines
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``cranfield`` parser with every command, listed by group in ``--help``."""
+    parser = _Parser(
+        prog="cranfield", usage="%(prog)s [-h] [--version] COMMAND ...", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Exact, fast evaluation of search and recommendation rankings.",
+    )
+    parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+    for module in COMMANDS:
+        module.add_parser(sub)
+    parser.epilog = _grouped_commands(sub) + "\n" + OTHER_TOOLS + (
+        "\nrun `cranfield COMMAND --help` for the options and examples of a command; "
+        "`cranfield example` evaluates the bundled TREC Web 2012 example.")
+    return parser
+
+
+def _grouped_commands(sub: argparse._SubParsersAction) -> str:
+    """The commands by group, each with its one-line help."""
+    helps = {action.dest: action.help or "" for action in sub._choices_actions}
+    listed = {name for _, names in GROUPS for name in names}
+    if set(helps) != listed:
+        raise AssertionError(f"commands missing from GROUPS: {sorted(set(helps) ^ listed)}")
+    width = max(map(len, helps)) + 2
+    lines = []
+    for title, names in GROUPS:
+        lines.append(f"{title}:")
+        lines += [f"  {name:<{width}} {helps[name]}" for name in names]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    prefix = "warning" if issubclass(category, EvaluationWarning) else category.__name__
+    print(f"cranfield: {prefix}: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cranfield`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        with warnings.catch_warnings():  # every warning of this command is shown, each time
+            warnings.simplefilter("always", EvaluationWarning)
+            warnings.showwarning = _show_warning
+            return int(args.handler(args))
+    except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
+        silence_stdout()
+        return 1
+    except OSError as exc:  # a file that cannot be read or written
+        return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
+    except ValueError as exc:  # CranfieldError and any other complaint about the input
+        return _error(str(exc))
+    except KeyboardInterrupt:
+        print("cranfield: interrupted", file=sys.stderr)
+        return 130
+
+
+def _error(message: str) -> int:
+    """Print ``cranfield: error: message`` as one line; the exit status 2."""
+    print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Readers of multi-aspect judgments and of the aspect configuration.
+
+Judgments come as one TREC qrels file per aspect (``qid iter docno label``) or as one file with
+a label column per aspect (``qid iter docno label_1 .. label_A``); labels are label names or
+indices. The configuration (JSON or TOML) declares ``labels``, ``embed``, ``gate``, ``grades``
+and ``missing`` (see :class:`cranfield.measures.aspects.AspectSpace`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from cranfield.errors import InputError, invalid
+
+CONFIG_KEYS = ("labels", "embed", "gate", "grades", "missing")
+
+
+def load_config(path: str) -> dict[str, Any]:
+    """An aspect configuration file, JSON or TOML (``.toml``): a mapping with ``labels``,
+    ``embed`` and ``grades`` (mappings of aspects to lists), ``gate`` and ``missing`` (strings),
+    the command-line options of the same names. Any problem is an :class:`InputError` naming
+    the file."""
+    import json
+    from pathlib import Path
+
+    try:
+        text = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(path, None, f"cannot read the aspect configuration: {exc.strerror or exc}") from None
+    try:
+        if str(path).endswith(".toml"):
+            import tomllib
+
+            config = tomllib.loads(text.decode())
+        else:
+            config = json.loads(text)
+    except (ValueError, ImportError) as exc:
+        raise InputError(path, None, f"cannot read the aspect configuration: {exc}") from None
+    return _checked_config(path, config)
+
+
+def _checked_config(path: str, config: Any) -> dict[str, Any]:
+    """The parsed configuration when its keys and value types are those of :func:`load_config`."""
+    if not isinstance(config, dict):
+        raise InputError(path, None, "the aspect configuration must be a mapping (a JSON object or TOML table) of "
+                                     f"{', '.join(CONFIG_KEYS)}; got a {type(config).__name__}")
+    unknown = [k for k in config if k not in CONFIG_KEYS]
+    if unknown:
+        raise InputError(path, None, f"unknown keys {', '.join(map(repr, unknown))} in the aspect configuration; "
+                                     f"the keys are {', '.join(CONFIG_KEYS)}")
+    for key in ("labels", "embed", "grades"):
+        value = config.get(key, {})
+        if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
+            raise InputError(path, None, f"{key!r} must map each aspect to a list, e.g. "
+                                         '{"relevance": ["nr", "mr", "hr"]}; got ' + repr(value))
+    for key in ("gate", "missing"):
+        if not isinstance(config.get(key, ""), str):
+            raise InputError(path, None, f"{key!r} must be a string; got {config[key]!r}")
+    return config
+
+
+def read_aspect_judgments(files: Mapping[str, str]) -> dict[str, dict[str, dict[str, str]]]:
+    """{aspect: {topic: {docno: label}}} from one TREC qrels file per aspect (labels are label
+    names or indices)."""
+    from cranfield.io._tokens import read_columns, require_columns
+
+    out: dict = {}
+    for aspect, path in files.items():
+        cols = read_columns(path, 4)
+        require_columns(cols, (4,), "qid iter docno label")
+        for q, d, label in zip(*(cols.text[j].tolist() for j in (0, 2, 3))):
+            out.setdefault(aspect, {}).setdefault(q.decode(), {})[d.decode()] = label.decode()
+    return out
+
+
+def read_multi_aspect_qrels(path: str, names: Sequence[str]) -> dict[str, dict[str, dict[str, str]]]:
+    """{aspect: {topic: {docno: label}}} from one file ``qid iter docno label_1 .. label_A``
+    (``names``: the A distinct aspect names of the label columns)."""
+    from cranfield.io._tokens import read_columns, require_columns
+
+    if isinstance(names, str) or not names or not all(names) or len(set(names)) != len(names):
+        raise invalid("aspect names of the label columns", "distinct non-empty names, e.g. relevance,correctness",
+                      ",".join(names) if not isinstance(names, str) else names)
+
+    width = 3 + len(names)
+    cols = read_columns(path, width)
+    require_columns(cols, (width,), "qid iter docno " + " ".join(names))
+    out: dict = {a: {} for a in names}
+    for k, aspect in enumerate(names):
+        for q, d, label in zip(cols.text[0].tolist(), cols.text[2].tolist(), cols.text[3 + k].tolist()):
+            out[aspect].setdefault(q.decode(), {})[d.decode()] = label.decode()
+    return out

@@ -1,0 +1,151 @@
+"""Formatting results: aligned table, trec_eval-style text, CSV and JSON (docs/conventions.md#output).
+
+Every text format except JSON opens with one ``#`` provenance line (version and settings);
+JSON is exactly an array of ``{"run", "topic", "measure", "value"}`` objects, undefined
+values as ``null``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from cranfield.analysis.diversity import CollectionDiversity
+from cranfield.analysis.dss import DSSResult
+from cranfield.analysis.truncation import TruncationResult
+from cranfield.evaluation.evaluator import Results
+
+
+def provenance_line(results: Results) -> str:
+    """``# cranfield 0.1.0 order=score missing=auto ...`` — what produced the numbers."""
+    p = results.provenance
+    items = [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in p.items() if k != "cranfield"]
+    return f"# cranfield {p.get('cranfield', '')} " + " ".join(items)
+
+
+def _value(v: float, how: str, digits: int = 4) -> str:
+    if math.isnan(v):
+        return "nan"
+    if how == "sum" or (float(v).is_integer() and abs(v) >= 1e4):
+        return str(int(round(v))) if float(v).is_integer() else f"{v:.{digits}f}"
+    return f"{v:.{digits}f}"
+
+
+def format_csv(results: Results, per_topic: bool = False) -> str:
+    """Tidy CSV ``run,topic,measure,value`` with full precision (``#`` line first)."""
+    buf = io.StringIO()
+    buf.write(provenance_line(results) + "\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["run", "topic", "measure", "value"])
+    for run, topic, measure, value in results.rows(per_topic):
+        writer.writerow([run, topic, measure, "" if math.isnan(value) else repr(value)])
+    return buf.getvalue()
+
+
+def format_json(results: Results, per_topic: bool = False) -> str:
+    """One JSON array of objects with exactly the keys run, topic, measure, value."""
+    rows = [
+        {"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
+        for run, topic, measure, value in results.rows(per_topic)
+    ]
+    return json.dumps(rows, indent=1) + "\n"
+
+
+def format_table(results: Results, per_topic: bool = False) -> str:
+    """An aligned table: one row per run (per run and topic with ``per_topic``), one column
+    per measure, 4 decimals; with per-intent or per-iteration values, one row per (run, topic,
+    measure), so the rows ``measure[intent=i]`` and ``measure[iteration=k]`` have a place."""
+    how = dict(zip(results.measures, results.aggregate))
+    body: list[list[str]] = []
+    if results.intent_values is not None or results.iteration_values is not None:
+        head, n_text = ["run", "topic", "measure", "value"], 3
+        for run, topic, measure, value in results.rows(True):
+            body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
+        return _aligned(results, head, body, n_text)
+    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
+    means = results.summary()
+    for s, run in enumerate(results.runs):
+        if per_topic:
+            for t, topic in enumerate(results.topics):
+                vals = results.values[s, :, t]
+                if not np.isnan(vals).all():
+                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals))])
+        row = [run, "all"] if per_topic else [run]
+        body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])])
+    return _aligned(results, head, body, 2 if per_topic else 1)
+
+
+def _aligned(results: Results, head: list[str], body: list[list[str]], n_text: int) -> str:
+    left = [c < n_text for c in range(len(head))]
+    return "\n".join([provenance_line(results), *aligned(head, body, left)]) + "\n"
+
+
+def write_provenance(results: Results, path: str) -> None:
+    """Write the provenance as JSON (``--provenance FILE``), whole or not at all."""
+    from cranfield._output import write_text
+
+    write_text(path, json.dumps(results.provenance, indent=1) + "\n", "provenance file")
+
+
+def to_jsonable(value: Any) -> Any:
+    """Parameter values for JSON listings (tuples of gains become ``label:gain`` text)."""
+    if isinstance(value, tuple):
+        return ",".join(f"{k}:{v:g}" for k, v in value)
+    if isinstance(value, float) and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return value
+
+
+def aligned(head: Sequence[str], body: Sequence[Sequence[str]], left: Sequence[bool]) -> list[str]:
+    """Rows of cells as aligned lines; ``left[c]`` left-aligns column c, else right-aligns it."""
+    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
+    return [
+        "  ".join(cell.ljust(w) if left[c] else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip()
+        for row in [head, *body]
+    ]
+
+
+def truncation_table(result: TruncationResult) -> str:
+    """The distribution (percent of run × topic pairs per length bin) and the τ table."""
+    labels, counts = result.distribution()
+    frac = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
+    lines = ["optimal length n* (% of run × topic pairs per bin)",
+             _first_left(["measure", *labels], [[m, *(f"{v:.1f}" for v in row)] for m, row in zip(result.measures, frac)])]
+    if len(result.runs) >= 2:
+        tau = result.kendall()
+        lines += ["", "Kendall's tau: full-ranking measure (rows) vs truncation measure at its optimum (columns)",
+                  _first_left(["full \\ truncated", *result.measures],
+                        [[f, *(f"{v:.2f}" for v in row)] for f, row in zip(result.full_measures, tau)])]
+    return "\n".join(lines) + "\n"
+
+
+def collection_table(result: CollectionDiversity) -> str:
+    """Aligned text: one row per topic (R_i and smr as ``intent:value`` lists), then the
+    min/max/mean of dd."""
+    head = ["topic", "M", "R", "R_i", "xi", "k", "d_max", "d_mean", "dd", "smr"]
+    rows = [[r["topic"], str(r["intents"]), str(r["R"]), " ".join(f"{i}:{n}" for i, n in r["R_i"].items()),
+             str(r["xi"]), str(r["depth"]), f"{r['d_max']:.3f}", f"{r['d_mean']:.3f}", f"{r['dd']:.3f}",
+             " ".join(f"{i}:{v:.3f}" for i, v in r["smr"].items())] for r in result.records()]
+    lines = aligned(head, rows, [c in (0, 3, 9) for c in range(len(head))])
+    s = result.summary()
+    lines.append(f"dd over {s['topics']} topics with relevant documents (depth {result.depth}): "
+                 f"min {s['min']:.3f}  max {s['max']:.3f}  mean {s['mean']:.3f}")
+    return "\n".join(lines) + "\n"
+
+
+def dss_table(result: DSSResult) -> str:
+    """Measures (rows) × cutoffs (columns) of the averaged DSS."""
+    head = ["measure", *(f"DSS@{k}" for k in result.ks)]
+    body = [[m, *(f"{v:.4f}" for v in row)] for m, row in zip(result.measures, result.averaged)]
+    lines = [result.provenance(), *aligned(head, body, [True] + [False] * (len(head) - 1))]
+    return "\n".join(lines) + "\n"
+
+
+def _first_left(head: list[str], rows: list[list[str]]) -> str:
+    """Aligned lines with the first column left-aligned and the others right-aligned."""
+    return "\n".join(aligned(head, rows, [True] + [False] * (len(head) - 1)))
