@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def timed_runs(fn: Callable[[], Any], repeat: int, budget: float = float("inf")) -> tuple[list[float], Any]:

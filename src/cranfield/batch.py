@@ -9,9 +9,10 @@ comes from files through :meth:`cranfield.evaluation.collection.Collection.batch
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -169,7 +170,7 @@ class Topics:
     def from_judgments(
         cls, doc_topic: np.ndarray, grades: np.ndarray, docno: np.ndarray, weights: np.ndarray,
         nav: np.ndarray, max_rel: int,
-    ) -> "Topics":
+    ) -> Topics:
         """Build from the judged-document table: topic (an index into the T topics), grades (J, I)
         (integers, or finite numbers for TREC DD's combined passage ratings) and docno of each
         document, intent weights (T, I) and navigational flags (T, I)."""
@@ -198,7 +199,7 @@ class Topics:
                    _relevant_documents(doc_topic, grades, docno, n_topics), nav, nonneg)
 
     @classmethod
-    def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> "Topics":
+    def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> Topics:
         """Ad hoc topics given their positive grades (T, K), integers; for synthetic experiments.
         ``num_judged`` (T,) defaults to the positive grades, ``max_rel`` to the largest grade."""
         ideal = _shaped(_integers(ideal, "ideal grades"), "ideal grades", (None, None), "(T, K)")
@@ -214,7 +215,7 @@ class Topics:
     def from_intent_labels(
         cls, rel_docs: np.ndarray, *, weights: np.ndarray | None = None, nav: np.ndarray | None = None,
         num_judged: np.ndarray | None = None, max_rel: int | None = None,
-    ) -> "Topics":
+    ) -> Topics:
         """Topics given the per-intent labels of their relevant documents, shape (T, J, I)
         (documents in tie-break order: the first of equals wins a greedy ideal); for
         synthetic experiments such as the axiomatic enumeration. ``weights`` (T, I) default to
@@ -253,13 +254,13 @@ class Topics:
         judged = self.num_judged if self.judged_nonneg is None else self.judged_nonneg
         return judged - self.num_rel(rel)
 
-    def cached(self, key: tuple, compute: "Callable[[], np.ndarray]") -> np.ndarray:
+    def cached(self, key: tuple, compute: Callable[[], np.ndarray]) -> np.ndarray:
         """A per-topic quantity computed once per set of parameters (greedy ideals)."""
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
 
-    def cached_prefix(self, key: tuple, depth: int, compute: "Callable[[int], np.ndarray]") -> np.ndarray:
+    def cached_prefix(self, key: tuple, depth: int, compute: Callable[[int], np.ndarray]) -> np.ndarray:
         """The first ``depth`` columns of a per-topic list whose prefixes do not depend on its
         length (a greedy ideal list), shape (T, depth): ``compute(depth)`` runs only when no
         list at least that deep is cached. ``depth`` must not exceed the list's full length."""
@@ -268,7 +269,7 @@ class Topics:
             known = self.cache[key] = compute(depth)
         return known[:, :depth]
 
-    def take(self, topics: slice | np.ndarray) -> "Topics":
+    def take(self, topics: slice | np.ndarray) -> Topics:
         """The facts of a subset of the topics."""
         return Topics(
             self.ideal[topics], self.ideal_intent[topics], self.num_judged[topics],
@@ -276,7 +277,7 @@ class Topics:
             None if self.judged_nonneg is None else self.judged_nonneg[topics],
         )
 
-    def per_intent(self) -> "Topics":
+    def per_intent(self) -> Topics:
         """Each (topic, intent) as a topic of its own, T·I of them (for intent-aware measures)."""
         n, n_int = self.weights.shape
         ideal = self.ideal_intent.reshape(n * n_int, self.ideal_intent.shape[2])
@@ -362,7 +363,7 @@ class Batch:
     def from_labels(
         cls, labels: np.ndarray, topics: Topics, *, length: np.ndarray | None = None,
         judged: np.ndarray | None = None, iteration: np.ndarray | None = None,
-    ) -> "Batch":
+    ) -> Batch:
         """A batch of synthetic rankings given their integer labels, shape (S, T, D) or
         (S, T, D, I), for the T topics of ``topics`` and its I intents (3-D labels: I = 1).
 

@@ -63,7 +63,7 @@ def warn(message: str) -> None:
     warnings.warn(message, EvaluationWarning, stacklevel=level)
 
 
-def listing(items: "list[str] | tuple[str, ...]", limit: int = 10) -> str:
+def listing(items: list[str] | tuple[str, ...], limit: int = 10) -> str:
     """``a, b, c and 7 more``: a short list of names for a message."""
     shown = ", ".join(items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
@@ -145,7 +145,7 @@ def check_float(value: object, what: str, *, low: float | None = None, high: flo
     return result
 
 
-def check_choice(value: object, what: str, choices: "tuple[str, ...] | list[str]") -> str:
+def check_choice(value: object, what: str, choices: tuple[str, ...] | list[str]) -> str:
     """``value`` if it is one of ``choices``, else :func:`invalid` (with a close match suggested)."""
     if isinstance(value, str) and value in choices:
         return value

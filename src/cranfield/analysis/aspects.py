@@ -6,7 +6,8 @@ rankings (§4.2). The label space and the measures themselves are in
 from __future__ import annotations
 
 import itertools
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

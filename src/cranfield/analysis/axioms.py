@@ -27,8 +27,8 @@ Pairs whose smaller side is ∅ are left out unless ``include_empty``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 import numpy as np
 

@@ -22,8 +22,9 @@ left out of the average with a warning, as are topics without relevant documents
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -25,8 +25,8 @@ with a collection of 1,000 relevant documents. "a > b" means a − b > 1e-12·ma
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 import numpy as np
 

@@ -14,8 +14,9 @@ prefix functions in :mod:`cranfield.measures.truncated`), never by re-evaluating
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from cranfield._version import __version__
 from cranfield.cli import aspects, axioms, collection, evaluate, meta, truncation

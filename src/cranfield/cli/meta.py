@@ -15,7 +15,8 @@ import io
 import json
 import math
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cranfield.meta._common import MAX_SAMPLES
 from cranfield.render.tables import aligned

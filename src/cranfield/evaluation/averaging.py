@@ -18,7 +18,8 @@ caller says were announced already (``announced``: the Evaluator's ``missing="sk
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -9,10 +9,11 @@ intent weights). Runs meet it in :meth:`Collection.batch`, which returns the den
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ class Collection:
     def from_qrels(
         cls, qrels: Qrels, *, intents: Intents | None = None,
         intent_types: Mapping[tuple[str, str], str] | None = None, empty_intents: str = "drop",
-    ) -> "Collection":
+    ) -> Collection:
         """Compile :class:`~cranfield.io.Qrels`; every qrels topic becomes an evaluated topic.
 
         Intents (docs/conventions.md#intents): a topic's declared intents are those of the intent file when one

@@ -18,11 +18,12 @@ import numbers
 import os
 import zlib
 from collections import deque
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator, Sequence
+from typing import Any, BinaryIO
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -242,7 +243,7 @@ class Ragged:
     length: np.ndarray
 
     @classmethod
-    def of(cls, values: np.ndarray) -> "Ragged":
+    def of(cls, values: np.ndarray) -> Ragged:
         """The strings of a byte-string array (dtype ``S``, without NUL bytes) or an object
         array of ``bytes``."""
         n = values.size
@@ -378,7 +379,7 @@ class _Field:
     spans: Ragged
 
     @classmethod
-    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> "_Field":
+    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> _Field:
         length = stop - start
         width = -(-int(length.max(initial=0)) // 8) * 8
         if fits_width(length.size, width, int(length.sum())):
@@ -716,7 +717,7 @@ class Grammar:
     accept: np.ndarray
 
     @classmethod
-    def of(cls, name: str, rules: dict[str, dict[str, str]], accept: set[str]) -> "Grammar":
+    def of(cls, name: str, rules: dict[str, dict[str, str]], accept: set[str]) -> Grammar:
         """A grammar from ``{state: {byte class: next state}}``; the first state is the start and
         every transition not listed leads to the dead state."""
         states = [*rules, "dead"]

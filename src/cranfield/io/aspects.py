@@ -8,7 +8,8 @@ and ``missing`` (see :class:`cranfield.measures.aspects.AspectSpace`).
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from cranfield.errors import InputError, invalid
 

@@ -8,9 +8,10 @@ integers or NTCIR's ``L<d>``; negative labels (spam = -2) are judged but not rel
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -10,9 +10,10 @@ rank column; ``order="file"`` keeps the file's order.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
@@ -82,7 +83,7 @@ class Run:
         """The length of each topic's ranked list, shape (T,)."""
         return np.diff(self.offsets)
 
-    def select(self, keep: np.ndarray) -> "Run":
+    def select(self, keep: np.ndarray) -> Run:
         """The run with only the rows where ``keep`` is True, in the same order (condensed lists)."""
         if bool(keep.all()):
             return self
@@ -94,7 +95,7 @@ class Run:
                    None if self.line is None else self.line[take], self.doc_key[take],
                    None if self.iteration is None else self.iteration[take])
 
-    def head(self, depth: int) -> "Run":
+    def head(self, depth: int) -> Run:
         """Only the first ``depth`` documents of each ranking (trec_eval -M)."""
         rank = np.arange(self.docno.size) - np.repeat(self.offsets[:-1], self.lengths)
         return self.select(rank < depth)

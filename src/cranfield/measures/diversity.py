@@ -14,7 +14,8 @@ normalisation is not applied at rank 1.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -358,7 +359,7 @@ class Measure:
         """The value after each iteration, shape (S, T, C), for iteration measures (else None)."""
         return None if self.spec.per_iteration is None else self.spec.per_iteration(_scored(batch), **self.params)
 
-    def with_params(self, **changes: Any) -> "Measure":
+    def with_params(self, **changes: Any) -> Measure:
         """A copy with some parameters changed (validated)."""
         values = self.params
         for key, value in changes.items():
@@ -406,7 +407,7 @@ def _param(spec: MeasureSpec, key: str) -> Param:
 @dataclass
 class _Call:
     name: str
-    inner: "_Call | None"
+    inner: _Call | None
     kwargs: dict[str, str]
     at: str | None
     text: str

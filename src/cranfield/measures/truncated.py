@@ -16,7 +16,8 @@ relevant document has Rel' = 0.5). max_rel is the qrels file's highest label unl
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 

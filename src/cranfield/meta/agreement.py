@@ -8,8 +8,9 @@ through the rule (a≈b, b≈c) form one tie group.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -27,9 +27,10 @@ from __future__ import annotations
 import os
 import threading
 import warnings
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import numpy as np
 

@@ -9,8 +9,9 @@ improvements. Following Amigó, Mizzaro & Spina, systems are compared across ran
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 

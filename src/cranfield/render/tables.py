@@ -11,7 +11,8 @@ import csv
 import io
 import json
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
