@@ -1,7 +1,7 @@
 """Document selection sensitivity benchmark: all N permutations as one batch vs one at a time.
 
-DSS (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7) with N = 1,000 permutations per topic for 100 topics, 20 diversity measures
-and cutoffs 5, 10, 20, on the seeded diversity qrels of ``bench_ndeval.py`` (100 topics with 3–6
+DSS (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7) with N = 1,000 permutations per topic for 100 topics, 20 diversity
+measures and cutoffs 5, 10, 20, on the seeded diversity qrels of ``bench_ndeval.py`` (100 topics with 3–6
 intents, ~150–400 judged documents each; written to ``benchmarks/_work/``). cranfield scores the
 N permutations of a block of topics as one :class:`~cranfield.Batch` per cutoff and measure.
 The naive way builds a one-ranking batch for every permutation and calls the same kernels: it
@@ -29,7 +29,7 @@ import cranfield  # noqa: E402
 from bench_ndeval import make_data  # noqa: E402
 from cranfield import Batch  # noqa: E402
 from cranfield.analysis.dss import at_cutoff, coefficient_of_variation, dss, random_prefixes  # noqa: E402
-from cranfield.evaluation.collection import load_collection
+from cranfield.evaluation.collection import load_collection  # noqa: E402
 
 MEASURES = [
     "alpha_nDCG", "ERR_IA", "nERR_IA", "StRecall", "nDCG_IA", "P_IA", "AP_IA", "nNRBP", "D#-nDCG", "D#-ERR",

@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
 
     t_ref, m_ref = rows[0][1], rows[0][2]
     print()
-    print(f"{'tool':<24} {'seconds':>9} {'time ratio':>11} {'peak RSS MB':>12} {'after import MB':>16} {'RSS ratio':>10}")
+    print(f"{'tool':<24} {'seconds':>9} {'time ratio':>11} {'peak RSS MB':>12} "
+          f"{'after import MB':>16} {'RSS ratio':>10}")
     print("-" * 87)
     for label, best, peak, base in rows:
         print(f"{label:<24} {best:>9.2f} {best / t_ref:>10.2f}x {peak:>12,.0f} {base:>16,.0f} {peak / m_ref:>9.2f}x")

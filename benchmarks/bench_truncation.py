@@ -76,7 +76,8 @@ def main() -> None:
     print("-" * 66)
     print(f"{'cranfield optimal_truncation (all prefixes)':<44}{fast:>12.2f}{1.0:>9.1f}x")
     print(f"{'re-evaluate every prefix (extrapolated)':<44}{slow:>12.0f}{slow / fast:>9.0f}x")
-    print(f"(naive loop timed on {len(pairs)} run × topic pairs, {per_pair:.2f} s each, × {a.runs * coll.n_topics} pairs; "
+    print(f"(naive loop timed on {len(pairs)} run × topic pairs, {per_pair:.2f} s each, "
+          f"× {a.runs * coll.n_topics} pairs; "
           "same optimal lengths and values on the sample)")
 
 

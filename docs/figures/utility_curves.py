@@ -1,4 +1,5 @@
-"""Regenerate docs/figures/utility_curves.{csv,png} (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 1): python docs/figures/utility_curves.py"""
+"""Regenerate docs/figures/utility_curves.{csv,png} (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 1):
+python docs/figures/utility_curves.py"""
 
 from pathlib import Path
 
