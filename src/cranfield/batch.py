@@ -199,7 +199,8 @@ class Topics:
                    _relevant_documents(doc_topic, grades, docno, n_topics), nav, nonneg)
 
     @classmethod
-    def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None, max_rel: int | None = None) -> Topics:
+    def from_ideal(cls, ideal: np.ndarray, *, num_judged: np.ndarray | None = None,
+                   max_rel: int | None = None) -> Topics:
         """Ad hoc topics given their positive grades (T, K), integers; for synthetic experiments.
         ``num_judged`` (T,) defaults to the positive grades, ``max_rel`` to the largest grade."""
         ideal = _shaped(_integers(ideal, "ideal grades"), "ideal grades", (None, None), "(T, K)")
@@ -405,7 +406,7 @@ class Batch:
 
     @property
     def shape(self) -> tuple[int, int, int, int]:
-        return self.labels.shape  # type: ignore[return-value]
+        return self.labels.shape
 
     @property
     def depth(self) -> int:

@@ -12,6 +12,7 @@ import numbers
 import sys
 import warnings
 from pathlib import Path
+from types import FrameType
 
 __all__ = [
     "CranfieldError",
@@ -57,7 +58,8 @@ class EvaluationWarning(UserWarning):
 
 def warn(message: str) -> None:
     """Emit an :class:`EvaluationWarning` attributed to the first caller outside cranfield."""
-    frame, level = sys._getframe(1), 2
+    frame: FrameType | None = sys._getframe(1)
+    level = 2
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, EvaluationWarning, stacklevel=level)

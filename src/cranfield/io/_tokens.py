@@ -121,7 +121,7 @@ def open_binary(path: str | Path) -> BinaryIO:
     except Exception:
         stream.close()
         raise
-    return stream  # type: ignore[return-value]
+    return stream
 
 
 def _is_gzip(stream: BinaryIO) -> bool:
