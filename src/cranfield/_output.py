@@ -70,7 +70,8 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", what: str = "out
         except OSError as exc:
             raise CranfieldError(f"cannot write the {what} {str(target)!r}: {exc.strerror or exc}") from None
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent if str(target.parent) else ".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                               dir=target.parent if str(target.parent) else ".")
     try:
         with os.fdopen(fd, mode, encoding=encoding) as f:
             yield f

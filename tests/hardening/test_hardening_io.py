@@ -193,7 +193,7 @@ BEYOND = st.integers(min_value=2**63, max_value=10**40).map(str) | st.integers(m
 @SETTINGS
 @given(BEYOND)
 def test_integers_beyond_int64_are_out_of_range(tmp_path, value):
-    for what, column, read in int_readers(tmp_path, value):
+    for _what, column, read in int_readers(tmp_path, value):
         if column == 2 and value.startswith("-"):
             continue  # a negative NTCIR level is not L<digits> at all
         with pytest.raises(InputError, match=r":2: .*is out of range"):

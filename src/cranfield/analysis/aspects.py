@@ -119,7 +119,8 @@ def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, 
 
 
 def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method: str = "cam",
-                 grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> tuple[list[str], list[str], np.ndarray]:
+                 grades: Mapping[str, Sequence[int]] | None = None,
+                 **options: Any) -> tuple[list[str], list[str], np.ndarray]:
     """CAM or MM of every candidate ideal ranking (Maistro et al., CIKM 2021, §4.2): (strategies, topics, values
     of shape (strategies, topics)). The best strategy per topic estimates the measure's maximum;
     below 1 means no ranking of those documents can score 1. ``method`` is ``cam`` or ``mm``."""

@@ -50,8 +50,8 @@ from cranfield.measures.topics import (
 )
 
 __all__ = [
-    "Depth", "check_depth", "load_collection", "relevant_counts", "greedy_cover", "resolve_depth", "d_max", "TopicStats", "topic_stats", "CollectionDiversity",
-    "collection_diversity"]
+    "Depth", "check_depth", "load_collection", "relevant_counts", "greedy_cover", "resolve_depth", "d_max",
+    "TopicStats", "topic_stats", "CollectionDiversity", "collection_diversity"]
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,8 @@ class CollectionDiversity:
     depth: Depth
 
     def summary(self) -> dict[str, float]:
-        """Min, max and mean of dd over the topics with a relevant document (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 2)."""
+        """Min, max and mean of dd over the topics with a relevant document (Golbus, Aslam & Clarke, Inf. Retr. 2013,
+        Table 2)."""
         dd = self.stats.dd[self.stats.num_rel > 0]
         if not dd.size:
             return {"topics": 0, "min": float("nan"), "max": float("nan"), "mean": float("nan")}

@@ -247,7 +247,8 @@ def dss(
     rel : int
         The lowest label counted as relevant when choosing the documents to permute.
     options
-        ``diversity``, ``intents``, ``intent_types``, ``empty_intents`` (see :class:`~cranfield.evaluation.evaluator.Evaluator`).
+        ``diversity``, ``intents``, ``intent_types``, ``empty_intents``
+        (see :class:`~cranfield.evaluation.evaluator.Evaluator`).
 
     Returns
     -------
@@ -320,7 +321,8 @@ def dss(
     weights = dd_weights(topics, depth, rel)[keep] if average == "dd" else None
     averaged = averaging.average(values, average, weights=weights, topics=names_t, announced=np.isnan(values))
     return DSSResult(
-        measures=[str(m).strip() for m in measures], ks=ks, names=[[str(x) for x in row] for row in named], topics=names_t,
+        measures=[str(m).strip() for m in measures], ks=ks, names=[[str(x) for x in row] for row in named],
+        topics=names_t,
         values=values, means=means, average=average, averaged=averaged, n=int(n),
         seed=seed if not isinstance(seed, np.random.Generator) else "generator", weights=weights,
     )

@@ -45,7 +45,8 @@ def best_prefix(values: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def length_bin(n: np.ndarray) -> np.ndarray:
-    """Bin index of lengths: 0 for n = 0, 1 for [1, 4], then k for (2^k, 2^(k+1)] (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2)."""
+    """Bin index of lengths: 0 for n = 0, 1 for [1, 4], then k for (2^k, 2^(k+1)] (Amigó, Mizzaro & Spina, SIGIR 2022,
+    Figure 2)."""
     n = np.asarray(n)
     if n.size and n.min() < 0:
         raise invalid("ranking lengths", "integers >= 0", n.min())

@@ -5,15 +5,13 @@ d_mean at a depth; the diversity difficulty dd = d_max − d_mean; and the subto
 
 from __future__ import annotations
 
-from typing import Union
-
 import numpy as np
 
 from cranfield._numeric import safe_div
 from cranfield.batch import Topics
 from cranfield.errors import check_int, invalid
 
-Depth = Union[int, str]
+Depth = int | str
 
 
 DEPTH_WORDS = ("xi", "xi+1")
@@ -101,7 +99,8 @@ def resolve_depth(depth: Depth, xi: np.ndarray) -> np.ndarray:
 
 
 def d_max(topics: Topics, rel: int = 1) -> np.ndarray:
-    """Maximum S-recall: coverable intents / declared intents M, shape (T,) (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4.1)."""
+    """Maximum S-recall: coverable intents / declared intents M, shape (T,) (Golbus, Aslam & Clarke, Inf. Retr. 2013,
+    §4.1)."""
     r_i, _ = relevant_counts(topics, rel)
     return safe_div((r_i > 0).sum(axis=1), topics.n_intents)
 
@@ -149,12 +148,13 @@ def d_mean(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
 
 
 def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
-    """dd = 2·d_max·d_mean/(d_max + d_mean) (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 2), shape (T,); 0 when both are 0.
+    """dd = 2·d_max·d_mean/(d_max + d_mean) (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 2), shape (T,); 0 when
+    both are 0.
 
     Examples
     --------
-    Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 1, topic 86 (82 relevant documents; 62, 78 and 60 per subtopic; ξ = 1):
-    the printed dd = 0.977 is reached at depth ξ + 1 = 2, not at ξ.
+    Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 1, topic 86 (82 relevant documents; 62, 78 and 60 per subtopic;
+    ξ = 1): the printed dd = 0.977 is reached at depth ξ + 1 = 2, not at ξ.
 
     >>> import numpy as np
     >>> from cranfield import Topics
