@@ -78,8 +78,8 @@ class Param:
         if self.kind == "maxrel":
             return f"'file', 'topic' or a label (an int in the range [1, {INT_MAX}])"
         if self.kind == "int":
-            lo = -INT_MAX - 1 if self.low is None else int(self.low)
-            return f"an int in the range [{lo}, {INT_MAX if self.high is None else int(self.high)}]"
+            least = -INT_MAX - 1 if self.low is None else int(self.low)
+            return f"an int in the range [{least}, {INT_MAX if self.high is None else int(self.high)}]"
         lo = "-inf" if self.low is None else _num(self.low)
         hi = "inf" if self.high is None else _num(self.high)
         left = "(" if self.open_low or self.low is None else "["
@@ -415,7 +415,9 @@ class _Call:
 
 def split_top(text: str) -> list[str]:
     """Split at commas outside parentheses."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch == "(":
             depth += 1
