@@ -6,7 +6,7 @@ facts, broadcasting over the leading run axis.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -151,7 +151,7 @@ def first_true(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if mask.shape[-1] == 0:
         zeros = np.zeros(mask.shape[:-1], dtype=np.int64)
         return zeros, zeros.astype(bool)
-    return mask.argmax(axis=-1), mask.any(axis=-1)
+    return mask.argmax(axis=-1), cast(np.ndarray, mask.any(axis=-1))
 
 
 REL = Param("rel", "int", 1, "the lowest label counted as relevant (trec_eval -l)", low=1)

@@ -10,7 +10,7 @@ untyped intents are informational.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def ideal_global_gain(batch: Batch, gains: Any, shift: np.ndarray) -> np.ndarray
 
 def _relevant(batch: Batch, cutoff: int | None) -> tuple[np.ndarray, np.ndarray]:
     """J(r) (relevant to some intent), shape (S, T, D), and R per topic."""
-    j = (batch.labels[:, :, :cutoff] >= 1).any(axis=3)
+    j = cast(np.ndarray, (batch.labels[:, :, :cutoff] >= 1).any(axis=3))
     r = (batch.topics.rel_docs >= 1).any(axis=2).sum(axis=1)
     return j, r
 
@@ -136,6 +136,7 @@ def sharp(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         irec = subtopic_recall(batch, cutoff=cutoff)
         return gamma * irec + (1.0 - gamma) * kernel(batch, cutoff=cutoff, **params)
 
+    assert kernel.__doc__ is not None
     combined.__doc__ = f"γ·I-rec@l + (1 − γ)·({kernel.__doc__.splitlines()[0]}) (Sakai, WWW 2012, Eq. 7)."
     return combined
 

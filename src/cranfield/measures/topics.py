@@ -5,6 +5,8 @@ d_mean at a depth; the diversity difficulty dd = d_max − d_mean; and the subto
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from cranfield._numeric import safe_div
@@ -54,7 +56,7 @@ def greedy_cover(topics: Topics, rel: int = 1) -> np.ndarray:
     """
     covers, _ = _coverage(topics, rel)
     n_topics, n_docs, n_int = covers.shape
-    uncovered = covers.any(axis=1)  # (T, I) coverable intents
+    uncovered = cast(np.ndarray, covers.any(axis=1))  # (T, I) coverable intents
     xi = np.zeros(n_topics, dtype=np.int64)
     if n_docs == 0:
         return xi
