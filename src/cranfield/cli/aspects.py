@@ -62,7 +62,8 @@ def add_parser(sub: Any) -> None:
             q.set_defaults(handler=_run_order)
         else:
             q.add_argument("runs", nargs="+", metavar="run")
-            q.add_argument("--aspect", action="append", metavar="NAME=FILE", help="an aspect's qrels (qid iter docno label)")
+            q.add_argument("--aspect", action="append", metavar="NAME=FILE",
+                           help="an aspect's qrels (qid iter docno label)")
             q.add_argument("--aspect-qrels", metavar="FILE", help="one file: qid iter docno label_1 .. label_A")
             q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
             q.add_argument("--missing-aspect", choices=MISSING_RULES,
@@ -76,7 +77,8 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--report", action="store_true",
                            help="also the upper bound of each CAM/MM measure per topic: its best score over "
                                 "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
-            q.add_argument("--plot", metavar="FILE", help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
+            q.add_argument("--plot", metavar="FILE",
+                           help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
             q.set_defaults(handler=_run_eval)
 
 

@@ -89,8 +89,8 @@ def add_parser(sub: Any) -> None:
 
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
-        description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): per topic the "
-                    "greedy set cover xi, maximum and expected S-recall, diversity difficulty dd and the "
+        description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): "
+                    "per topic the greedy set cover xi, maximum and expected S-recall, diversity difficulty dd and the "
                     "subtopic miss rate of each intent.",
         epilog=COLLECTION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -100,7 +100,8 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--rel", default="1", help="the lowest label counted as relevant, >= 1 (default 1)")
     c.add_argument("--format", choices=("table", "json"), default="table",
                    help="table (default) or json (one object per topic)")
-    c.add_argument("--plot", metavar="FILE", help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
+    c.add_argument("--plot", metavar="FILE",
+                   help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
     c.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     c.set_defaults(handler=_run_collection)
 

@@ -78,7 +78,8 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "(gdeval.pl 1.2); ndeval: "
                         "ndeval's 21 default measures under its names, its CSV output, topic prefixes such as "
                         "wt09- stripped, documents ranked by score as ndeval -traditional ranks them (--order rank: "
-                        "by the rank column, ndeval's default) (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 measures under its names "
+                        "by the rank column, ndeval's default) (ndeval 4.5); ntcireval: NTCIREVAL compute's 19 "
+                        "measures under its names "
                         "(needs -g; cutoffs from --cutoffs) in its layout (pyNTCIREVAL 0.0.3); dd2017: the TREC "
                         "DD 2017 scorer (trec-dd-jig scorer/cubetest.py; needs --dd-truth): CT@10, ACT@10, nCT@10 "
                         "by default, DD runs read as its reader reads them, nCT over its bound, topics missing "
@@ -188,7 +189,8 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
             raise CranfieldError("--compat dd2017 sums passage ratings, as the 2017 scorer does: "
                                  "--dd-combine dcg is the 2016 scorer's")
         qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
-        args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth), "empty_intents": "keep"})
+        args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth),
+                                     "empty_intents": "keep"})
         if dd2017:  # read as the 2017 scorer's reader reads them
             runs = [read_dd_run(r, compat="dd2017") for r in runs]
     elif dd2017:
@@ -357,7 +359,8 @@ def _run_measures(args: argparse.Namespace) -> int:
               + ("; truncation-aware" if s.truncation_aware else ""))
         for p in s.params:
             if p.name != "cutoff":
-                default = "file's highest label" if p.default is None and p.name == "max_rel" else to_jsonable(p.default)
+                default = ("file's highest label" if p.default is None and p.name == "max_rel"
+                           else to_jsonable(p.default))
                 print(f"    {p.name}={default}: {p.doc}; {p.describe()}")
         print(f"    source: {s.cite}" + (f"; agrees with {s.reference}" if s.reference else ""))
     return 0

@@ -47,7 +47,8 @@ other tools' formats (options of eval):
 def build_parser() -> argparse.ArgumentParser:
     """The ``cranfield`` parser with every command, listed by group in ``--help``."""
     parser = _Parser(
-        prog="cranfield", usage="%(prog)s [-h] [--version] COMMAND ...", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="cranfield", usage="%(prog)s [-h] [--version] COMMAND ...",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Exact, fast evaluation of search and recommendation rankings.",
     )
     parser.add_argument("--version", action="version", version=f"cranfield {__version__}")

@@ -51,7 +51,8 @@ def add_input_options(p: Any) -> None:
     p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
                    help="a document twice in a topic of a run: error (default) or keep the first line")
     kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels (qid intent docno rel)")
+    kind.add_argument("--diversity", action="store_true",
+                      help="read the qrels as diversity qrels (qid intent docno rel)")
     kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
     p.add_argument("--intents", metavar="FILE",
                    help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
@@ -60,7 +61,8 @@ def add_input_options(p: Any) -> None:
     p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
                    help="intents without relevant documents: drop (ndeval; default) or keep")
     p.add_argument("--strip-topic-prefix", action="store_true",
-                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, as ndeval and gdeval do)")
+                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
+                        "as ndeval and gdeval do)")
 
 
 def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:

@@ -29,7 +29,8 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "truncation", help="where should each run have stopped? (optimal truncation analysis)",
         description="For each run × topic, the ranking length that maximises each truncation measure; the "
-                    "distribution of those lengths over log bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2) and, with two or more "
+                    "distribution of those lengths over log bins (Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2) "
+                    "and, with two or more "
                     "runs, Kendall's tau between full-ranking measures and truncation measures at their "
                     "optimum (their Table 2).",
         epilog=TRUNCATION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -41,7 +42,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--full", action="append", metavar="MEASURE",
                    help=f"full-ranking measures for the tau table (default: {' '.join(DEFAULT_FULL)})")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                   help="table (default), json ({optimal, distribution, kendall}) or csv (one row per run, topic, measure)")
+                   help="table (default), json ({optimal, distribution, kendall}) "
+                        "or csv (one row per run, topic, measure)")
     p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...; "
                                                   "needs matplotlib: pip install 'cranfield[plot]')")
     p.add_argument("--order", choices=("score", "rank", "file"), default="score")
