@@ -8,9 +8,18 @@ and diversity qrels (NIST; for research use).
 from __future__ import annotations
 
 from importlib import resources
+from typing import TypedDict
 
 
-def example_files() -> dict[str, object]:
+class ExampleFiles(TypedDict):
+    """Paths of :func:`example_files`."""
+
+    qrels: str
+    diversity_qrels: str
+    runs: list[str]
+
+
+def example_files() -> ExampleFiles:
     """Paths of the bundled files: ``qrels`` (ad hoc), ``diversity_qrels`` and ``runs`` (two)."""
     root = resources.files("cranfield") / "data"
     return {

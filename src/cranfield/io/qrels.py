@@ -199,9 +199,15 @@ def qrels_from_dict(qrels: Mapping[str, Mapping[str, Any]], *, diversity: bool |
         for key, value in judged.items():
             if isinstance(value, Mapping):
                 for doc, rel in value.items():
-                    qids.append(qid), intents.append(key), docs.append(doc), rels.append(rel)
+                    qids.append(qid)
+                    intents.append(key)
+                    docs.append(doc)
+                    rels.append(rel)
             else:
-                qids.append(qid), intents.append(ADHOC_INTENT), docs.append(key), rels.append(value)
+                qids.append(qid)
+                intents.append(ADHOC_INTENT)
+                docs.append(key)
+                rels.append(value)
     nested = any(isinstance(v, Mapping) for j in qrels.values() for v in j.values())
     ids = python_ids("<dict>", {"topic": qids, "intent": intents, "document": docs})
     rel = python_values("<dict>", rels, LABEL, "label", ids["topic"], ids["document"])

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -71,7 +71,7 @@ class Run:
     docno: np.ndarray
     score: np.ndarray
     line: np.ndarray | None = field(default=None)
-    doc_key: np.ndarray = field(default=None, repr=False)  # type: ignore[assignment]
+    doc_key: np.ndarray = field(default=cast(np.ndarray, None), repr=False)  # None until __post_init__ fills it
     iteration: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -200,6 +200,7 @@ def _ranked_order(
     """The permutation that groups rows by topic (first-appearance order) and ranks them, and
     the rows it moves (None: possibly all). (None, None) when the rows already are in order;
     a file ranked by score but for its ties moves only the tied rows."""
+    perm: np.ndarray | None
     if order == "file":
         return np.argsort(topic, kind="stable"), None
     if order == "rank":
@@ -378,7 +379,9 @@ def run_from_dict(
     """
     if order == "rank":
         raise InputError("<dict>", None, "order='rank' needs a rank column; use a DataFrame")
-    qids, docs, scores = [], [], []
+    qids: list[str] = []
+    docs: list[str] = []
+    scores: list[float] = []
     for qid, ranking in run.items():
         if not isinstance(ranking, Mapping):
             raise InputError("<dict>", None, f"topic {qid!r}: expected a dict of docno -> score")
