@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -118,15 +118,49 @@ def ideal_rankings(space: AspectSpace, judgments: Mapping, grades: Mapping[str, 
     return runs
 
 
+class UpperBounds(NamedTuple):
+    """The upper bounds of a CAM or MM measure (Maistro et al., CIKM 2021, §4.2): the measure on each candidate
+    ideal ranking (:func:`ideal_rankings`) per topic. A tuple ``(strategies, topics, values)``."""
+
+    strategies: list[str]
+    topics: list[str]
+    values: np.ndarray
+    """Shape (strategies, topics)."""
+
+    def best(self) -> tuple[np.ndarray, list[str]]:
+        """Per topic, the largest value over the strategies and the first strategy reaching it."""
+        return self.values.max(axis=0), [self.strategies[int(k)] for k in self.values.argmax(axis=0)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values: ``strategies``, ``topics``, ``rows`` (one ``{strategy, topic, value}`` per
+        candidate ranking and topic) and ``best`` (one ``{topic, strategy, value}`` per topic); None for NaN."""
+        top, arg = self.best()
+        rows = [{"strategy": s, "topic": t, "value": _plain(self.values[i, j])}
+                for i, s in enumerate(self.strategies) for j, t in enumerate(self.topics)]
+        best = [{"topic": t, "strategy": arg[j], "value": _plain(top[j])} for j, t in enumerate(self.topics)]
+        return {"strategies": list(self.strategies), "topics": list(self.topics), "rows": rows, "best": best}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a tidy pandas DataFrame: ``strategy``, ``topic``, ``value``."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.to_dict()["rows"], columns=["strategy", "topic", "value"])
+        return frame.astype({"value": float})
+
+
+def _plain(value: float) -> float | None:
+    return None if np.isnan(value) else float(value)
+
+
 def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method: str = "cam",
                  grades: Mapping[str, Sequence[int]] | None = None,
-                 **options: Any) -> tuple[list[str], list[str], np.ndarray]:
+                 **options: Any) -> UpperBounds:
     """CAM or MM of every candidate ideal ranking (Maistro et al., CIKM 2021, §4.2): (strategies, topics, values
-    of shape (strategies, topics)). The best strategy per topic estimates the measure's maximum;
-    below 1 means no ranking of those documents can score 1. ``method`` is ``cam`` or ``mm``."""
+    of shape (strategies, topics)), an :class:`UpperBounds` tuple. The best strategy per topic estimates the
+    measure's maximum; below 1 means no ranking of those documents can score 1. ``method`` is ``cam`` or ``mm``."""
     check_choice(method, "method of the upper bounds", METHODS[1:])
     runs = ideal_rankings(space, judgments, grades)
     strategies = list(runs)
     res = evaluate_aspects(space, judgments, [runs[s] for s in strategies], measure, method=method,
                            grades=grades, **options)
-    return strategies, res.topics, res.values[:, 0, :]
+    return UpperBounds(strategies, list(res.topics), res.values[:, 0, :])

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -168,6 +169,18 @@ class Check:
     @property
     def rate(self) -> float:
         return self.violations / self.applicable if self.applicable else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (a row of ``cranfield axioms --format json``): ``measure``, ``property``,
+        ``applicable``, ``violations``, ``rate`` and ``examples`` (Albahem et al., ADCS 2018)."""
+        return {"measure": self.measure, "property": self.property, "applicable": self.applicable,
+                "violations": self.violations, "rate": self.rate, "examples": list(self.examples)}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict` as a one-row pandas DataFrame (``examples`` holds the list)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
 
     def add(self, space: Space, scores: np.ndarray, low: np.ndarray, high: np.ndarray, keep: int) -> None:
         bad = np.flatnonzero(_greater(scores[low], scores[high]))

@@ -139,8 +139,29 @@ class CollectionDiversity:
             })
         return out
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values: ``depth`` as asked, ``topics`` (:meth:`records`) and ``summary``
+        (:meth:`summary`, None for NaN) — Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5 and Table 2."""
+        summary = {k: None if isinstance(v, float) and np.isnan(v) else v for k, v in self.summary().items()}
+        return {"depth": self.depth, "topics": self.records(), "summary": summary}
+
+    def to_frame(self, per_intent: bool = False) -> Any:
+        """A tidy pandas DataFrame of :meth:`to_dict`'s ``topics``: one row per topic (``topic``, ``intents``,
+        ``R``, ``xi``, ``depth``, ``d_max``, ``d_mean``, ``dd``) or, ``per_intent``, one row per topic ×
+        declared intent (``topic``, ``intent``, ``R_i``, ``smr``)."""
+        import pandas as pd
+
+        records = self.to_dict()["topics"]
+        if per_intent:
+            rows = [{"topic": r["topic"], "intent": i, "R_i": r["R_i"][i], "smr": r["smr"][i]}
+                    for r in records for i in r["R_i"]]
+            return pd.DataFrame(rows, columns=["topic", "intent", "R_i", "smr"])
+        columns = ["topic", "intents", "R", "xi", "depth", "d_max", "d_mean", "dd"]
+        return pd.DataFrame([{k: r[k] for k in columns} for r in records], columns=columns)
+
     def to_json(self) -> str:
-        return json.dumps(self.records(), indent=1) + "\n"
+        """:meth:`to_dict`'s ``topics`` as indented JSON (``cranfield collection --format json``)."""
+        return json.dumps(self.to_dict()["topics"], indent=1) + "\n"
 
 
 

@@ -172,8 +172,25 @@ class DSSResult:
                 out.append({"measure": name, "k": k, "topic": "all", "value": _num(self.averaged[m, j])})
         return out
 
+    def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
+        """Plain Python values: the settings (``n``, ``seed``, ``average``, ``ks``, ``measures``) and
+        ``rows``, :meth:`rows` (per topic by default, then each measure's average over topics ``all``;
+        Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 11)."""
+        seed = int(self.seed) if isinstance(self.seed, (int, np.integer)) else self.seed
+        return {"n": self.n, "seed": seed, "average": self.average, "ks": list(self.ks),
+                "measures": list(self.measures), "rows": self.rows(per_topic)}
+
+    def to_frame(self, per_topic: bool = True) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a tidy pandas DataFrame with columns ``measure``, ``k``, ``topic``
+        (``all`` for the average) and ``value`` (NaN where undefined)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.to_dict(per_topic)["rows"], columns=["measure", "k", "topic", "value"])
+        return frame.astype({"value": float})
+
     def to_json(self, per_topic: bool = False) -> str:
-        return json.dumps(self.rows(per_topic), indent=1) + "\n"
+        """:meth:`to_dict`'s ``rows`` as indented JSON (``cranfield dss --format json``)."""
+        return json.dumps(self.to_dict(per_topic)["rows"], indent=1) + "\n"
 
     def to_csv(self, per_topic: bool = False) -> str:
         lines = [self.provenance(), "measure,k,topic,value"]

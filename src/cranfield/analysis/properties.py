@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,6 +57,18 @@ class PropertyCheck:
     cases: int
     violations: int
     example: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain Python values: ``measure``, ``property``, ``holds``, ``cases``, ``violations`` and
+        ``example`` (a cell of Amigó, Mizzaro & Spina, SIGIR 2022, Table 1)."""
+        return {"measure": self.measure, "property": self.property, "holds": bool(self.holds),
+                "cases": int(self.cases), "violations": int(self.violations), "example": self.example}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict` as a one-row pandas DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
 
 
 def _greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.errors import CranfieldError, check_int, invalid
+from cranfield.errors import CranfieldError, check_choice, check_int, invalid
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import Run, as_run
 from cranfield.measures.registry import Measure, iter_specs, parse_measure
@@ -28,6 +28,11 @@ from cranfield.measures.truncated import ranking_length
 from cranfield.meta.agreement import kendall_tau
 
 DEFAULT_FULL = ["nDCG", "ERR", "RBP(p=0.8)", "RBP(p=0.9)", "RBP(p=0.98)", "AP", "P@10", "RR", "iRBU(p=0.8)"]
+TRUNCATION_COLUMNS = {  # the rows of each part of TruncationResult.to_dict
+    "optimal": ["run", "topic", "measure", "length", "returned", "value"],
+    "distribution": ["measure", "bin", "count", "fraction"],
+    "kendall": ["full", "truncated", "tau"],
+}
 
 
 def best_prefix(values: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -110,6 +115,10 @@ class TruncationResult:
                           for m in range(len(self.measures))] for f in range(len(self.full_measures))])
 
     def to_dict(self) -> dict[str, Any]:
+        """Plain Python values (the JSON of ``cranfield truncation --format json``): three lists of rows,
+        ``optimal`` (run, topic, measure, length n*, returned n, value at n*), ``distribution``
+        (measure, bin, count, fraction: Amigó, Mizzaro & Spina, SIGIR 2022, Figure 2) and ``kendall``
+        (full, truncated, tau: their Table 2; None where undefined)."""
         labels, counts = self.distribution()
         tau = self.kendall()
         return {
@@ -130,7 +139,18 @@ class TruncationResult:
             ],
         }
 
+    def to_frame(self, part: str = "optimal") -> Any:
+        """One part of :meth:`to_dict` as a tidy pandas DataFrame: ``optimal`` (default; one row per
+        run × topic × measure), ``distribution`` (one row per measure × length bin) or ``kendall``
+        (one row per full-ranking × truncation measure; NaN where τ is undefined)."""
+        import pandas as pd
+
+        part = check_choice(part, "part of the truncation result", tuple(TRUNCATION_COLUMNS))
+        frame = pd.DataFrame(self.to_dict()[part], columns=TRUNCATION_COLUMNS[part])
+        return frame.astype({"tau": float}) if part == "kendall" else frame
+
     def to_json(self) -> str:
+        """:meth:`to_dict` as indented JSON."""
         return json.dumps(self.to_dict(), indent=1) + "\n"
 
 

@@ -171,6 +171,14 @@ class Results:
                 yield run, topic, f"{measure}[intent={name}]", float(v)
                 yield run, topic, f"{measure}[intent={name}].w", float(self.intent_weights[t, i])
 
+    def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
+        """Plain Python values: ``runs``, ``measures``, ``topics``, ``average`` and ``rows``, the
+        ``{run, topic, measure, value}`` objects of :meth:`rows` (``--format json``; None for NaN)."""
+        rows = [{"run": run, "topic": topic, "measure": measure, "value": None if np.isnan(value) else value}
+                for run, topic, measure, value in self.rows(per_topic)]
+        return {"runs": list(self.runs), "measures": list(self.measures), "topics": list(self.topics),
+                "average": self.average, "rows": rows}
+
     def to_frame(self, per_topic: bool = True) -> Any:
         """A tidy pandas DataFrame with columns ``run``, ``topic``, ``measure``, ``value``."""
         import pandas as pd
