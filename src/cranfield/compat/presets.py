@@ -116,7 +116,8 @@ def gdeval_request(k: int) -> Request:
 def ntcireval_request(cutoffs: list[int]) -> Request:
     """NTCIREVAL ``compute``'s measures under its names (``Q-measure``, ``NCUgu,P``,
     ``nDCG@0010``, ...) for the given cutoffs (its default: 1000)."""
-    pairs = list(NTCIREVAL_WHOLE) + [(f"{name}@{k:04d}", f"{measure}@{k}") for k in cutoffs for name, measure in NTCIREVAL_AT]
+    pairs = list(NTCIREVAL_WHOLE) + [(f"{name}@{k:04d}", f"{measure}@{k}")
+                                     for k in cutoffs for name, measure in NTCIREVAL_AT]
     return Request([label for label, _ in pairs], [parse_measure(m) for _, m in pairs], [None] * len(pairs))
 
 

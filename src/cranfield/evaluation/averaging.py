@@ -127,7 +127,8 @@ def average(
         w = np.ones(x.shape[-1])
     else:
         if weights is None:
-            raise CranfieldError("the dd average needs topic weights 1 - dd(t) (cranfield.evaluation.averaging.dd_weights)")
+            raise CranfieldError("the dd average needs topic weights 1 - dd(t) "
+                                 "(cranfield.evaluation.averaging.dd_weights)")
         w = np.asarray(weights, dtype=np.float64).ravel()
         if w.shape != (x.shape[-1],):
             raise CranfieldError(f"expected {x.shape[-1]} topic weights, got {w.size}")

@@ -319,9 +319,9 @@ def _fill_blank_iterations(topic: np.ndarray, iteration: np.ndarray, docno: np.n
     over = np.flatnonzero(np.cumsum(gap) > FILL_LIMIT)
     if over.size:
         k = int(over[0])
-        raise InputError(source, int(line[head[k]]), f"iteration {int(it[k])}: the run skips more than "
-                                                     f"{FILL_LIMIT:,} iteration numbers up to here, and --compat "
-                                                     "dd2017 makes each a non-relevant document, as the 2017 scorer does")
+        raise InputError(source, int(line[head[k]]),
+                         f"iteration {int(it[k])}: the run skips more than {FILL_LIMIT:,} iteration numbers up to "
+                         "here, and --compat dd2017 makes each a non-relevant document, as the 2017 scorer does")
     owner = np.repeat(np.arange(gap.size), gap)
     filled = previous[owner] + 1 + np.arange(owner.size) - np.repeat(np.cumsum(gap) - gap, gap)
     extra = (t[owner], filled, np.char.add(_FILL, filled.astype("S20")), np.zeros(owner.size),

@@ -4,7 +4,8 @@
 - :mod:`.diversity` — ndeval's family, subtopic recall, the intent-aware wrapper (docs/conventions.md#ndeval).
 - :mod:`.sakai` — D-, D#-, DIN-, DIN#-measures, P+Q, P+Q#, effective precision (docs/conventions.md#sakai).
 - :mod:`.alpha_sharp` — the α#-IA family of Golbus, Aslam & Clarke, Inf. Retr. 2013 (docs/conventions.md#alpha-sharp).
-- :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings (docs/conventions.md#truncated).
+- :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings
+  (docs/conventions.md#truncated).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (docs/conventions.md#cube-test).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).

@@ -58,7 +58,8 @@ __all__ = ["DISCOUNTS", "SUBTOPICS", "rank_discount", "intent_gains", "greedy_id
 
 
 def rank_discount(discount: str, d: int, beta: float = 0.8) -> np.ndarray:
-    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4, for r = 1..d: ``err`` 1/r, ``dcg`` 1/log2(r + 1), ``rbp`` β^{r−1}."""
+    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4, for r = 1..d: ``err`` 1/r, ``dcg`` 1/log2(r + 1),
+    ``rbp`` β^{r−1}."""
     if discount == "err":
         return 1.0 / ranks(d)
     if discount == "dcg":
@@ -160,7 +161,8 @@ def intent_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, r
 
 def alpha_sharp_per_intent(batch: Batch, *, cutoff: int, discount: str = "dcg", alpha: float = 0.3,
                            beta: float = 0.8, gains: Any = None, rel: int = 1) -> np.ndarray:
-    """X_i = α-X_i@k, each intent against its own ideal (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.2), shape (S, T, I)."""
+    """X_i = α-X_i@k, each intent against its own ideal (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.2),
+    shape (S, T, I)."""
     g = intent_gains(batch, cutoff, alpha, gains, rel)
     num = np.moveaxis(g, 3, 2) @ rank_discount(discount, g.shape[2], beta)
     ideal = intent_ideal(batch.topics, cutoff, alpha, gains, rel, gain_shift(batch, gains))
@@ -239,7 +241,8 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
 register(MeasureSpec(
     "alpha#-IA", alpha_sharp_ia,
     (cutoff_param(),
-     Param("discount", "choice", "dcg", "rank discount (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4): err 1/r, dcg 1/log2(r+1), rbp beta^(r-1)",
+     Param("discount", "choice", "dcg", "rank discount (Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 4): "
+           "err 1/r, dcg 1/log2(r+1), rbp beta^(r-1)",
            choices=DISCOUNTS),
      Param("subtopics", "choice", "micro", "subtopic averaging (§6.3): cascade (one greedy ideal), micro (sum of "
            "w_i times each intent's normalised score), geom (product of max(x_i,1e-5)^w_i), smr (weights smr_i(xi))",

@@ -12,7 +12,8 @@ only this form gives their §4.3 numbers). After r documents the cube holds G(r)
 - ``ACT@c`` = the mean over those documents of G(r)/MH/(iteration of r, 1-based).
 - ``nCT@c`` = CT / B with B = max_{T=1..c} G*(T·b)/(MH·T), G*(n) = Σ_i w_i·min(MH, Σ_{j≤n} r_i(j)·γ^j)
   over intent i's ratings sorted descending and b documents per iteration (b = ∞, all judged
-  documents, when a plain ranking is one iteration): an upper bound on CT, so nCT ≤ 1. ``bound="jig2017"`` uses the 2017 scorer's bound instead (discount from γ^0,
+  documents, when a plain ranking is one iteration): an upper bound on CT, so nCT ≤ 1.
+  ``bound="jig2017"`` uses the 2017 scorer's bound instead (discount from γ^0,
   5·c + 1 documents, always divided by c), which reproduces the official values but lets nCT
   exceed 1.
 
@@ -85,7 +86,8 @@ def cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5, height: f
 
 def average_cube_test(batch: Batch, *, cutoff: int | None, gamma: float = 0.5, height: float = 5.0,
                       docs_per_iteration: int | None = None) -> np.ndarray:
-    """ACT@c (Albahem et al., ADCS 2018, Eq. 8; TREC DD 2017 scorer): mean over the documents of G(r)/MH/iteration(r)."""
+    """ACT@c (Albahem et al., ADCS 2018, Eq. 8; TREC DD 2017 scorer): mean over the documents of
+    G(r)/MH/iteration(r)."""
     _, _, gain, it, inside = _ct(batch, cutoff, gamma, height, docs_per_iteration)
     per_doc = np.where(inside, gain / height / np.maximum(it + 1, 1), 0.0)
     return safe_div(per_doc.sum(axis=-1), inside.sum(axis=-1))
@@ -167,7 +169,8 @@ for name, kernel, extra, doc in [
 ]:
     register(MeasureSpec(
         name, kernel, (CUT, GAMMA, HEIGHT, PER_ITERATION, *extra),
-        cite="Luo et al., CIKM 2013; Albahem et al., ADCS 2018, Eq. 7-8 (docs/conventions.md#cube-test)", doc=doc, needs_intents=True,
+        cite="Luo et al., CIKM 2013; Albahem et al., ADCS 2018, Eq. 7-8 (docs/conventions.md#cube-test)", doc=doc,
+        needs_intents=True,
         truncation_aware=True, depth=lambda p: None, reference=TRACK,
         normalised=False, per_iteration=steps_of(kernel),
     ))

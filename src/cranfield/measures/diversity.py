@@ -25,7 +25,8 @@ from cranfield.measures._common import REL, log2_discount, ranks
 from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, cutoff_param, register
 
 NDEVAL = "ndeval 4.5 (pyndeval)"
-ALPHA = Param("alpha", "float", 0.5, "redundancy penalty: each earlier document of the intent multiplies its gain by 1 - alpha",
+ALPHA = Param("alpha", "float", 0.5,
+              "redundancy penalty: each earlier document of the intent multiplies its gain by 1 - alpha",
               low=0, high=1)
 BETA_NRBP = Param("beta", "float", 0.5, "patience of NRBP's user (ndeval's default 0.5)", low=0, high=1, open_high=True)
 
@@ -158,7 +159,8 @@ def per_intent_scores(batch: Batch, kernel: Callable[..., np.ndarray], **params:
 
 
 def intent_aware(batch: Batch, kernel: Callable[..., np.ndarray], **params: Any) -> np.ndarray:
-    """IA(X) = Σ_i w_i·X_i (Agrawal et al., WSDM 2009; Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 8; Sakai, WWW 2012, Eq. 5)."""
+    """IA(X) = Σ_i w_i·X_i (Agrawal et al., WSDM 2009; Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 8;
+    Sakai, WWW 2012, Eq. 5)."""
     return (per_intent_scores(batch, kernel, **params) * batch.topics.weights).sum(axis=-1)
 
 
@@ -191,7 +193,8 @@ register(MeasureSpec(
 ))
 register(MeasureSpec(
     "ERR_IA", err_ia, (CUT, ALPHA, REL,
-                       Param("norm", "choice", "ndeval", "ndeval: over the ideal-ideal; none: Albahem et al., ADCS 2018, Eq. 5, Σ w_i ERR_i",
+                       Param("norm", "choice", "ndeval",
+                             "ndeval: over the ideal-ideal; none: Albahem et al., ADCS 2018, Eq. 5, Σ w_i ERR_i",
                              choices=("ndeval", "none")),
                        Param("max_rel", "int", None, "for norm=none: the label that means certainly satisfied", low=1)),
     cite="Chapelle et al. CIKM 2009; ndeval ERR-IA@k", doc="intent-aware expected reciprocal rank",
@@ -241,6 +244,6 @@ for base, names, ref in [
     ))
 
 __all__ = [
-    "intent_hits", "novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia",
-    "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "intent_aware", "ia",
+    "intent_hits", "novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg", "alpha_dcg", "err_ia",
+    "nerr_ia", "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "intent_aware", "ia",
 ]

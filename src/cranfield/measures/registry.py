@@ -26,7 +26,8 @@ import numpy as np
 from cranfield.batch import Batch
 from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")  # docs/conventions.md#names; a leading digit for trec_eval's 11pt
+# docs/conventions.md#names; a leading digit for trec_eval's 11pt
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]

@@ -169,6 +169,7 @@ for name, kernel, params, normalised, types, where in FAMILY:
     ))
 
 register(MeasureSpec(
-    "Ef-P", effective_precision, (CUT,), cite=f"{PAPER}, §4.2", doc="effective precision (redundant navigational hits ignored)",
+    "Ef-P", effective_precision, (CUT,), cite=f"{PAPER}, §4.2",
+    doc="effective precision (redundant navigational hits ignored)",
     aliases=("EfP",), cutoff="required", needs_intents=True, needs_types=True,
 ))

@@ -15,10 +15,10 @@ mean(i) − mean(j). All tests are two-sided.
 - :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4).
 
 The resampling tests draw their random numbers in the order docs/conventions.md#significance
-fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws; pairs and
-resamples are processed as array operations in chunks of at most ~4 million cells. "≥" between a
-resampled statistic and the observed one is decided with the equality rule of docs/conventions.md#equality (values within
-1e-12 relative count as equal), so mathematically tied statistics count whatever the rounding.
+fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws;
+pairs and resamples are processed as array operations in chunks of at most ~4 million cells. "≥" between a
+resampled statistic and the observed one is decided with the equality rule of docs/conventions.md#equality
+(values within 1e-12 relative count as equal), so mathematically tied statistics count whatever the rounding.
 No +1 correction is applied: ASL = count / B, as the papers define it.
 """
 
@@ -664,7 +664,8 @@ def check_test(test: str, correction: str = "none") -> tuple[str, str]:
     check_choice(test, "test", TESTS)
     check_choice(correction, "correction", CORRECTIONS)
     if test == "tukey" and correction != "none":
-        raise CranfieldError("Tukey HSD controls the family-wise error rate itself: use no correction (--correction none)")
+        raise CranfieldError("Tukey HSD controls the family-wise error rate itself: "
+                             "use no correction (--correction none)")
     return test, correction
 
 

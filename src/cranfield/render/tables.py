@@ -116,7 +116,8 @@ def truncation_table(result: TruncationResult) -> str:
     labels, counts = result.distribution()
     frac = 100 * counts / np.maximum(counts.sum(axis=1, keepdims=True), 1)
     lines = ["optimal length n* (% of run × topic pairs per bin)",
-             _first_left(["measure", *labels], [[m, *(f"{v:.1f}" for v in row)] for m, row in zip(result.measures, frac)])]
+             _first_left(["measure", *labels],
+                         [[m, *(f"{v:.1f}" for v in row)] for m, row in zip(result.measures, frac)])]
     if len(result.runs) >= 2:
         tau = result.kendall()
         lines += ["", "Kendall's tau: full-ranking measure (rows) vs truncation measure at its optimum (columns)",
