@@ -9,7 +9,7 @@ score 0 where the formula would divide by zero, as trec_eval does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -117,7 +117,8 @@ def _stop_probability(grades: np.ndarray, max_rel: int, sat: str, gains: Any, sh
     """R(g): ``chapelle`` (2^g − 1)/2^max_rel, ``ntcir`` g/(h + 1) (NTCIREVAL); labels above max_rel
     count as max_rel, so R < 1; gains divided by 2^shift (T, 1) and so is the 1 of h + 1."""
     if sat == "ntcir":
-        return gain(np.minimum(grades, max_rel), gains, shift) / (_highest_gain(gains, max_rel, shift) + np.exp2(-shift))
+        return (gain(np.minimum(grades, max_rel), gains, shift)
+                / (_highest_gain(gains, max_rel, shift) + np.exp2(-shift)))
     return exp_stop(grades, max_rel)
 
 
@@ -237,7 +238,7 @@ def num_rel_ret(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray
 
 def success(batch: Batch, *, cutoff: int, rel: int = 1) -> np.ndarray:
     """Success@k = 1 if a relevant document is in the top k (trec_eval ``success.k``)."""
-    return relevant_at(batch, cutoff, rel).any(axis=-1).astype(np.float64)
+    return cast(np.ndarray, relevant_at(batch, cutoff, rel).any(axis=-1)).astype(np.float64)
 
 
 def judged_nonrelevant(batch: Batch, cutoff: int | None, rel: int) -> np.ndarray:
@@ -373,8 +374,9 @@ CUT = cutoff_param()
 LINEAR = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp (2^l - 1) or a map")
 EXP = Param("gains", "gains", "exp", "gain of each label: exp (2^l - 1, NTCIREVAL), linear or a map")
 BETA_Q = Param("beta", "float", 1.0, "weight of graded gain against binary precision", low=0)
-P_RBP = Param("p", "float", 0.8, "persistence: the probability of moving to the next rank", low=0, high=1, open_high=True)
-WHOLE = {"depth": lambda p: p.get("cutoff")}
+P_RBP = Param("p", "float", 0.8, "persistence: the probability of moving to the next rank", low=0, high=1,
+              open_high=True)
+WHOLE: dict[str, Any] = {"depth": lambda p: p.get("cutoff")}
 
 register(MeasureSpec(
     "P", precision, (CUT, REL), cite="trec_eval P.k", doc="precision at rank k",
@@ -418,9 +420,11 @@ register(MeasureSpec(
 ))
 register(MeasureSpec(
     "RBP", rbp, (CUT, P_RBP, MAX_REL,
-                 Param("part", "choice", "base", "base score, residual (unjudged + unretrieved mass) or upper = base + residual",
+                 Param("part", "choice", "base",
+                       "base score, residual (unjudged + unretrieved mass) or upper = base + residual",
                        choices=("base", "residual", "upper")),
-                 Param("gains", "gains", "linear", "gain of each label, relative to the highest gain (NTCIREVAL's gain vector)")),
+                 Param("gains", "gains", "linear",
+                       "gain of each label, relative to the highest gain (NTCIREVAL's gain vector)")),
     cite="Moffat & Zobel, TOIS 2008, Eq. 6", doc="rank-biased precision with graded gain g/max_rel",
     **WHOLE,
 ))
@@ -436,8 +440,9 @@ register(MeasureSpec(
 register(MeasureSpec(
     "Rprec", r_precision, (REL, Param("mult", "float", 1.0, "precision at ⌊mult·R + 0.9⌋ documents (trec_eval "
                                       "Rprec_mult)", low=0, open_low=True)),
-    cite="trec_eval Rprec, Rprec_mult", doc="precision at rank R (or a multiple of R)", aliases=("R-prec", "Rprecision"),
-    cutoff="none", normalised=True, depth=lambda p: None, reference=f"{TREC_EVAL}: Rprec",
+    cite="trec_eval Rprec, Rprec_mult", doc="precision at rank R (or a multiple of R)",
+    aliases=("R-prec", "Rprecision"), cutoff="none", normalised=True, depth=lambda p: None,
+    reference=f"{TREC_EVAL}: Rprec",
 ))
 register(MeasureSpec(
     "F", f_measure, (CUT, Param("beta", "float", 1.0, "weight of recall against precision (0: precision)", low=0),

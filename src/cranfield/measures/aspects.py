@@ -218,24 +218,25 @@ def label_indices(space: AspectSpace, judgments: Mapping[str, Mapping[str, Mappi
         names = space.labels[aspect]
         for topic, docs in judgments.get(aspect, {}).items():
             for doc, label in docs.items():
-                index = names.index(label) if label in names else (int(label) if str(label).lstrip("-").isdigit() else -1)
+                index = (names.index(label) if label in names
+                         else int(label) if str(label).lstrip("-").isdigit() else -1)
                 if not 0 <= index < len(names):
                     raise CranfieldError(f"aspect {aspect!r}, topic {topic!r}, document {doc!r}: label {label!r} "
                                          f"is not one of {', '.join(names)}")
                 out.setdefault(topic, {}).setdefault(doc, [None] * len(space.aspects))[k] = index  # type: ignore[list-item]
     gate = space.aspects.index(space.gate) if space.gate is not None else None
-    for name, topic in out.items():
-        for doc, tup in topic.items():
+    for name, judged in out.items():
+        for doc, tup in judged.items():
             if None in tup:
                 missing = [a for a, x in zip(space.aspects, tup) if x is None]
                 gated = gate is not None and tup[gate] == 0 and space.gate not in missing
                 if space.missing == "error" or (space.missing == "gate" and not gated):
                     raise CranfieldError(f"topic {name!r}, document {doc!r} is not judged on "
                                          f"{', '.join(missing)} (missing={space.missing!r})")
-                filled += tup.count(None)
-                topic[doc] = [0 if x is None else x for x in tup]
-            if not space.allowed(topic[doc]):
-                raise CranfieldError(f"document {doc!r} contradicts the gate {space.gate!r}: {space.name(topic[doc])}")
+                filled += len(missing)  # tup has one entry per aspect
+                judged[doc] = [0 if x is None else x for x in tup]
+            if not space.allowed(judged[doc]):
+                raise CranfieldError(f"document {doc!r} contradicts the gate {space.gate!r}: {space.name(judged[doc])}")
     if filled:
         warn(f"{filled} (document, aspect) judgments are missing and take the aspect's lowest label")
     return out
@@ -282,15 +283,16 @@ register(MeasureSpec(
 
 
 register(MeasureSpec(
-    "CAM", _refuse, (_MEASURE,), cite="Maistro et al., CIKM 2021, Eq. 5", doc="weighted arithmetic mean of per-aspect scores",
-    cutoff="none",
+    "CAM", _refuse, (_MEASURE,), cite="Maistro et al., CIKM 2021, Eq. 5",
+    doc="weighted arithmetic mean of per-aspect scores", cutoff="none",
 ))
 
 
 register(MeasureSpec(
     "MM", _refuse, (_MEASURE, Param("variant", "choice", "eq6", "eq6: Σp/Σ(p/μ); table: 1/Σ(1/μ) (Table 3)",
                                     choices=("eq6", "table"))),
-    cite="Maistro et al., CIKM 2021, Eq. 6", doc="weighted harmonic mean of per-aspect scores (0 if one is 0)", cutoff="none",
+    cite="Maistro et al., CIKM 2021, Eq. 6", doc="weighted harmonic mean of per-aspect scores (0 if one is 0)",
+    cutoff="none",
 ))
 
 

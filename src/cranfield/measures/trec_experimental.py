@@ -132,7 +132,7 @@ def r_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", rel: int 
 
 
 CUT = cutoff_param()
-WHOLE = {"depth": lambda p: p.get("cutoff")}
+WHOLE: dict[str, Any] = {"depth": lambda p: p.get("cutoff")}
 GAIN_PAIRS = Param("gains", "gains", "linear", "gain of each label: linear (trec_eval), exp, or level:gain pairs")
 
 register(MeasureSpec(

@@ -111,7 +111,8 @@ def _rbu_top(batch: Batch, max_rel: Any) -> np.ndarray:
     return np.full(topics.weights.shape, max(level, 1))
 
 
-def rbu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0.05, max_rel: Any = "file") -> np.ndarray:
+def rbu_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, e: float = 0.05,
+               max_rel: Any = "file") -> np.ndarray:
     """Rank-biased utility (Amigó, Spina & Carrillo-de-Albornoz, SIGIR 2018; Amigó, Mizzaro & Spina, SIGIR 2022, §3.3):
     Σ_i w_i·(1 − p)·Σ_{r≤n} p^{r−1}·REL_i(d_r)·Π_{s<r}(1 − REL_i(d_s)) − e·(1 − p)·Σ_{r≤n} p^{r−1},
     REL_i = (2^g − 1)/2^max_rel. With one intent this is Amigó, Mizzaro & Spina's RBU; with diversity qrels
@@ -189,8 +190,8 @@ def rbpt_prefix(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: in
 
 
 def rrt_prefix(batch: Batch, *, cutoff: int | None) -> np.ndarray:
-    """RRT (Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): 1/(rank of the first relevant document), or Rel_T/(n + 1) when the
-    ranking has none."""
+    """RRT (Amigó, Mizzaro & Spina, SIGIR 2022, §3.2): 1/(rank of the first relevant document), or Rel_T/(n + 1)
+    when the ranking has none."""
     top = _top(batch, None)
     grades = _grades(batch, cutoff)
     d = grades.shape[-1]
@@ -224,7 +225,8 @@ def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collecti
     values = values[values > 0]
     level = np.arange(1, values.size + 1)[:, None]  # (V, 1)
     ranked = np.where(grades > 0, np.searchsorted(values, grades) + 1, 0)[..., None, :]  # (S, T, 1, D)
-    judged = (np.where(ideal > 0, np.searchsorted(values, ideal) + 1, 0)[:, None, :] == level).sum(axis=2)  # c_v, (T, V)
+    judged = (np.where(ideal > 0, np.searchsorted(values, ideal) + 1, 0)[:, None, :]
+              == level).sum(axis=2)  # c_v, (T, V)
     rank = np.broadcast_to(ranks(d), grades.shape)
     if values.size:  # documents at a rank at least as good with a label at least as high
         at_least = np.cumsum(ranked >= level, axis=-1)  # (S, T, V, D)
@@ -268,7 +270,8 @@ def f_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.0, rel: int = 
     """F_β over the retrieved set, at every truncation (0 for the empty ranking)."""
     hits = prefix_sum(_grades(batch, cutoff) >= rel)
     n = ranks(hits.shape[-1]) - 1
-    precision, recall = safe_div(hits, np.broadcast_to(n, hits.shape)), safe_div(hits, batch.topics.num_rel(rel)[None, :, None])
+    precision, recall = (safe_div(hits, np.broadcast_to(n, hits.shape)),
+                         safe_div(hits, batch.topics.num_rel(rel)[None, :, None]))
     return safe_div((1 + beta**2) * precision * recall, beta**2 * precision + recall)
 
 
@@ -280,10 +283,11 @@ RBU_MAXREL = Param("max_rel", "maxrel", "file",
                    "normaliser of REL = (2^g - 1)/2^max_rel: file (the qrels' highest label), topic (each "
                    "topic and intent's own, as RBU.java) or a label")
 
-FAMILY = [
+FAMILY: list[tuple[str, PrefixKernel, tuple[Param, ...], tuple[float, float], str, str]] = [
     # name, prefix function, params, range, doc, cite
     ("FlatUtility", flat_utility_prefix, (E, MAXREL), (-np.inf, np.inf), "Σ (Rel − e)", "§3.3"),
-    ("RBU", rbu_prefix, (P, E, RBU_MAXREL), (-1.0, 1.0), "rank-biased utility", "§3.3; Amigó, Spina & Carrillo-de-Albornoz, SIGIR 2018"),
+    ("RBU", rbu_prefix, (P, E, RBU_MAXREL), (-1.0, 1.0), "rank-biased utility",
+     "§3.3; Amigó, Spina & Carrillo-de-Albornoz, SIGIR 2018"),
     ("DCGU", dcgu_prefix, (E, MAXREL), (-np.inf, np.inf), "DCG with an effort cost per document", "§3.3"),
     ("ERRU", erru_prefix, (E, MAXREL), (-np.inf, np.inf), "ERR with an effort cost per document", "§3.3"),
     ("RBPU", rbpu_prefix, (P, E, MAXREL), (-1.0, 1.0), "RBP with an effort cost per document", "§3.3"),
@@ -310,7 +314,8 @@ register(MeasureSpec(
     "iRBU", irbu, (CUT, Param("p", "float", 0.99, "persistence (NTCIREVAL's default 0.99)", low=0, high=1,
                                open_high=True),
                    Param("gains", "gains", "linear", "gain of each label (h = gain of the highest label)")),
-    cite="Sakai & Zeng, SIGIR 2019 (NTCIREVAL iRBU); Amigó, Mizzaro & Spina, SIGIR 2022, §3.1", doc="intentwise rank-biased utility",
+    cite="Sakai & Zeng, SIGIR 2019 (NTCIREVAL iRBU); Amigó, Mizzaro & Spina, SIGIR 2022, §3.1",
+    doc="intentwise rank-biased utility",
 ))
 extend("F", prefix=f_prefix)
 
