@@ -50,7 +50,7 @@ def _left_out(values: Any, how: str, axis: int, topics: Sequence[str] | None, na
     x, silent = np.moveaxis(x, axis, -1), np.moveaxis(silent, axis, -1)
     lost = np.flatnonzero(silent.reshape(-1, x.shape[-1]).any(axis=0)) if x.size else np.zeros(0, int)
     if lost.size:
-        ids = [str(topics[t]) if topics is not None else str(t) for t in lost]
+        ids = [str(topics[int(t)]) if topics is not None else str(t) for t in lost]
         what = f"{name}: " if name else ""
         warn(f"{what}{lost.size} topics have no value (NaN) and are left out of the {_KINDS[how]}: {listing(ids)}")
     return x
@@ -138,7 +138,7 @@ def average(
             raise CranfieldError("every topic has weight 0 (dd = 1 everywhere): the dd average is undefined")
         zero = np.flatnonzero(w == 0)
         if zero.size:
-            names = [topics[t] if topics is not None else str(t) for t in zero]
+            names = [topics[int(t)] if topics is not None else str(t) for t in zero]
             warn(f"{zero.size} topics have weight 1 - dd = 0 and do not count in the dd average: {listing(names)}")
     wx = np.where(scored, w, 0.0)
     total = wx.sum(axis=-1)

@@ -294,7 +294,9 @@ def _declared_intents(
         for q, i, p, k in zip(intents.topic, intents.intent, intents.probability.tolist(), intents.kind):
             from_file.setdefault(q, {})[i] = (p, k)
     types = dict(intent_types or {})
-    out, dropped, untyped, unlisted = [], [], [], []
+    out, unlisted = [], []
+    dropped: list[str] = []
+    untyped: list[str] = []
     for t, qid in enumerate(topic_ids):
         listed = from_file.get(qid)
         if listed is not None:

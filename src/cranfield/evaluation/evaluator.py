@@ -280,7 +280,7 @@ class Evaluator:
             warn(f"{', '.join(typed)} tell navigational from informational intents, but no intent "
                  "types were given (--intents with a type column, or --intent-types): all are informational")
         depths = [m.depth for m in self.measures]
-        self.depth = None if any(d is None for d in depths) else max(depths)
+        self.depth = None if any(d is None for d in depths) else max(d for d in depths if d is not None)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
 
