@@ -1,5 +1,7 @@
-"""Option groups shared by the commands: how inputs are read (``add_input_options``), measure
-lists (``split_measures``), and the Evaluator they configure (``evaluator_from``)."""
+"""Option groups shared by the commands: how inputs are read (``add_input_options``: runs
+``add_run_options``, qrels ``add_qrels_options``), measure lists (``split_measures``), the Evaluator
+they configure (``evaluator_from``), and where results go (``add_output_option``, ``check_output``,
+``emit``)."""
 
 from __future__ import annotations
 
@@ -39,7 +41,15 @@ def _continues(part: str) -> bool:
 
 
 def add_input_options(p: Any) -> None:
-    """How qrels and runs are read and which topics count: shared by every command that scores runs."""
+    """How qrels and runs are read and which topics count: shared by every command that scores runs
+    (:func:`add_run_options` and :func:`add_qrels_options`)."""
+    add_run_options(p)
+    add_qrels_options(p)
+
+
+def add_run_options(p: Any) -> None:
+    """How runs are read and which topics count: ``--order``, ``--missing``, ``--norel``,
+    ``--on-duplicate`` and ``--strip-topic-prefix`` (:func:`run_options_from` reads them back)."""
     p.add_argument("--order", choices=("score", "rank", "file"), default="score",
                    help="how run lines are ranked: score (trec_eval, ndeval -traditional; default), rank column "
                         "(ndeval's own default), or file order")
@@ -50,6 +60,14 @@ def add_input_options(p: Any) -> None:
                    help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
     p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
                    help="a document twice in a topic of a run: error (default) or keep the first line")
+    p.add_argument("--strip-topic-prefix", action="store_true",
+                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
+                        "as ndeval and gdeval do)")
+
+
+def add_qrels_options(p: Any) -> None:
+    """How the qrels are read: ``--diversity``/``--adhoc``, ``--intents``, ``--intent-types`` and
+    ``--empty-intents`` (:func:`qrels_options_from` reads them back)."""
     kind = p.add_mutually_exclusive_group()
     kind.add_argument("--diversity", action="store_true",
                       help="read the qrels as diversity qrels (qid intent docno rel)")
@@ -60,21 +78,51 @@ def add_input_options(p: Any) -> None:
                    help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
     p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
                    help="intents without relevant documents: drop (ndeval; default) or keep")
-    p.add_argument("--strip-topic-prefix", action="store_true",
-                   help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
-                        "as ndeval and gdeval do)")
+
+
+def qrels_options_from(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`add_qrels_options`' options: ``diversity``, ``intents``,
+    ``intent_types`` and ``empty_intents`` (as for :class:`~cranfield.evaluation.evaluator.Evaluator`)."""
+    return {"diversity": True if args.diversity else False if args.adhoc else None, "intents": args.intents,
+            "intent_types": args.intent_types, "empty_intents": args.empty_intents}
+
+
+def run_options_from(args: argparse.Namespace) -> dict[str, Any]:
+    """``missing``, ``norel`` and ``strip_topic_prefix`` of :func:`add_run_options`, the Evaluator's (``order``
+    and ``on_duplicate`` say how a run is read)."""
+    return {"missing": args.missing, "norel": args.norel, "strip_topic_prefix": args.strip_topic_prefix}
 
 
 def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:
     """An :class:`~cranfield.evaluation.evaluator.Evaluator` configured by :func:`add_input_options`' arguments."""
     from cranfield.evaluation.evaluator import Evaluator
 
-    diversity = True if args.diversity else False if args.adhoc else None
-    options.setdefault("missing", args.missing)
-    options.setdefault("norel", args.norel)
-    options.setdefault("strip_topic_prefix", args.strip_topic_prefix)
-    return Evaluator(qrels, measures, diversity=diversity, intents=args.intents, intent_types=args.intent_types,
-                     empty_intents=args.empty_intents, **options)
+    return Evaluator(qrels, measures, **{**qrels_options_from(args), **run_options_from(args), **options})
+
+
+def add_output_option(p: Any) -> None:
+    """``-o/--output FILE``: shared by every command that prints results (:func:`check_output`, :func:`emit`)."""
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="write the results to FILE instead of stdout (checked before the work starts; written "
+                        "whole or not at all)")
+
+
+def check_output(args: argparse.Namespace) -> None:
+    """Fail now, before any work, when ``-o`` names a file that cannot be written."""
+    from cranfield._output import check_writable
+
+    if getattr(args, "output", None):
+        check_writable(args.output, "output file")
+
+
+def emit(text: str, path: str | None) -> None:
+    """The results: to ``path`` (``-o``), complete or not at all, or else to standard output."""
+    from cranfield._output import write_text
+
+    if path:
+        write_text(path, text, "output file")
+    else:
+        write_stdout(text)
 
 
 def write_stdout(text: str) -> None:
