@@ -1,5 +1,6 @@
-"""The α#-IA family (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 7, 10, §6.3; docs/conventions.md#alpha-sharp): exact reductions to S-recall, α-nDCG
-and nDCG-IA on real qrels and random cases, and a plain-Python oracle of the definitions."""
+"""The α#-IA family (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 7, 10, §6.3; docs/conventions.md#alpha-sharp):
+exact reductions to S-recall, α-nDCG and nDCG-IA on real qrels and random cases, and a plain-Python oracle of the
+definitions."""
 
 from __future__ import annotations
 
@@ -116,8 +117,8 @@ def test_reductions_on_random_cases(seed):
 
 # --------------------------------------------------------------------------- plain-Python oracle
 def oracle(ranking, rel_docs, weights, k, discount, subtopics, alpha, lam, beta=0.8):
-    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 5, 7, 10 and §6.3, written out with loops; binary gains. ``ranking`` and
-    ``rel_docs`` are lists of per-intent label tuples (rel_docs in docno-descending order);
+    """Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 5, 7, 10 and §6.3, written out with loops; binary gains.
+    ``ranking`` and ``rel_docs`` are lists of per-intent label tuples (rel_docs in docno-descending order);
     the greedy ideal and ξ use exact fractions, so ties are decided exactly."""
     intents = [i for i, w in enumerate(weights) if w > 0]
     disc = {"err": lambda r: 1 / r, "dcg": lambda r: 1 / math.log2(r + 1), "rbp": lambda r: beta ** (r - 1)}[discount]

@@ -1,4 +1,5 @@
-"""Multi-aspect evaluation (Maistro et al., CIKM 2021; docs/conventions.md#aspects): Table 1 orders and every cell of Table 3."""
+"""Multi-aspect evaluation (Maistro et al., CIKM 2021; docs/conventions.md#aspects): Table 1 orders and every cell of
+Table 3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Topic averaging (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; docs/conventions.md#averaging): arithmetic, geometric (ε = 1e-5) and dd-weighted."""
+"""Topic averaging (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; docs/conventions.md#averaging): arithmetic,
+geometric (ε = 1e-5) and dd-weighted."""
 
 from __future__ import annotations
 
@@ -97,8 +98,8 @@ def test_means_lie_between_min_and_max(x, data):
     assert float(average(x, "geom")) <= float(average(np.maximum(x, GEOM_EPSILON), "avg")) + 1e-12  # AM-GM
 
 
-@pytest.mark.parametrize("module", ["cranfield.evaluation.averaging", "cranfield.measures.topics", "cranfield.analysis.dss",
-                                    "cranfield.measures.alpha_sharp"])
+@pytest.mark.parametrize("module", ["cranfield.evaluation.averaging", "cranfield.measures.topics",
+                                    "cranfield.analysis.dss", "cranfield.measures.alpha_sharp"])
 def test_docstring_examples(module):
     import doctest
     import importlib

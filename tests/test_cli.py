@@ -63,7 +63,8 @@ def test_measure_errors(capsys, args, message):
 def test_file_errors_name_file_and_line(capsys, write):
     bad = write("bad.run", "151 Q0 a 1 1 t\n151 Q0 b 2 t\n")
     code, _, err = run_cli(capsys, "eval", QRELS, bad, "-m", "AP")
-    assert code == 2 and err.strip() == f"cranfield: error: {bad}:2: expected 6 columns (qid Q0 docno rank score tag), got 5"
+    assert code == 2 and err.strip() == (f"cranfield: error: {bad}:2: expected 6 columns "
+                                         "(qid Q0 docno rank score tag), got 5")
     code, _, err = run_cli(capsys, "eval", "/no/such/qrels", RUN)
     assert code == 2 and "/no/such/qrels: cannot open" in err
 
@@ -102,7 +103,8 @@ def test_console_script_exit_status(write):
     proc = subprocess.run([sys.executable, "-m", "cranfield.cli.main", "eval", str(bad), str(RUN)],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and proc.stderr.startswith("cranfield: error: ") and "bad.qrels:1" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "cranfield.cli.main", "eval", "--help"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "cranfield.cli.main", "eval", "--help"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0 and "ir_measures' syntax" in proc.stdout
 
 

@@ -1,4 +1,5 @@
-"""Collection diversity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5; docs/conventions.md#collection): ξ, d_max, d_mean, dd, smr and `cranfield collection`.
+"""Collection diversity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5; docs/conventions.md#collection): ξ, d_max,
+d_mean, dd, smr and `cranfield collection`.
 
 Golbus, Aslam & Clarke's Tables 1 and 3 are about TREC 2010 (topics 57, 60, 73, 86) and 2011 (topics 125,
 143) Web diversity qrels, which are not bundled with the tests. Each topic is rebuilt here
@@ -56,7 +57,8 @@ TABLE_1 = {
     "57": (261, [261, 14, 5, 2], "0.449"),
 }
 
-# Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 3: topic -> (ξ, {rank: smr of subtopics 1.. (numbered by decreasing R_i)})
+# Golbus, Aslam & Clarke, Inf. Retr. 2013, Table 3: topic -> (ξ, {rank: smr of subtopics 1..
+# (numbered by decreasing R_i)})
 TABLE_3 = {
     "60": (3, {"xi": ["0.002", "0.143", "0.199", "0.209", "0.224", "0.224"],
                5: ["0.000", "0.113", "0.196", "0.213", "0.239", "0.239"],
@@ -271,7 +273,8 @@ def test_properties(case):
 
 def test_cli_table_json_and_plot(capsys, tmp_path):
     path = DATA / "web2009" / "qrels.diversity.gz"
-    assert main(["collection", str(path), "--format", "json", "--depth", "xi+1", "--plot", str(tmp_path / "dd.png")]) == 0
+    assert main(["collection", str(path), "--format", "json", "--depth", "xi+1",
+                 "--plot", str(tmp_path / "dd.png")]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 50 and {"topic", "xi", "d_max", "d_mean", "dd", "smr"} <= set(rows[0])
     assert rows[0]["depth"] == rows[0]["xi"] + 1 and isinstance(rows[0]["smr"], dict)

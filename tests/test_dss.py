@@ -1,5 +1,5 @@
-"""Document selection sensitivity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7; docs/conventions.md#dss): seeded, vectorised, equal to scoring each
-permutation alone, and `cranfield dss`."""
+"""Document selection sensitivity (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7; docs/conventions.md#dss): seeded,
+vectorised, equal to scoring each permutation alone, and `cranfield dss`."""
 
 from __future__ import annotations
 

@@ -56,7 +56,8 @@ def ntcireval_compute(tmp_path, topic: str, labels: dict[str, int], ranked: list
     assert labelled.exit_code == 0, labelled.output
     lab = tmp_path / f"{topic}.lab"
     lab.write_text(labelled.output)
-    args = ["compute", "-r", str(rel), "-g", gains, "--out", topic, str(lab)] + (["--cutoffs", cutoffs] if cutoffs else [])
+    args = (["compute", "-r", str(rel), "-g", gains, "--out", topic, str(lab)]
+            + (["--cutoffs", cutoffs] if cutoffs else []))
     out = runner.invoke(ntcir_main.cli, args)
     assert out.exit_code == 0, out.output
     lines = []
@@ -71,7 +72,8 @@ def ntcireval_compute(tmp_path, topic: str, labels: dict[str, int], ranked: list
 
 def trec_files(write, topics: dict[str, tuple[dict[str, int], list[str]]]):
     qrels = "".join(f"{t} 0 {d} {v}\n" for t, (labels, _) in topics.items() for d, v in labels.items())
-    run = "".join(f"{t} Q0 {d} {k + 1} {1000 - k} r\n" for t, (_, ranked) in topics.items() for k, d in enumerate(ranked))
+    run = "".join(f"{t} Q0 {d} {k + 1} {1000 - k} r\n"
+                  for t, (_, ranked) in topics.items() for k, d in enumerate(ranked))
     return write("qrels.txt", qrels), write("run.txt", run)
 
 

@@ -66,7 +66,8 @@ def trec_eval_q(qrels: dict, run: dict, measures: set, tag: str | None, *, rel: 
     shown = sorted([*keys, "relstring"], key=_base) if strings is not None else keys
     lines = []
     for qid in sorted(run_topics, key=str.encode):
-        lines += [f"{'relstring':<22}\t{qid}\t'{strings.get(qid, '')}'" if k == "relstring" else _row(k, qid, per[qid][k])
+        lines += [f"{'relstring':<22}\t{qid}\t'{strings.get(qid, '')}'" if k == "relstring"
+                  else _row(k, qid, per[qid][k])
                   for k in shown if TABLE[_base(k)[0]] not in SUMMARY_ONLY]
     if tag is not None:
         lines.append(f"{'runid':<22}\tall\t{tag}")
@@ -103,7 +104,8 @@ def cranfield_q(capsys, *args: str) -> str:
 WEB = DATA / "web2012" / "qrels.adhoc.txt"
 
 
-@pytest.mark.parametrize("run_path", [DATA / "web2012" / "ql-filtered.run.gz", *sorted((DATA / "robust03").glob("input.*.gz"))[:2]],
+@pytest.mark.parametrize("run_path", [DATA / "web2012" / "ql-filtered.run.gz",
+                                      *sorted((DATA / "robust03").glob("input.*.gz"))[:2]],
                          ids=lambda p: p.name)
 def test_official_measures_on_real_runs(capsys, run_path):
     qrels_path = WEB if "web2012" in str(run_path) else DATA / "robust03" / "qrels.txt.gz"
@@ -171,7 +173,8 @@ def test_format_trec_keeps_the_provenance_line(capsys):
         assert main(["eval", str(WEB), *map(str, runs), "-m", "P@10", "--format", "trec"]) == 0
         two = capsys.readouterr().out.splitlines()
     assert one[0].startswith("# cranfield") and [line.split("\t")[0].strip() for line in one[1:]] == ["map", "P_10"]
-    assert [line.split("\t")[2] for line in two if line.startswith("runid")] == ["indri#ql-filtered.run.gz", "indri#rm-filtered.run.gz"]
+    assert [line.split("\t")[2] for line in two if line.startswith("runid")] == ["indri#ql-filtered.run.gz",
+                                                                               "indri#rm-filtered.run.gz"]
 
 
 def test_measure_sets_cranfield_cannot_complete(capsys):
@@ -188,7 +191,8 @@ def test_all_trec(capsys, write, options):
     from cranfield.cli.main import main
 
     run = {q: d for q, d in run_dict(DATA / "web2012" / "ql-filtered.run.gz").items() if q not in ("160", "199")}
-    run_path = write("run.txt", "".join(f"{q} Q0 {d} 0 {s!r} indri\n" for q, docs in run.items() for d, s in docs.items()))
+    run_path = write("run.txt", "".join(f"{q} Q0 {d} 0 {s!r} indri\n"
+                                        for q, docs in run.items() for d, s in docs.items()))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert main(["eval", "--compat", "trec_eval", "-q", *options, "-m", "all_trec", str(WEB), str(run_path)]) == 0

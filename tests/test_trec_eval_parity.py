@@ -188,10 +188,12 @@ OPTION_MEASURES = {"map": "AP", "P_5": "P@5", "P_10": "P@10", "ndcg": "nDCG", "n
 
 
 def _options_case(qrels: dict, run: dict, qrels_path, run_path, *, judged_only=False, depth=None):
-    ranked = {q: dict(sorted(d.items(), key=lambda x: (-np.float32(x[1]), [-b for b in x[0].encode()]))) for q, d in run.items()}
+    ranked = {q: dict(sorted(d.items(), key=lambda x: (-np.float32(x[1]), [-b for b in x[0].encode()])))
+              for q, d in run.items()}
     if depth is not None:
         ranked = {q: dict(list(d.items())[:depth]) for q, d in ranked.items()}
-    ref = pytrec_eval.RelevanceEvaluator(qrels, set(OPTION_MEASURES), judged_docs_only_flag=judged_only).evaluate(ranked)
+    ref = pytrec_eval.RelevanceEvaluator(qrels, set(OPTION_MEASURES),
+                                         judged_docs_only_flag=judged_only).evaluate(ranked)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = cranfield.Evaluator(qrels_path, list(OPTION_MEASURES.values()), missing="skip", depth=depth,
@@ -206,7 +208,8 @@ def _options_case(qrels: dict, run: dict, qrels_path, run_path, *, judged_only=F
 @pytest.mark.parametrize("judged_only, depth", [(True, None), (False, 10), (True, 25)])
 def test_options_on_real_runs(judged_only, depth):
     qrels_path, run_path = DATA / "web2012" / "qrels.adhoc.txt", DATA / "web2012" / "ql-filtered.run.gz"
-    _options_case(qrels_dict(qrels_path), run_dict(run_path), qrels_path, run_path, judged_only=judged_only, depth=depth)
+    _options_case(qrels_dict(qrels_path), run_dict(run_path), qrels_path, run_path,
+                  judged_only=judged_only, depth=depth)
 
 
 @pytest.mark.parametrize("seed", range(0, 200, 4))

@@ -1,4 +1,5 @@
-"""The case analysis of Albahem et al., ADCS 2018 (docs/conventions.md#enumeration): enumeration, pair counts and the Table 1 reproduction."""
+"""The case analysis of Albahem et al., ADCS 2018 (docs/conventions.md#enumeration): enumeration, pair counts and the
+Table 1 reproduction."""
 
 from __future__ import annotations
 

@@ -2,8 +2,8 @@
 the ✓/✗ cells the paper states in prose (docs/conventions.md#truncation-properties; its Table 1 is scrambled in
 the text).
 
-Cells that do not reproduce under the definitions of docs/conventions.md#truncation-properties are asserted as computed, each with the
-hand-derivable reason, and listed in docs/truncation.md:
+Cells that do not reproduce under the definitions of docs/conventions.md#truncation-properties are asserted as
+computed, each with the hand-derivable reason, and listed in docs/truncation.md:
 - F, Redundancy: F = 2·relret/(ret + R), so the first relevant document after n non-relevant
   ones and a second one both add exactly 2/(n + 1 + R): equal gains, not "more for the first".
 - F and R-precision, Shallowness: with R ≥ 2m, x^m·r^m scores 2m/(2m + R) > 2/(1 + R) (F) and

@@ -20,7 +20,8 @@ PASSAGE = '<passage id="{id}"><docno>{doc}</docno><rating>{rating}</rating><type
 def truth_xml(*subtopics: str) -> str:
     """A one-topic truth XML; each argument is a subtopic's inner XML (its passages)."""
     body = "\n".join(f'<subtopic id="T.{k}" name="s">\n{inner}\n</subtopic>' for k, inner in enumerate(subtopics, 1))
-    return f'<?xml version="1.0"?>\n<trecdd>\n<domain id="1" name="d">\n<topic id="T" name="t">\n{body}\n</topic>\n</domain>\n</trecdd>\n'
+    return (f'<?xml version="1.0"?>\n<trecdd>\n<domain id="1" name="d">\n<topic id="T" name="t">\n{body}\n'
+            '</topic>\n</domain>\n</trecdd>\n')
 
 
 ONE = truth_xml(PASSAGE.format(id=1, doc="d1", rating=2))
@@ -82,7 +83,8 @@ def test_truth_xml_structure_errors_name_their_line(write, text, line, message):
 def test_a_passage_may_recur_for_another_document_or_subtopic(write):
     """Passage ids are unique per (topic, subtopic, document): the same id elsewhere is no repeat."""
     path = write("truth.xml", truth_xml(PASSAGE.format(id=1, doc="d1", rating=2) + "\n"
-                                        + PASSAGE.format(id=1, doc="d2", rating=1), PASSAGE.format(id=1, doc="d1", rating=0)))
+                                        + PASSAGE.format(id=1, doc="d2", rating=1),
+                                        PASSAGE.format(id=1, doc="d1", rating=0)))
     assert sorted(read_dd_truth(path).rel.tolist()) == [1.0, 1.0, 2.0]
     assert read_dd_subtopics(path).intent == ("T.1", "T.2")
 
@@ -144,7 +146,8 @@ def test_docs_per_iteration_must_be_a_positive_integer(write, capsys, value):
     code, err = run_cli(capsys, write("q.txt", "1 a d1 1\n1 b d2 1\n"), write("r.txt", "1 Q0 d1 1 1.0 x\n"),
                         "-m", "CT", "--docs-per-iteration", value)
     assert code == 2
-    assert err == f"cranfield: error: The value of --docs-per-iteration must be an integer >= 1. Got {value!r} instead.\n"
+    assert err == (f"cranfield: error: The value of --docs-per-iteration must be an integer >= 1. "
+                   f"Got {value!r} instead.\n")
 
 
 def test_python_values_are_checked_with_the_validators(write):

@@ -113,7 +113,8 @@ BAD = {
     "aspects eval": (ASPECTS_EVAL, [
         ["--grades", "relevance=0,1"], ["--grades", "relevance=0,1,x"], ["--grades", "relevance=0,1,2.5"],
         ["--grades", "relevance=0,1,2,3"], ["--grades", "relevance=2,1,0"], ["--grades", "relevance=-1,0,1"],
-        ["--grades", "bogus=0,1,2"], ["-m", "nDCG@10"], ["--plot", "{tmp}/u.png"], ["--report", "--plot", "{tmp}/u.txt"],
+        ["--grades", "bogus=0,1,2"], ["-m", "nDCG@10"], ["--plot", "{tmp}/u.png"],
+        ["--report", "--plot", "{tmp}/u.txt"],
         ["--aspect", "relevance={cor}"], ["--aspect-names", "a,b"], ["--aspect-qrels", "{rel}"],
         ["--config", "{list_json}"], ["--missing-aspect", "guess"]]),
     "compare": (["compare", "{q}", "{r1}", "{r2}", "-m", "AP"], [
@@ -288,7 +289,8 @@ def test_aspect_weights_and_grades_are_checked():
     space = AspectSpace({"r": ("nr", "hr"), "c": ("nc", "c")})
     judgments = {"r": {"1": {"d": "hr"}}, "c": {"1": {"d": "c"}}}
     run = {"1": {"d": 1.0}}
-    for kwargs, message in [({"aspect_weights": {"r": 0, "c": 0}}, "The aspect weights must be numbers >= 0, not all 0"),
+    for kwargs, message in [({"aspect_weights": {"r": 0, "c": 0}},
+                             "The aspect weights must be numbers >= 0, not all 0"),
                             ({"aspect_weights": {"r": float("nan")}}, "The weight of aspect 'r' must be a finite"),
                             ({"grades": {"r": [0]}}, "The grades of aspect 'r' must be 2 integers"),
                             ({"method": "median"}, "The method must be one of 'toma'")]:

@@ -271,7 +271,8 @@ def test_compat_ndeval_orders(capsys, write, order):
     # ndeval's order: -traditional's comparator (score as a double descending, docno descending),
     # else the rank column; pyndeval sorts by score, so it gets scores that encode that order
     if order == "score":
-        ranked = {q: sorted(rows, key=lambda r: (-float(r[4]), [-b for b in r[2].encode()])) for q, rows in by_topic.items()}
+        ranked = {q: sorted(rows, key=lambda r: (-float(r[4]), [-b for b in r[2].encode()]))
+                  for q, rows in by_topic.items()}
     else:
         ranked = {q: list(reversed(rows)) for q, rows in by_topic.items()}
     oracle = [(q, r[2], -float(k)) for q, rows in ranked.items() for k, r in enumerate(rows)]

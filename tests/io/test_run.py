@@ -1,4 +1,5 @@
-"""Reading runs: ordering and tie rules, duplicates, formats, and every error path (docs/conventions.md#order, docs/conventions.md#duplicates)."""
+"""Reading runs: ordering and tie rules, duplicates, formats, and every error path (docs/conventions.md#order,
+docs/conventions.md#duplicates)."""
 
 from __future__ import annotations
 
@@ -147,7 +148,8 @@ def test_from_dict_and_frame_agree_with_file(write):
     from_dict = run_from_dict({"1": {"a": 0.5, "c": 0.5, "b": 0.9}, "2": {"z": 1.0}})
     frame = pd.DataFrame({"query_id": ["1", "1", "1", "2"], "doc_id": ["a", "c", "b", "z"],
                           "score": [0.5, 0.5, 0.9, 1.0]})
-    for other in (from_dict, run_from_frame(frame), as_run(frame), as_run({"1": {"a": 0.5, "c": 0.5, "b": 0.9}, "2": {"z": 1.0}})):
+    for other in (from_dict, run_from_frame(frame), as_run(frame),
+                  as_run({"1": {"a": 0.5, "c": 0.5, "b": 0.9}, "2": {"z": 1.0}})):
         assert other.ranking("1") == from_file.ranking("1") == ["b", "c", "a"]
 
 

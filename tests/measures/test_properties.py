@@ -12,7 +12,8 @@ from cranfield import Batch, Topics, parse_measure
 MEASURES = ["P@1", "P@5", "R@5", "AP", "AP@5", "RR", "Rprec", "nDCG", "nDCG@3", "nDCG(gains=exp)@5",
             "ERR", "ERR@3", "RBP", "RBP(p=0.5,part=upper)", "Q", "Q@5", "P+", "P+@3", "F", "F(beta=0.5)@4",
             "NumRet", "NumRel", "NumRelRet", "P(rel=2)@5", "AP(rel=2)", "O-measure", "P-measure", "P-measure@3",
-            "NCU", "NCU(stop=u,beta=0)@5", "NCU(stop=gu,beta=0)", "NCU(stop=gu)@4", "NCU(stop=rb)", "NCU(stop=rb,gamma=0.5,beta=0)",
+            "NCU", "NCU(stop=u,beta=0)@5", "NCU(stop=gu,beta=0)", "NCU(stop=gu)@4", "NCU(stop=rb)",
+            "NCU(stop=rb,gamma=0.5,beta=0)",
             "relative_P@5", "set_relative_P", "num_nonrel_judged_ret", "utility", "binG", "G", "ndcg_rel", "Rndcg"]
 PARSED = {name: parse_measure(name) for name in MEASURES}
 

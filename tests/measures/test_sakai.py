@@ -1,4 +1,5 @@
-"""Sakai's family on the Figure 1 example of Sakai, WWW 2012, worked by hand (docs/conventions.md#sakai restates the figure).
+"""Sakai's family on the Figure 1 example of Sakai, WWW 2012, worked by hand (docs/conventions.md#sakai restates the
+figure).
 
 Intent i (informational) and j (navigational), w = 1/2 each, l = 5, exp gains (L1 1, L2 3, L3 7):
 rank 1 A: L1 for i; rank 2 B: L3 for i, L1 for j; rank 3 C: non-relevant; rank 4 D: L3 for j;

@@ -1,5 +1,5 @@
-"""Truncated-ranking measures (docs/conventions.md#truncated; Amigó, Mizzaro & Spina, SIGIR 2022, §3): hand values, OIE against a brute-force
-materialised collection, the β calibration of §3.4, and prefix consistency."""
+"""Truncated-ranking measures (docs/conventions.md#truncated; Amigó, Mizzaro & Spina, SIGIR 2022, §3): hand values,
+OIE against a brute-force materialised collection, the β calibration of §3.4, and prefix consistency."""
 
 from __future__ import annotations
 
