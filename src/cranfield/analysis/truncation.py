@@ -175,7 +175,8 @@ def truncation_measure(name: str | Measure) -> Measure:
 
 def optimal_truncation(
     qrels: Any, runs: Sequence[Any], measures: Sequence[str | Measure], *,
-    full_measures: Sequence[str | Measure] = DEFAULT_FULL, order: str = "score", **options: Any,
+    full_measures: Sequence[str | Measure] = DEFAULT_FULL, order: str = "score", on_duplicate: str = "error",
+    **options: Any,
 ) -> TruncationResult:
     """Where each truncation measure would have each run stop, and what that costs or gains.
 
@@ -184,15 +185,19 @@ def optimal_truncation(
     qrels, runs : as for :func:`cranfield.evaluate`
     measures : truncation measures (``RBU``, ``DCGU``, ``OIE``, ``NDCGT``, ``F``, ...)
     full_measures : measures evaluated on the full rankings for the τ table
-    order, options : passed to :class:`~cranfield.evaluation.evaluator.Evaluator` (``missing``, ``diversity``, ...)
+    order, on_duplicate : how run files are read (as for :meth:`~cranfield.evaluation.evaluator.Evaluator.evaluate`)
+    options : passed to :class:`~cranfield.evaluation.evaluator.Evaluator` (``missing``, ``norel``, ``diversity``,
+        ``strip_topic_prefix``, ...)
     """
     parsed = [truncation_measure(m) for m in measures]
     if not parsed:
         raise CranfieldError("optimal truncation needs at least one truncation measure")
     if not runs:
         raise CranfieldError("optimal truncation needs at least one run")
-    loaded: list[Run] = [as_run(r, order=order) for r in runs]  # type: ignore[arg-type]
     evaluator = Evaluator(qrels, list(full_measures), **options)
+    # prepared as evaluate prepares them (strip_topic_prefix), so that both passes see the same topics
+    loaded: list[Run] = [evaluator.prepare(as_run(r, order=order, on_duplicate=on_duplicate))  # type: ignore[arg-type]
+                         for r in runs]
     full = evaluator.evaluate(loaded)
     coll = evaluator.collection
     n_s, n_m = len(loaded), len(parsed)
@@ -205,6 +210,7 @@ def optimal_truncation(
             batch = coll.batch([run], topics=block)
             returned[s, block] = batch.length[0]
             for m, measure in enumerate(parsed):
+                assert measure.spec.prefix is not None  # parsed with a prefix function
                 prefix = measure.spec.prefix(batch, **measure.params)[0]
                 length[s, m, block], value[s, m, block] = best_prefix(prefix, ranking_length(batch, measure.cutoff)[0])
     keep = np.flatnonzero(evaluator.topic_mask)

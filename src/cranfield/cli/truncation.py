@@ -24,7 +24,7 @@ def add_parser(sub: Any) -> None:
     """The ``cranfield truncation`` subcommand."""
     import argparse
 
-    from cranfield.cli.options import split_measures
+    from cranfield.cli.options import add_input_options, add_output_option, split_measures
 
     p = sub.add_parser(
         "truncation", help="where should each run have stopped? (optimal truncation analysis)",
@@ -46,29 +46,30 @@ def add_parser(sub: Any) -> None:
                         "or csv (one row per run, topic, measure)")
     p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...; "
                                                   "needs matplotlib: pip install 'cranfield[plot]')")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score")
-    p.add_argument("--diversity", action="store_true", default=None, help="read the qrels as diversity qrels")
+    add_output_option(p)
+    add_input_options(p.add_argument_group("reading the qrels and runs (as in `cranfield eval`)"))
     p.set_defaults(handler=lambda args: _run(args, split_measures(args.measure), split_measures(args.full)))
 
 
 def _run(args: Any, measures: list[str], full: list[str]) -> int:
-    import sys
-
+    from cranfield.cli.options import check_output, emit, qrels_options_from, run_options_from
     from cranfield.render.plots import check_plot_path
 
+    check_output(args)
     if args.plot:
         check_plot_path(args.plot)
     result = optimal_truncation(args.qrels, args.runs, measures, full_measures=full or DEFAULT_FULL,
-                                order=args.order, diversity=args.diversity)
+                                order=args.order, on_duplicate=args.on_duplicate, **qrels_options_from(args),
+                                **run_options_from(args))
     if args.format == "json":
-        sys.stdout.write(result.to_json())
+        text = result.to_json()
     elif args.format == "csv":
         rows = result.to_dict()["optimal"]
-        sys.stdout.write("run,topic,measure,length,returned,value\n")
-        sys.stdout.writelines(f"{r['run']},{r['topic']},\"{r['measure']}\",{r['length']},{r['returned']},{r['value']!r}\n"
-                              for r in rows)
+        text = "run,topic,measure,length,returned,value\n" + "".join(
+            f"{r['run']},{r['topic']},\"{r['measure']}\",{r['length']},{r['returned']},{r['value']!r}\n" for r in rows)
     else:
-        sys.stdout.write(truncation_table(result))
+        text = truncation_table(result)
+    emit(text, args.output)
     if args.plot:
         plot_truncation(result, args.plot)
     return 0
