@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cranfield.errors import check_choice, check_float, check_int, invalid
-from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.evaluator import Evaluator, Results
 from cranfield.measures.aspects import (
     METHODS,
     VARIANTS,
@@ -27,7 +27,7 @@ from cranfield.measures.aspects import (
 MAX_REPORT_ASPECTS = 6  # the upper bounds try every order of the aspects: 720 candidate rankings
 
 
-def _scores(qrels: Mapping, runs: Sequence[Any], measure: Any, **options: Any) -> np.ndarray:
+def _scores(qrels: Mapping, runs: Sequence[Any], measure: Any, **options: Any) -> tuple[np.ndarray, Results]:
     res = Evaluator(qrels, [measure], **options).evaluate(runs)
     return res.values[:, 0, :], res
 

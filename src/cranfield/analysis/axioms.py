@@ -27,6 +27,7 @@ Pairs whose smaller side is ∅ are left out unless ``include_empty``.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,7 +167,7 @@ class Check:
     violations: int = 0
     examples: list[str] = field(default_factory=list)
 
-    @property
+    @builtins.property  # the field ``property`` shadows the builtin for mypy
     def rate(self) -> float:
         return self.violations / self.applicable if self.applicable else 0.0
 

@@ -38,6 +38,7 @@ def utility_curves(relevant: int = 20, leading: int = 10, e: float = 0.05,
     batch = Batch.from_labels(labels, Topics.from_ideal(np.ones((1, relevant), dtype=int)))
     curves = {}
     for name, m in parsed.items():
+        assert m.spec.prefix is not None  # checked above
         values = m.spec.prefix(batch, **m.params)[0, 0]
         top = np.abs(values).max()
         curves[name] = values / top if top > 0 else values

@@ -98,6 +98,7 @@ def _run(args: Any) -> int:
                 checks.append(Check(name, w, c.cases, c.violations, [c.example][:examples] if c.example else []))
     order = {(m, p): k for k, (m, p) in enumerate((m, p) for m in measures for p in wanted)}
     checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
+    rows: list[dict[str, Any]]
     rows = [{"measure": c.measure, "property": c.property, "applicable": c.applicable,
              "violations": c.violations, "rate": c.rate, "examples": c.examples} for c in checks]
     if args.format == "json":

@@ -188,7 +188,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         if dd2017 and args.dd_combine != "sum":
             raise CranfieldError("--compat dd2017 sums passage ratings, as the 2017 scorer does: "
                                  "--dd-combine dcg is the 2016 scorer's")
-        qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]  # type: ignore[assignment]
+        qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]
         args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth),
                                      "empty_intents": "keep"})
         if dd2017:  # read as the 2017 scorer's reader reads them
