@@ -4,7 +4,6 @@ measure to diversity?), after Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5 a
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from cranfield.render.plots import plot_collection_diversity, plot_dss
@@ -38,19 +37,11 @@ examples:
 
 
 def _qrels_options(p: argparse.ArgumentParser) -> None:
+    from cranfield.cli.options import add_output_option, add_qrels_options
+
     p.add_argument("qrels", help="diversity qrels: qid intent docno rel (ad hoc qrels give one intent per topic)")
-    kind = p.add_mutually_exclusive_group()
-    kind.add_argument("--diversity", action="store_true", help="read the qrels as diversity qrels")
-    kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels")
-    p.add_argument("--intents", metavar="FILE", help="intent probabilities: qid intent probability [inf|nav]")
-    p.add_argument("--intent-types", metavar="FILE", help="intent types: qid intent inf|nav, or TREC Web topics XML")
-    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
-                   help="intents without relevant documents: drop (default) or keep")
-
-
-def _options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"diversity": True if args.diversity else False if args.adhoc else None, "intents": args.intents,
-            "intent_types": args.intent_types, "empty_intents": args.empty_intents}
+    add_qrels_options(p)
+    add_output_option(p)
 
 
 def _ks(text: str) -> list[str]:
@@ -65,22 +56,12 @@ def _ks(text: str) -> list[str]:
 
 def _check_files(args: argparse.Namespace) -> None:
     """The -o and --plot files, checked before any work."""
-    from cranfield._output import check_writable
+    from cranfield.cli.options import check_output
     from cranfield.render.plots import check_plot_path
 
-    if args.output:
-        check_writable(args.output)
+    check_output(args)
     if args.plot:
         check_plot_path(args.plot)
-
-
-def _write(text: str, path: str | None) -> None:
-    from cranfield._output import write_text
-
-    if path:
-        write_text(path, text)
-    else:
-        sys.stdout.write(text)
 
 
 def add_parser(sub: Any) -> None:
@@ -102,7 +83,6 @@ def add_parser(sub: Any) -> None:
                    help="table (default) or json (one object per topic)")
     c.add_argument("--plot", metavar="FILE",
                    help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
-    c.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     c.set_defaults(handler=_run_collection)
 
     d = sub.add_parser(
@@ -129,16 +109,16 @@ def add_parser(sub: Any) -> None:
     d.add_argument("--per-topic", action="store_true", help="also each topic's DSS (json and csv)")
     d.add_argument("--format", choices=("table", "json", "csv"), default="table")
     d.add_argument("--plot", metavar="FILE", help="save DSS of the alpha#-IA measures against lambda and alpha")
-    d.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     d.set_defaults(handler=lambda args: _run_dss(args, split_measures(args.measure)))
 
 
 def _run_collection(args: argparse.Namespace) -> int:
     from cranfield.analysis.diversity import collection_diversity
+    from cranfield.cli.options import emit, qrels_options_from
 
     _check_files(args)
-    result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, **_options(args))
-    _write(result.to_json() if args.format == "json" else collection_table(result), args.output)
+    result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, **qrels_options_from(args))
+    emit(result.to_json() if args.format == "json" else collection_table(result), args.output)
     if args.plot:
         plot_collection_diversity(result, args.plot)
     return 0
@@ -146,6 +126,7 @@ def _run_collection(args: argparse.Namespace) -> int:
 
 def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     from cranfield.analysis.dss import at_cutoff, check_sizes, dss, sweep_measures
+    from cranfield.cli.options import emit, qrels_options_from
     from cranfield.errors import CranfieldError, check_int
     from cranfield.measures.topics import check_depth
 
@@ -160,14 +141,15 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     if args.plot and sum(at_cutoff(m, 1).name == "alpha#-IA" for m in measures) < 2:  # before the work
         raise CranfieldError("--plot shows alpha#-IA measures against lambda and alpha: add --sweep, or give "
                              "several alpha#-IA measures with -m")
-    result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth, **_options(args))
+    result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth,
+                 **qrels_options_from(args))
     if args.format == "json":
         text = result.to_json(args.per_topic)
     elif args.format == "csv":
         text = result.to_csv(args.per_topic)
     else:
         text = dss_table(result)
-    _write(text, args.output)
+    emit(text, args.output)
     if args.plot:
         plot_dss(result, args.plot)
     return 0
