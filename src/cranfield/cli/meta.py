@@ -14,7 +14,6 @@ import csv
 import io
 import json
 import math
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -151,12 +150,12 @@ def _checked(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
-    from cranfield.cli.options import add_input_options
+    from cranfield.cli.options import add_input_options, add_output_option
 
     g = p.add_argument_group("scoring (as in `cranfield eval`; --missing skip leaves holes, which "
                              "meta-evaluation rejects)")
     add_input_options(g)
-    g.add_argument("-o", "--output", metavar="FILE", help="write the results to FILE instead of stdout")
+    add_output_option(g)
 
 
 def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
@@ -231,7 +230,7 @@ def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
-    from cranfield._output import check_writable
+    from cranfield.cli.options import check_output
     from cranfield.errors import check_int, warn
     from cranfield.meta._common import check_alpha, check_count
     from cranfield.meta.significance import check_test
@@ -252,17 +251,14 @@ def _check_options(args: argparse.Namespace) -> None:
                  "draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
-    if args.output:
-        check_writable(args.output)
+    check_output(args)
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
-    from cranfield._output import write_text
+    """The results to ``-o`` or standard output (:func:`cranfield.cli.options.emit`); the exit status 0."""
+    from cranfield.cli.options import emit
 
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(text, args.output)
     return 0
 
 
