@@ -9,8 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cranfield._output import check_writable, write_text
-from cranfield.cli.options import add_input_options, evaluator_from, split_measures, write_stdout
+from cranfield._output import check_writable
+from cranfield.cli.options import (
+    add_input_options,
+    add_output_option,
+    check_output,
+    emit,
+    evaluator_from,
+    split_measures,
+)
 from cranfield.compat.formats import FORMATS
 from cranfield.errors import CranfieldError, check_float, check_int, invalid, warn
 
@@ -128,9 +135,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--risk-alpha", default="0", metavar="A",
                    help="with --baseline, the weight of losses: 1 + A (a finite number >= 0; default 0)")
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
-    p.add_argument("-o", "--output", metavar="FILE",
-                   help="write the results to FILE instead of stdout (checked before the evaluation starts; "
-                        "written whole or not at all)")
+    add_output_option(p)
 
 
 def _run_example(args: argparse.Namespace) -> int:
@@ -253,10 +258,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                             for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
     else:
         text = _render(results, fmt, detail, **shape)
-    if args.output:
-        write_text(args.output, text, "output file")
-    else:
-        write_stdout(text)
+    emit(text, args.output)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -337,6 +339,7 @@ def _run_measures(args: argparse.Namespace) -> int:
     from cranfield.measures.registry import iter_specs, lookup
     from cranfield.render.tables import to_jsonable
 
+    check_output(args)
     specs = [lookup(n) for n in args.names] if args.names else list(iter_specs())
     if args.format == "json":
         rows = [{
@@ -347,22 +350,24 @@ def _run_measures(args: argparse.Namespace) -> int:
             "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
                        for p in s.params if p.name != "cutoff"],
         } for s in specs]
-        print(json.dumps(rows, indent=1))
+        emit(json.dumps(rows, indent=1) + "\n", args.output)
         return 0
+    lines: list[str] = []
     for s in specs:
         cut = {"required": "@k required", "optional": "@k optional", "none": "no @k"}[s.cutoff]
         lo, hi = s.value_range
-        print(f"{s.name}" + (f"  (aliases: {', '.join(s.aliases)})" if s.aliases else ""))
-        print(f"    {s.doc}")
-        print(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
-              + ("; needs intents" if s.needs_intents else "")
-              + ("; truncation-aware" if s.truncation_aware else ""))
+        lines.append(f"{s.name}" + (f"  (aliases: {', '.join(s.aliases)})" if s.aliases else ""))
+        lines.append(f"    {s.doc}")
+        lines.append(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
+                     + ("; needs intents" if s.needs_intents else "")
+                     + ("; truncation-aware" if s.truncation_aware else ""))
         for p in s.params:
             if p.name != "cutoff":
                 default = ("file's highest label" if p.default is None and p.name == "max_rel"
                            else to_jsonable(p.default))
-                print(f"    {p.name}={default}: {p.doc}; {p.describe()}")
-        print(f"    source: {s.cite}" + (f"; agrees with {s.reference}" if s.reference else ""))
+                lines.append(f"    {p.name}={default}: {p.doc}; {p.describe()}")
+        lines.append(f"    source: {s.cite}" + (f"; agrees with {s.reference}" if s.reference else ""))
+    emit("".join(line + "\n" for line in lines), args.output)
     return 0
 
 
@@ -385,6 +390,7 @@ def add_parser(sub: Any) -> None:
                                     "parameters, defaults, valid ranges and the paper it implements.")
     ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
     ms.add_argument("--format", choices=("table", "json"), default="table")
+    add_output_option(ms)
     ms.set_defaults(handler=_run_measures)
 
     ex = sub.add_parser("example", help="evaluate the bundled TREC Web 2012 example",
