@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from cranfield.analysis.axioms import (
@@ -40,6 +39,9 @@ examples:
 
 
 def add_parser(sub: Any) -> None:
+    """The ``cranfield axioms`` subcommand."""
+    from cranfield.cli.options import add_output_option
+
     p = sub.add_parser(
         "axioms", help="check formal properties of measures on every constructed ranking",
         description="Score every ranking up to a depth over a number of aspects in one batch and count, for each "
@@ -60,6 +62,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--include-empty", action="store_true", help="also pairs whose smaller ranking is empty")
     p.add_argument("--examples", default="3", metavar="N", help="violating pairs kept per cell, >= 0 (default 3)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    add_output_option(p)
     p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
                                                   ".pdf, ...; needs matplotlib: pip install 'cranfield[plot]')")
     p.set_defaults(handler=_run)
@@ -77,10 +80,11 @@ def _properties(text: str) -> list[str]:
 
 
 def _run(args: Any) -> int:
-    from cranfield.cli.options import split_measures
+    from cranfield.cli.options import check_output, emit, split_measures
     from cranfield.measures.registry import parse_measure
     from cranfield.render.plots import check_plot_path
 
+    check_output(args)
     if args.plot:
         check_plot_path(args.plot)
     space, relevant, examples = check_settings(args.depth, args.aspects, args.relevant_per_aspect, args.examples)
@@ -99,16 +103,17 @@ def _run(args: Any) -> int:
     order = {(m, p): k for k, (m, p) in enumerate((m, p) for m in measures for p in wanted)}
     checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
     rows: list[dict[str, Any]]
-    rows = [{"measure": c.measure, "property": c.property, "applicable": c.applicable,
-             "violations": c.violations, "rate": c.rate, "examples": c.examples} for c in checks]
+    rows = [c.to_dict() for c in checks]
     if args.format == "json":
-        sys.stdout.write(json.dumps(rows, indent=1) + "\n")
+        text = json.dumps(rows, indent=1) + "\n"
     else:
         width = max(len(r["measure"]) for r in rows) if rows else 7
-        print(f"{'measure':<{width}}  {'property':<18}{'applicable':>11}{'violations':>11}{'rate':>8}  example")
+        lines = [f"{'measure':<{width}}  {'property':<18}{'applicable':>11}{'violations':>11}{'rate':>8}  example"]
         for r in rows:
-            print(f"{r['measure']:<{width}}  {r['property']:<18}{r['applicable']:>11}{r['violations']:>11}"
-                  f"{r['rate']:>8.3f}  {r['examples'][0] if r['examples'] and r['violations'] else ''}")
+            lines.append(f"{r['measure']:<{width}}  {r['property']:<18}{r['applicable']:>11}{r['violations']:>11}"
+                         f"{r['rate']:>8.3f}  {r['examples'][0] if r['examples'] and r['violations'] else ''}")
+        text = "".join(line + "\n" for line in lines)
+    emit(text, args.output)
     if args.plot:
         plot_property_heat_map(rows, measures, wanted, args.plot)
     return 0
