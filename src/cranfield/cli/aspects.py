@@ -43,6 +43,8 @@ def add_parser(sub: Any) -> None:
     """``cranfield aspects order`` and ``cranfield aspects eval``."""
     import argparse
 
+    from cranfield.cli.options import add_output_option, add_run_options
+
     p = sub.add_parser("aspects", help="multi-aspect evaluation: TOMA, CAM, MM",
                        description="Evaluate rankings judged on several aspects (Maistro et al., CIKM 2021).")
     inner = p.add_subparsers(dest="aspects_command", metavar="ACTION", required=True)
@@ -57,6 +59,7 @@ def add_parser(sub: Any) -> None:
         q.add_argument("--embed", action="append", metavar="ASPECT=v0,v1,...", help="non-decreasing coordinates")
         q.add_argument("--gate", metavar="ASPECT", help="at its lowest label, every aspect is at its lowest label")
         q.add_argument("--config", metavar="FILE", help="labels, embed, gate, grades and missing as JSON or TOML")
+        add_output_option(q)
         if name == "order":
             q.add_argument("--dist", choices=(*DISTANCES[:3], "all"), default="all")
             q.set_defaults(handler=_run_order)
@@ -79,24 +82,29 @@ def add_parser(sub: Any) -> None:
                                 "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
             q.add_argument("--plot", metavar="FILE",
                            help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
+            add_run_options(q.add_argument_group("reading the runs (as in `cranfield eval`)"))
             q.set_defaults(handler=_run_eval)
 
 
 def _run_order(args: Any) -> int:
+    from cranfield.cli.options import check_output, emit
+
+    check_output(args)
     sp = _space_from(args, load_config(args.config) if args.config else {})
+    lines: list[str] = []
     for dist in (DISTANCES[:3] if args.dist == "all" else (args.dist,)):
         tuples, classes = order(sp, dist)
         groups = [" = ".join(sp.name(t) for t, c in zip(tuples.tolist(), classes) if c == k)
                   for k in range(int(classes.max()) + 1)]
-        print(f"{dist} ({len(groups)} classes, best first): " + "  >  ".join(groups))
+        lines.append(f"{dist} ({len(groups)} classes, best first): " + "  >  ".join(groups) + "\n")
+    emit("".join(lines), args.output)
     return 0
 
 
 def _run_eval(args: Any) -> int:
-    import sys
-
-    from cranfield.cli.options import split_measures
+    from cranfield.cli.options import check_output, emit, run_options_from, split_measures
     from cranfield.compat.formats import render
+    from cranfield.io import as_run
 
     config = load_config(args.config) if args.config else {}
     sp = _space_from(args, config)
@@ -104,15 +112,18 @@ def _run_eval(args: Any) -> int:
     names = list(dict.fromkeys(split_measures(args.measure)))
     measures = [multi_aspect_measure(n) for n in names]
     _check_report(args, measures)
+    check_output(args)
     judgments = _read_judgments(args)
-    results = [evaluate_named(sp, judgments, args.runs, n, grades=grades) for n in names]
+    runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
+    results = [evaluate_named(sp, judgments, runs, n, grades=grades, **run_options_from(args)) for n in names]
     first = results[0]
     merged = type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
                             "measure_specs": None,
                             "values": np.concatenate([r.values for r in results], axis=1)})
-    sys.stdout.write(render(merged, args.format, args.per_topic))
+    text = render(merged, args.format, args.per_topic)
     if args.report:
-        _report(sp, judgments, names, grades, args.plot)
+        text += _report(sp, judgments, names, grades, args.plot)
+    emit(text, args.output)
     return 0
 
 
@@ -145,8 +156,11 @@ def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
     raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
 
 
-def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> None:
+def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> str:
+    """The upper bounds of the CAM and MM measures per topic (Maistro et al., CIKM 2021, §4.2) as text; their
+    box-plots to ``plot``."""
     boxes = {}
+    lines: list[str] = []
     for name in names:
         m = parse_measure(name)
         if m.name not in ("CAM", "MM"):
@@ -154,10 +168,11 @@ def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mappi
         strategies, topics, values = upper_bounds(sp, judgments, str(m.params["measure"]), method=m.name.lower(),
                                                   grades=grades, variant=m.params.get("variant", "eq6"))
         best = values.max(axis=0)
-        print(f"\nupper bound of {name} per topic (best of {len(strategies)} candidate ideal rankings)")
+        lines.append(f"\nupper bound of {name} per topic (best of {len(strategies)} candidate ideal rankings)")
         for t, topic in enumerate(topics):
             arg = strategies[int(values[:, t].argmax())]
-            print(f"  {topic}\t{best[t]:.4f}\t{arg}" + ("\t< 1" if best[t] < 1 - 1e-12 else ""))
+            lines.append(f"  {topic}\t{best[t]:.4f}\t{arg}" + ("\t< 1" if best[t] < 1 - 1e-12 else ""))
         boxes[name] = values
     if plot and boxes:
         plot_upper_bounds(topics, boxes, plot)
+    return "".join(line + "\n" for line in lines)
