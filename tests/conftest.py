@@ -51,3 +51,16 @@ def write(tmp_path):
         return path
 
     return _write
+
+
+def run_main(capsys, args) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``cranfield args``; argparse's own exits (``--help``,
+    usage errors) are caught and give their status too."""
+    from cranfield.cli.main import main
+
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -18,6 +18,7 @@ import pytest
 
 import cranfield
 import cranfield.compat.formats
+from conftest import run_main
 from cranfield import CranfieldError, EvaluationWarning, Evaluator
 from cranfield.cli.main import main
 from cranfield.evaluation.averaging import average
@@ -33,12 +34,7 @@ TINY = {"1": {"a": 1, "b": 0}, "2": {"c": 2, "d": 0}}
 
 def cli(capsys, *args):
     """(exit status, stdout, stderr) of ``cranfield`` with ``args`` (argparse's exit included)."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(capsys, args)
 
 
 def errors(err: str) -> list[str]:

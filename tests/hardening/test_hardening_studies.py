@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import run_main
 from cranfield import meta
 from cranfield.analysis.aspects import evaluate_aspects
 from cranfield.analysis.axioms import check_space
@@ -19,7 +20,6 @@ from cranfield.analysis.diversity import collection_diversity
 from cranfield.analysis.dss import at_cutoff, coefficient_of_variation, dss
 from cranfield.analysis.figures import utility_curves
 from cranfield.analysis.properties import check_property
-from cranfield.cli.main import main
 from cranfield.errors import CranfieldError
 from cranfield.io.aspects import load_config
 from cranfield.measures.aspects import AspectSpace, class_weights, distances
@@ -55,12 +55,7 @@ def f(tmp_path: Path) -> dict[str, str]:
 
 def cli(capsys, args: list[str]) -> tuple[int, str, str]:
     """Exit status, stdout and stderr of ``cranfield args`` (argparse's errors exit too)."""
-    try:
-        code = main([str(a) for a in args])
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(capsys, args)
 
 
 def one_error(code: int, err: str) -> str:
