@@ -225,11 +225,11 @@ QRELS_COLUMNS = {
 }
 
 
-def qrels_from_frame(df: Any, *, diversity: bool | None = None, on_duplicate: str = "error") -> Qrels:
+def qrels_from_frame(df: Any, *, diversity: bool | None = None, on_duplicate: str = "error",
+                     source: str = "<DataFrame>") -> Qrels:
     """:class:`Qrels` from a DataFrame with columns ``qid``/``query_id``, ``docno``/``doc_id``,
-    ``rel``/``relevance`` and optionally ``intent``/``iteration`` (``on_duplicate`` as for
-    :func:`read_qrels`)."""
-    source = "<DataFrame>"
+    ``rel``/``relevance``/``label`` and optionally ``intent``/``iteration`` (``on_duplicate`` as
+    for :func:`read_qrels`; ``source`` names the input in messages)."""
     cols = {role: pick_column(df.columns, opts) for role, opts in QRELS_COLUMNS.items()}
     for role in ("qid", "docno", "rel"):
         if cols[role] is None:

@@ -331,8 +331,13 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
     :func:`~cranfield.io._tokens.compact_strings`). An id that is not UTF-8 text or holds a NUL
     byte is an error naming the row's ids: fixed-width byte strings drop trailing NULs, so
     ``"d1\\x00"`` would be taken for ``"d1"``."""
+    columns = {name: list(values) for name, values in ids.items()}
+    for name, column in columns.items():  # None / NaN / pandas NA: str() would make an id of them
+        i = next((k for k, v in enumerate(column) if v is None or _is_missing(v)), None)
+        if i is not None:
+            raise InputError(source, None, f"row {i + 1}: the {name} id is missing ({column[i]!r})")
     encoded = {name: [v if isinstance(v, bytes) else str(v).encode() for v in values]
-               for name, values in ids.items()}
+               for name, values in columns.items()}
     for values in encoded.values():
         joined = b"\n".join(values)
         if b"\0" in joined or not _is_utf8(joined):
@@ -345,6 +350,16 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
         column[:] = values
         out[name] = compact_strings(column)
     return out
+
+
+def _is_missing(value: Any) -> bool:
+    """Whether an id is a missing value: a float NaN or pandas' ``NA``/``NaT``."""
+    if isinstance(value, (str, bytes, int)):
+        return False
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):  # pandas.NA compares to NA, whose truth value is ambiguous
+        return True
 
 
 def _is_utf8(text: bytes) -> bool:
@@ -363,6 +378,7 @@ def python_values(source: str, values: Any, grammar: Grammar, what: str, topic: 
     numbers, bad = python_numbers(values, grammar)
     if bad is not None:
         value = values[bad]
+        value = value.item() if isinstance(value, np.generic) else value  # 1.5, not np.float64(1.5)
         where = "" if column is None else f" in column {column!r}"
         nan = " (NaN)" if isinstance(value, float) and math.isnan(value) else ""
         raise InputError(source, None, f"topic {shown(topic[bad])}, document {shown(docno[bad])}: "
@@ -402,6 +418,24 @@ RUN_COLUMNS = {
 }
 
 
+NAME_COLUMNS = ("run", "tag", "name")  # a frame's own run name, when the column holds one value
+
+
+def frame_run_name(df: Any) -> str | None:
+    """The run name a DataFrame or Arrow table gives itself: the one value of its first ``run``,
+    ``tag`` or ``name`` column (:data:`NAME_COLUMNS`) that holds exactly one distinct value;
+    None when there is none (docs/parquet.md#names)."""
+    columns = list(getattr(df, "column_names", None) or df.columns)
+    for column in NAME_COLUMNS:
+        if column in columns:
+            values = df[column].unique()
+            if len(values) == 1:
+                value = values[0]
+                value = value.as_py() if hasattr(value, "as_py") else value
+                return None if value is None or _is_missing(value) else str(value)
+    return None
+
+
 def pick_column(columns: Iterable[str], options: tuple[str, ...]) -> str | None:
     """The first of ``options`` present in ``columns`` (None if absent)."""
     names = set(columns)
@@ -410,11 +444,11 @@ def pick_column(columns: Iterable[str], options: tuple[str, ...]) -> str | None:
 
 def run_from_frame(
     df: Any, *, name: str | None = None, order: Order = "score",
-    on_duplicate: OnDuplicate = "error",
+    on_duplicate: OnDuplicate = "error", source: str = "<DataFrame>",
 ) -> Run:
     """A :class:`Run` from a DataFrame with columns ``qid``/``query_id``, ``docno``/``doc_id``,
-    ``score`` and optionally ``rank`` and ``tag`` (ir_measures and trec_eval spellings)."""
-    source = "<DataFrame>"
+    ``score`` and optionally ``rank`` and ``run``/``tag``/``name`` (ir_measures, PyTerrier and
+    trec_eval spellings); ``source`` names the input in messages (a Parquet file's path)."""
     cols = {role: pick_column(df.columns, opts) for role, opts in RUN_COLUMNS.items()}
     for role in ("qid", "docno", "score"):
         if cols[role] is None:
@@ -430,7 +464,7 @@ def run_from_frame(
     rank = (python_values(source, df[cols["rank"]].to_numpy(), INTEGER, "rank", ids["topic"], ids["document"],
                           cols["rank"]) if order == "rank" else None)
     if name is None:
-        name = str(df["tag"].iloc[0]) if "tag" in df.columns and df["tag"].nunique() == 1 else "run"
+        name = frame_run_name(df) or "run"
     topic_ids, topic = group_codes(ids["topic"])
     return build_run(
         topic, topic_ids, ids["document"], score,
