@@ -351,13 +351,12 @@ def load_collection(
     """
     if isinstance(qrels, Collection):
         return qrels
-    from cranfield.io import as_qrels, read_intent_types, read_intents
+    from cranfield.io import as_intent_types, as_qrels, read_intents
 
     if intents is not None and diversity is None:
         diversity = True
     if isinstance(intents, (str, Path)):
         intents = read_intents(intents)
-    if isinstance(intent_types, (str, Path)):
-        intent_types = read_intent_types(intent_types)
-    return Collection.from_qrels(as_qrels(qrels, diversity=diversity), intents=intents,
-                                 intent_types=intent_types, empty_intents=empty_intents)
+    loaded = as_qrels(qrels, diversity=diversity)
+    return Collection.from_qrels(loaded, intents=intents, intent_types=as_intent_types(intent_types, loaded),
+                                 empty_intents=empty_intents)

@@ -21,7 +21,7 @@ from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection
-from cranfield.io import Intents, Qrels, Run, as_qrels, as_run, read_intent_types, read_intents
+from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, read_intents
 from cranfield.io.run import ORDERS
 from cranfield.measures.registry import Measure, parse_measure
 
@@ -44,13 +44,15 @@ def measure_list(measures: Any) -> list[str | Measure]:
     Raises TypeError for anything that is not a name, a Measure or an iterable of them, and
     :class:`CranfieldError` for an empty list.
     """
-    if isinstance(measures, (str, Measure)):
+    from cranfield.measures.ir_measures_names import is_ir_measure  # ir_measures objects (nDCG@10) are names too
+
+    if isinstance(measures, (str, Measure)) or is_ir_measure(measures):
         return [measures]
     expected = "a measure name such as 'AP', a Measure, or a list of them"
     if isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
         raise TypeError(f"measures must be {expected}; got {type(measures).__name__}")
     items = list(measures)
-    wrong = [type(m).__name__ for m in items if not isinstance(m, (str, Measure))]
+    wrong = [type(m).__name__ for m in items if not (isinstance(m, (str, Measure)) or is_ir_measure(m))]
     if wrong:
         raise TypeError(f"measures must be {expected}; got a list holding {wrong[0]}")
     if not items:
@@ -204,7 +206,7 @@ class Evaluator:
 
     Parameters
     ----------
-    qrels : path, dict, DataFrame or Qrels
+    qrels : path, irds:<dataset-id>, dict, DataFrame or Qrels
     measures : str, Measure, or a sequence of them
         ir_measures-style names (``P@10``, ``nDCG(gains=exp)@20``); see ``cranfield measures``.
         One name is one measure (``"AP"``, not the letters A and P); wrong types raise TypeError.
@@ -267,8 +269,7 @@ class Evaluator:
         self.qrels: Qrels = as_qrels(qrels, diversity=diversity)
         if isinstance(intents, (str, Path)):
             intents = read_intents(intents)
-        if isinstance(intent_types, (str, Path)):
-            intent_types = read_intent_types(intent_types)
+        intent_types = as_intent_types(intent_types, self.qrels)  # a path, irds:<id>, or the dataset's own
         self.collection = Collection.from_qrels(
             self.qrels, intents=intents, intent_types=intent_types, empty_intents=empty_intents
         )

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cranfield.io.irds import intent_types_for, is_irds, read_irds_intent_types, read_irds_qrels, refuse_run
 from cranfield.io.ntcir import (
     looks_like_ntcir_rel,
     looks_like_ntcir_res,
@@ -30,6 +31,7 @@ __all__ = [
     "Order",
     "Qrels",
     "Run",
+    "as_intent_types",
     "as_qrels",
     "as_run",
     "looks_like_ntcir_rel",
@@ -37,6 +39,8 @@ __all__ = [
     "qrels_from_dict",
     "qrels_from_frame",
     "read_intent_types",
+    "read_irds_intent_types",
+    "read_irds_qrels",
     "read_intents",
     "read_ntcir_rel",
     "read_ntcir_res",
@@ -47,12 +51,26 @@ __all__ = [
 ]
 
 
+def as_intent_types(obj: Any, qrels: Qrels | None = None) -> Any:
+    """Intent types from a path (:func:`read_intent_types`), ``irds:<dataset-id>`` (its topics'
+    subtopic types) or a dict (as it is); when none are given, those of diversity qrels read from
+    ir_datasets (None for other qrels)."""
+    if obj is None:
+        return intent_types_for(qrels) if qrels is not None else None
+    if is_irds(obj):
+        return read_irds_intent_types(obj)
+    if isinstance(obj, (str, Path)):
+        return read_intent_types(obj)
+    return obj
+
+
 def _is_frame(obj: Any) -> bool:
     return hasattr(obj, "columns") and hasattr(obj, "to_numpy")
 
 
 def as_qrels(obj: Any, *, diversity: bool | None = None, on_duplicate: str = "error") -> Qrels:
-    """Accept a :class:`Qrels`, a path, a ``{qid: {docno: rel}}`` dict or a DataFrame.
+    """Accept a :class:`Qrels`, a path, ``irds:<dataset-id>`` (an ir_datasets dataset's qrels,
+    :func:`~cranfield.io.irds.read_irds_qrels`), a ``{qid: {docno: rel}}`` dict or a DataFrame.
 
     A directory, or a file that :func:`looks_like_ntcir_rel`, is read as NTCIREVAL ``.rel``
     files (ad hoc; ``diversity`` does not apply); any other path as TREC qrels. A document
@@ -60,6 +78,8 @@ def as_qrels(obj: Any, *, diversity: bool | None = None, on_duplicate: str = "er
     """
     if isinstance(obj, Qrels):
         return obj
+    if is_irds(obj):  # irds:<dataset-id>: an ir_datasets dataset's qrels (docs/datasets.md)
+        return read_irds_qrels(obj, diversity=diversity, on_duplicate=on_duplicate)
     if isinstance(obj, (str, Path)):
         if Path(obj).is_dir() or looks_like_ntcir_rel(obj):
             return read_ntcir_rel(obj, on_duplicate=on_duplicate)
@@ -81,6 +101,8 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     """
     if isinstance(obj, Run):
         return obj
+    if is_irds(obj):
+        raise refuse_run(obj)
     if isinstance(obj, (str, Path)):
         from cranfield.io.dd import looks_like_dd_run, read_dd_run
 

@@ -487,6 +487,10 @@ def parse_measure(text: str | Measure) -> Measure:
     """
     if isinstance(text, Measure):
         return text
+    from cranfield.measures.ir_measures_names import from_ir_measure, is_ir_measure  # an ir_measures object
+
+    if is_ir_measure(text):
+        return from_ir_measure(text)
     if not isinstance(text, str):
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
