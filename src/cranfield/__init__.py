@@ -12,9 +12,11 @@ from cranfield.evaluation.collection import Collection  # noqa: E402
 from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa: E402
 from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
 from cranfield.measures.registry import Measure, parse_measure  # noqa: E402
+from cranfield.compat.ir_measures import as_ir_measures_provider  # noqa: E402  (imports ir_measures lazily)
 
 __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
+    "as_ir_measures_provider",
 ]
