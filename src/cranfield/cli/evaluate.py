@@ -76,7 +76,8 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default=None,
                    help="output format (default: table, or the tool's own with --compat); trec is trec_eval's "
                         "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
-                        "ntcireval are those tools' layouts")
+                        "ntcireval are those tools' layouts; parquet is a Parquet file of run, topic, measure, "
+                        "value (needs -o FILE and pyarrow)")
     p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval", "dd2017"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
@@ -149,6 +150,8 @@ def _run_example(args: argparse.Namespace) -> int:
 def _check_options(args: argparse.Namespace) -> None:
     """Validate ``eval``'s numeric options and output files before any work: one line each
     (``The value of -M/--depth must be an integer >= 1. Got '0' instead.``), exit status 2."""
+    if args.format == "parquet" and not args.output:  # binary: never to a terminal or a pipe
+        raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
     for dest, option in (("depth", "-M/--depth"), ("rel_level", "-l/--rel-level"),
                          ("docs_per_iteration", "--docs-per-iteration")):
         if getattr(args, dest) is not None:
@@ -253,12 +256,19 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                         "value": None if t[s, k] != t[s, k] else float(t[s, k])}
                                        for s, run in enumerate(results.runs) for k, m in enumerate(results.measures)]
             text = json.dumps(rows, indent=1) + "\n"
-        else:
+        elif fmt != "parquet":
             text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
                             for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
     else:
         text = _render(results, fmt, detail, **shape)
-    emit(text, args.output)
+    if fmt == "parquet":  # binary, to -o only; TRisk as rows MEASURE[TRisk] (docs/parquet.md)
+        from cranfield.io.arrow import write_results_parquet
+
+        extra = ([(run, "all", f"{m}[TRisk]", float(t[s, k])) for s, run in enumerate(results.runs)
+                  for k, m in enumerate(results.measures)] if args.baseline else [])
+        write_results_parquet(args.output, [*results.rows(detail), *extra], results.provenance)
+    else:
+        emit(text, args.output)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -324,6 +334,8 @@ def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: boo
 
     if fmt == "trec":
         return relstrings.render(results, per_topic, header=header, runid=runid)
+    if fmt == "parquet":  # written by write_results_parquet, not as text
+        return ""
     return render(results, fmt, per_topic)
 
 
@@ -379,7 +391,8 @@ def add_parser(sub: Any) -> None:
         epilog=EVAL_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     ev.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel), "
-                                  "or NTCIREVAL's <topic>.rel file (docID L<n>) or a directory of them")
+                                  "or NTCIREVAL's <topic>.rel file (docID L<n>) or a directory of them, "
+                                  "or irds:<dataset-id>: an ir_datasets dataset's qrels (docs/datasets.md)")
     ev.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag, or NTCIREVAL's "
                                                            "<topic>.res ranked list or a directory of them")
     _add_eval_options(ev)

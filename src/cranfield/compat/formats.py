@@ -12,7 +12,8 @@ import numpy as np
 from cranfield.evaluation.evaluator import Results
 from cranfield.render.tables import format_csv, format_json, format_table, provenance_line
 
-FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval")
+FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval", "parquet")
+BINARY_FORMATS = ("parquet",)  # written to a file (Results.to_parquet, -o FILE), not rendered as text
 
 
 def _summary_only(results: Results) -> set[str]:
@@ -120,5 +121,10 @@ FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
 
 
 def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
-    """Render results in one of :data:`FORMATS`."""
+    """Render results in one of :data:`FORMATS` (the text ones: Parquet is written by
+    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`)."""
+    if fmt in BINARY_FORMATS:
+        from cranfield.errors import CranfieldError
+
+        raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
     return FORMATTERS[fmt](results, per_topic)

@@ -21,7 +21,7 @@ from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection
-from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, read_intents
+from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
 from cranfield.io.run import ORDERS
 from cranfield.measures.registry import Measure, parse_measure
 
@@ -71,6 +71,43 @@ def run_list(runs: Any) -> list[Any]:
         raise TypeError("runs must be a run (a path, a dict {qid: {docno: score}}, a DataFrame or a Run) "
                         f"or a list of runs; got {type(runs).__name__}")
     return list(runs)
+
+
+def is_run_dict(runs: Any) -> bool:
+    """Whether ``runs`` is a dict of named runs ``{name: run}`` rather than one pytrec_eval run
+    ``{qid: {docno: score}}``: every value is a run itself (a path, a Run, a DataFrame or Arrow
+    table, or a non-empty dict of dicts)."""
+    if not isinstance(runs, Mapping) or not runs:
+        return False
+    return all(isinstance(v, (str, Path, Run)) or hasattr(v, "columns")
+               or (isinstance(v, Mapping) and bool(v) and all(isinstance(x, Mapping) for x in v.values()))
+               for v in runs.values())
+
+
+def named_runs(runs: Any, names: Sequence[str] | None = None) -> tuple[list[Any], list[str] | None]:
+    """The runs as a list, and their names when given: the keys of a dict ``{name: run}``
+    (:func:`is_run_dict`) or ``names`` (a list as long as the runs). Names must be unique,
+    non-empty strings (docs/parquet.md#names)."""
+    if is_run_dict(runs):
+        if names is not None:
+            raise CranfieldError("runs given as a dict {name: run} are named by its keys; leave out names=")
+        items, given = list(runs.values()), list(runs.keys())
+    else:
+        items = run_list(runs)
+        if names is None:
+            return items, None
+        if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+            raise TypeError(f"names must be a list of run names, one per run; got {type(names).__name__}")
+        given = list(names)
+        if len(given) != len(items):
+            raise CranfieldError(f"{len(given)} run names given for {len(items)} runs")
+    wrong = [n for n in given if not isinstance(n, str) or not n.strip()]
+    if wrong:
+        raise CranfieldError(f"run names must be non-empty strings; got {wrong[0]!r}")
+    twice = next((n for k, n in enumerate(given) if n in given[:k]), None)
+    if twice is not None:
+        raise CranfieldError(f"the run name {twice!r} is given twice; run names must be unique")
+    return items, given
 
 
 @dataclass(frozen=True)
@@ -186,6 +223,14 @@ class Results:
         import pandas as pd
 
         return pd.DataFrame(list(self.rows(per_topic)), columns=["run", "topic", "measure", "value"])
+
+    def to_parquet(self, path: str | Path, per_topic: bool = True) -> None:
+        """Write :meth:`rows` as a Parquet file with columns ``run``, ``topic``, ``measure`` (strings)
+        and ``value`` (float64, null where undefined), atomically; the provenance is kept in the
+        schema metadata (docs/parquet.md). Needs pyarrow (``pip install 'cranfield[parquet]'``)."""
+        from cranfield.io.arrow import write_results_parquet
+
+        write_results_parquet(path, self.rows(per_topic), self.provenance)
 
 
 class RunScores(NamedTuple):
@@ -408,27 +453,31 @@ class Evaluator:
 
     def evaluate(self, runs: Any, *, order: str = "score", on_duplicate: str = "error",
                  per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None,
-                 score_dtype: str = "float32") -> Results:
-        """Score ``runs`` (a run or a list of runs: paths, dicts, DataFrames or
-        :class:`~cranfield.io.Run`); with ``per_intent`` keep each intent's score of the
+                 score_dtype: str = "float32", names: Sequence[str] | None = None) -> Results:
+        """Score ``runs`` (a run or a list of runs: paths, dicts, DataFrames, Arrow tables or
+        :class:`~cranfield.io.Run`; or a dict ``{name: run}``); with ``per_intent`` keep each intent's score of the
         intent-aware measures, with ``per_iteration`` each iteration measure's value after every
-        iteration."""
-        runs = run_list(runs)
+        iteration. ``names`` (one per run, unique) name the runs in every output; without names, an
+        in-memory run without a name of its own is ``run<k>``, its place in the list (``run`` when it
+        is the only one; docs/parquet.md#names)."""
+        runs, given = named_runs(runs, names)
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
         loaded: list[Run] = []
         scored: list[RunScores] = []
-        for obj in progress(runs, len(runs), "evaluating", progress_bar):
-            run = self.prepare(as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
-                                      score_dtype=score_dtype))
+        for k, obj in enumerate(progress(runs, len(runs), "evaluating", progress_bar)):
+            run = as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                         score_dtype=score_dtype)
+            label = given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
+            run = self.prepare(run if label is None else dataclasses.replace(run, name=label))
             loaded.append(run)
             scored.append(self.score_run(run, per_intent, per_iteration))
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
         return Results(
-            runs=unique_names(loaded),
+            runs=given or unique_names(loaded),
             measures=self.names,
             topics=[self.collection.topic_ids[t] for t in keep],
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
@@ -543,13 +592,15 @@ def evaluate(
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
+    names: Sequence[str] | None = None,
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
     Parameters
     ----------
     qrels : path, dict ``{qid: {docno: rel}}``, DataFrame or Qrels
-    runs : a run or a list of runs (paths, dicts ``{qid: {docno: score}}``, DataFrames, Runs)
+    runs : a run or a list of runs (paths, dicts ``{qid: {docno: score}}``, DataFrames, Arrow
+        tables, Runs), or a dict ``{name: run}`` of named runs
     measures : str or list of str
         ir_measures-style names such as ``"P@10"``, ``"nDCG(gains=exp)@20"``, ``"RBP(p=0.8)"``;
         one name is one measure (``"AP"``, not the letters A and P).
@@ -568,6 +619,8 @@ def evaluate(
         Also the Cube Test family's value after each iteration, as rows ``CT@5[iteration=2]``.
     average : {"avg", "geom", "dd"}
         How the ``all`` row averages topics (see :class:`Evaluator`).
+    names : list of str, optional
+        The runs' names (one per run, unique), kept in the ``run`` column (docs/parquet.md#names).
 
     Examples
     --------
@@ -582,5 +635,5 @@ def evaluate(
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
                           average=average)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration)
+                                 per_iteration=per_iteration, names=names)
     return results.to_frame(per_topic or per_intent or per_iteration)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cranfield.io.arrow import is_arrow_table, is_parquet_path, read_parquet, table_to_frame
 from cranfield.io.irds import intent_types_for, is_irds, read_irds_intent_types, read_irds_qrels, refuse_run
 from cranfield.io.ntcir import (
     looks_like_ntcir_rel,
@@ -24,7 +25,7 @@ from cranfield.io.qrels import (
     read_intents,
     read_qrels,
 )
-from cranfield.io.run import Order, Run, read_run, run_from_dict, run_from_frame
+from cranfield.io.run import Order, Run, frame_run_name, read_run, run_from_dict, run_from_frame
 
 __all__ = [
     "Intents",
@@ -34,6 +35,8 @@ __all__ = [
     "as_intent_types",
     "as_qrels",
     "as_run",
+    "frame_run_name",
+    "needs_run_name",
     "looks_like_ntcir_rel",
     "looks_like_ntcir_res",
     "qrels_from_dict",
@@ -81,11 +84,16 @@ def as_qrels(obj: Any, *, diversity: bool | None = None, on_duplicate: str = "er
     if is_irds(obj):  # irds:<dataset-id>: an ir_datasets dataset's qrels (docs/datasets.md)
         return read_irds_qrels(obj, diversity=diversity, on_duplicate=on_duplicate)
     if isinstance(obj, (str, Path)):
+        if is_parquet_path(obj):  # a Parquet table (docs/parquet.md)
+            return qrels_from_frame(read_parquet(obj), diversity=diversity, on_duplicate=on_duplicate,
+                                    source=str(obj))
         if Path(obj).is_dir() or looks_like_ntcir_rel(obj):
             return read_ntcir_rel(obj, on_duplicate=on_duplicate)
         return read_qrels(obj, diversity=diversity, on_duplicate=on_duplicate)
     if isinstance(obj, Mapping):
         return qrels_from_dict(obj, diversity=diversity)
+    if is_arrow_table(obj):
+        return qrels_from_frame(table_to_frame(obj), diversity=diversity, on_duplicate=on_duplicate, source="<Table>")
     if _is_frame(obj):
         return qrels_from_frame(obj, diversity=diversity, on_duplicate=on_duplicate)
     raise TypeError(f"qrels must be a path, a dict, a DataFrame or a Qrels, not {type(obj).__name__}")
@@ -106,6 +114,10 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     if isinstance(obj, (str, Path)):
         from cranfield.io.dd import looks_like_dd_run, read_dd_run
 
+        if is_parquet_path(obj):  # a Parquet table, named by its run/tag/name column or file (docs/parquet.md)
+            frame = read_parquet(obj)
+            return run_from_frame(frame, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                                  name=name or frame_run_name(frame) or Path(obj).name, source=str(obj))
         if Path(obj).is_file() and looks_like_dd_run(obj):
             return read_dd_run(obj, name=name)
         if Path(obj).is_dir() or looks_like_ntcir_res(obj):
@@ -114,7 +126,22 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
                         score_dtype=score_dtype)
     if isinstance(obj, Mapping):
         return run_from_dict(obj, order=order, name=name or "run")
+    if is_arrow_table(obj):
+        return run_from_frame(table_to_frame(obj), order=order, name=name, source="<Table>",
+                              on_duplicate=on_duplicate)  # type: ignore[arg-type]
     if _is_frame(obj):
         return run_from_frame(obj, order=order, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
     raise TypeError(f"a run must be a path, a dict, a DataFrame or a Run, not {type(obj).__name__}")
 
+
+def needs_run_name(obj: Any) -> bool:
+    """Whether an in-memory run has no name of its own: a dict, or a DataFrame or Arrow table
+    without a single-valued ``run``/``tag``/``name`` column (:func:`frame_run_name`). Files and
+    :class:`Run` objects carry their names (docs/parquet.md#names)."""
+    if isinstance(obj, (str, Path, Run)):
+        return False
+    if isinstance(obj, Mapping):
+        return True
+    if is_arrow_table(obj) or _is_frame(obj):
+        return frame_run_name(obj) is None
+    return False
