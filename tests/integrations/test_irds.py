@@ -7,8 +7,12 @@ temporary directory and every socket connection fails the test.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import socket
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +25,26 @@ from cranfield.errors import CranfieldError
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import as_qrels, as_run, read_intent_types, read_irds_intent_types, read_irds_qrels, read_qrels
 
-ir_datasets = pytest.importorskip("ir_datasets")
+
+def _import_ir_datasets():
+    """Import ir_datasets with its home in a temporary directory: importing it creates the
+    collections' cache directories there (``ir_datasets.util.home_path``)."""
+    if "ir_datasets" in sys.modules:
+        return pytest.importorskip("ir_datasets")
+    home = tempfile.mkdtemp(prefix="cranfield-irds-")
+    atexit.register(shutil.rmtree, home, True)
+    before = os.environ.get("IR_DATASETS_HOME")
+    os.environ["IR_DATASETS_HOME"] = home
+    try:
+        return pytest.importorskip("ir_datasets")
+    finally:
+        if before is None:
+            del os.environ["IR_DATASETS_HOME"]
+        else:
+            os.environ["IR_DATASETS_HOME"] = before
+
+
+ir_datasets = _import_ir_datasets()
 from ir_datasets.datasets.base import Dataset  # noqa: E402
 from ir_datasets.datasets.clueweb12 import TrecWebTrackQuery  # noqa: E402
 from ir_datasets.formats import TrecQrels, TrecSubQrels, TrecXmlQueries  # noqa: E402
@@ -156,6 +179,15 @@ def test_intent_types_given_as_irds_id():
     assert a.collection.typed
 
 
+def test_load_collection_takes_the_datasets_intent_types():
+    from cranfield.evaluation.collection import load_collection
+
+    a = load_collection("irds:cranfield-test/web2012/diversity")
+    b = load_collection(str(WEB_QRELS), diversity=True, intent_types=str(WEB_TOPICS))
+    assert a.diversity and a.typed and a.topic_ids == b.topic_ids
+    assert not load_collection("irds:cranfield-test/web2012").typed
+
+
 # ---- the command line ------------------------------------------------------------------------
 
 def _scores(out: str) -> list[str]:
@@ -180,6 +212,10 @@ def test_cli_eval_diversity_equals_the_files(capsys):
                                        *measures])
     assert code2 == 0
     assert _scores(out) == _scores(out2)
+    code3, out3, err3 = run_main(capsys, ["eval", "--diversity", "--intent-types",
+                                          "irds:cranfield-test/web2012/diversity", WEB_QRELS, WEB_RUN, *measures])
+    assert code3 == 0, err3
+    assert _scores(out3) == _scores(out2)
 
 
 # ---- errors, one line each -------------------------------------------------------------------
