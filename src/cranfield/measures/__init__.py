@@ -7,8 +7,10 @@
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings
   (docs/conventions.md#truncated).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (docs/conventions.md#cube-test).
+- :mod:`.cwl` — the C/W/L framework's measures as cwl_eval computes them (docs/cwl.md).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
+- :mod:`.extra` — Judged@k, unnormalised DCG@k and Compat (docs/conventions.md#judged-dcg-compat).
 """
 
 from cranfield.measures import (  # noqa: F401  (each family registers its measures on import)
@@ -16,7 +18,9 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     alpha_sharp,
     aspects,
     cubetest,
+    cwl,
     diversity,
+    extra,
     ncu,
     registry,  # noqa: F401  (first: the families register into it)
     sakai,
