@@ -33,7 +33,7 @@ a negative one as 0 (likewise refused). The measures, by their C(i):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -199,7 +199,7 @@ T_GAIN = "T, the gain the user wants"
 CITE_CWL = "Moffat, Bailey, Scholer & Thomas, TOIS 35(3) 2017; Azzopardi, Thomas & Moffat, SIGIR 2019 (cwl_eval)"
 
 
-def _depth(p: dict) -> int:
+def _depth(p: Mapping[str, Any]) -> int:
     return int(p["depth"])
 
 
