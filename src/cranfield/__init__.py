@@ -11,7 +11,8 @@ from cranfield.errors import CranfieldError, EvaluationWarning, InputError, Meas
 from cranfield.evaluation.collection import Collection  # noqa: E402
 from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa: E402
 from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
-from cranfield.measures.registry import Measure, parse_measure  # noqa: E402
+from cranfield.measures.plugins import load_plugin, measure, param, register_measure, unregister_measure  # noqa: E402
+from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure  # noqa: E402
 from cranfield.compat.ir_measures import as_ir_measures_provider  # noqa: E402  (imports ir_measures lazily)
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
     "as_ir_measures_provider",
+    "register_measure", "measure", "param", "Param", "MeasureSpec", "unregister_measure", "load_plugin",
 ]

@@ -33,7 +33,8 @@ properties of Amigó, Mizzaro & Spina, SIGIR 2022 (single-intent binary rankings
 
 examples:
   cranfield axioms -m alpha-nDCG@10 -m ERR-IA@10 -m ACT -m AP_IA
-  cranfield axioms -m 'MyMeasure@10' --depth 12 --aspects 3 --format json
+  cranfield axioms --plugin my_measures.py -m 'MyPrecision@10' --depth 10 --aspects 3 --format json
+      (your own measure: my_measures.py is the example of docs/plugins.md)
   cranfield axioms -m RBU -m OIE -m DCGU --properties confidence,recall,redundancy-002 --plot props.png
 """
 

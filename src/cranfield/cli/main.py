@@ -47,7 +47,7 @@ other tools' formats (options of eval):
 def build_parser() -> argparse.ArgumentParser:
     """The ``cranfield`` parser with every command, listed by group in ``--help``."""
     parser = _Parser(
-        prog="cranfield", usage="%(prog)s [-h] [--version] COMMAND ...",
+        prog="cranfield", usage="%(prog)s [-h] [--version] [--plugin MODULE] COMMAND ...",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Exact, fast evaluation of search and recommendation rankings.",
     )
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
     for module in COMMANDS:
         module.add_parser(sub)
+    _add_plugin_option(parser)
     parser.epilog = _grouped_commands(sub) + "\n" + OTHER_TOOLS + (
         "\nrun `cranfield COMMAND --help` for the options and examples of a command; "
         "`cranfield example` evaluates the bundled TREC Web 2012 example.")
@@ -76,6 +77,31 @@ def _grouped_commands(sub: argparse._SubParsersAction) -> str:
     return "\n".join(lines)
 
 
+PLUGIN_HELP = ("import a module or .py file that registers measures (repeatable; docs/plugins.md); the installed "
+               "packages' cranfield.measures entry points are loaded too")
+
+
+def _add_plugin_option(parser: argparse.ArgumentParser, level: int = 0) -> None:
+    """``--plugin MODULE`` on ``parser`` and on each of its (sub)commands, one dest per level,
+    so that a subcommand's parse keeps the plugins given before its name."""
+    parser.add_argument("--plugin", action="append", dest=f"plugins_{level}", default=argparse.SUPPRESS,
+                        metavar="MODULE", help=PLUGIN_HELP)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                _add_plugin_option(child, level + 1)
+
+
+def _load_plugins(args: argparse.Namespace) -> None:
+    """The entry points of group ``cranfield.measures``, then every ``--plugin``, each once."""
+    from cranfield.measures.plugins import load_entry_points, load_plugin
+
+    load_entry_points()
+    for level in range(3):
+        for target in getattr(args, f"plugins_{level}", ()):
+            load_plugin(target)
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
     prefix = "warning" if issubclass(category, EvaluationWarning) else category.__name__
     print(f"cranfield: {prefix}: {message}", file=sys.stderr)
@@ -92,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():  # every warning of this command is shown, each time
             warnings.simplefilter("always", EvaluationWarning)
             warnings.showwarning = _show_warning
+            _load_plugins(args)
             return int(args.handler(args))
     except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
         silence_stdout()

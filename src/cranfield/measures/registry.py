@@ -276,6 +276,15 @@ def register(spec: MeasureSpec) -> MeasureSpec:
     return spec
 
 
+def unregister(name: str) -> MeasureSpec:
+    """Remove the measure registered under ``name`` (its own name, not an alias), with its
+    aliases, and return its spec (a KeyError if there is none)."""
+    spec = REGISTRY.pop(name)
+    for alias in (spec.name, *spec.aliases):
+        _ALIASES.pop(alias, None)
+    return spec
+
+
 def extend(name: str, **fields: Any) -> MeasureSpec:
     """Give the registered measure ``name`` further fields (e.g. F's prefix kernel, declared by
     the truncation family) and return the new spec."""
