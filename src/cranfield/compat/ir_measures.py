@@ -167,7 +167,7 @@ def as_ir_measures_provider(*, pipeline: str = "append") -> Any:
 def _provider_class(im: Any) -> type:
     Any_ = im.providers.base.Any
 
-    class CranfieldProvider(im.providers.Provider):  # type: ignore[misc, name-defined]
+    class CranfieldProvider(im.providers.Provider):
         """cranfield (exact, vectorised trec_eval/ndeval/NTCIREVAL measures) as an ir_measures provider."""
 
         NAME = "cranfield"
@@ -199,7 +199,7 @@ def _provider_class(im: Any) -> type:
                 groups.setdefault(judged_only, []).append((m, converted))
             return CranfieldEvaluator(measures, frame, groups)
 
-    class CranfieldEvaluator(im.providers.Evaluator):  # type: ignore[misc, name-defined]
+    class CranfieldEvaluator(im.providers.Evaluator):
         def __init__(self, measures: list[Any], frame: Any, groups: dict[bool, list[tuple[Any, Any]]]) -> None:
             super().__init__(measures, set(frame["query_id"].astype(str)))
             intents = any(c.spec.needs_intents for g in groups.values() for _, c in g)
