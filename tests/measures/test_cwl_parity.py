@@ -2,7 +2,7 @@
 own qrels reader, ranking maker and metric classes, on the Robust03 runs and on random cases:
 every C/W/L measure and each of cwl_eval's five outputs (EU, ETU, EC, ETC, ED) per topic, to
 1e-9; and INST and INSQ computed by hand from their definitions (Moffat, Bailey, Scholer &
-Thomas, TOIS 2017, Eq. 8–9) on a three-document ranking."""
+Thomas, ADCS 2015; Moffat, Scholer & Thomas, ADCS 2012) on a three-document ranking."""
 
 from __future__ import annotations
 

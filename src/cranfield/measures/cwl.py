@@ -3,7 +3,7 @@
 The C/W/L framework (Moffat, Bailey, Scholer & Thomas, ADCS 2015; TOIS 35(3) 2017) describes a
 metric by its continuation probabilities C(i), the chance that a user who has read the item at
 rank i reads the next one. From C follow the weights and the stopping probabilities
-(Azzopardi, Thomas & Moffat, SIGIR 2019, "cwl_eval", §2), over the ranks i = 1..n::
+(Azzopardi, Thomas & Moffat, SIGIR 2019, "cwl_eval"), over the ranks i = 1..n::
 
     V(i) = Π_{j<i} C(j)            (the probability of reaching rank i)
     W(i) = V(i) / Σ_k V(k)         (the weight of rank i)
@@ -25,7 +25,7 @@ a negative one as 0 (likewise refused). The measures, by their C(i):
 - CWL-P@k: 1 for i < k, else 0 (precision at k).
 - CWL-RBP: p (Moffat & Zobel, TOIS 2008).
 - SDCG@k: log2(i+1)/log2(i+2) for i < k, else 0 — the weights of DCG@k scaled to sum to 1.
-- INST: ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − G(i) (Moffat et al., TOIS 2017, Eq. 9).
+- INST: ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − G(i) (Moffat et al., ADCS 2015; TOIS 2017).
 - INSQ: ((i + 2T − 1)/(i + 2T))² (Moffat, Scholer & Thomas, ADCS 2012).
 - BPM, BPM-D: 1 while G(i) < T_i and K(i) < K_i, else 0, the bounds static or moved by each
   item's gain (Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017, the Bejeweled Player Model).
@@ -69,7 +69,7 @@ def cwl_gains(batch: Batch, gains: Any, max_gain: float, depth: int) -> np.ndarr
 
 def cwl_outputs(c: np.ndarray, g: np.ndarray, out: str) -> np.ndarray:
     """One of cwl_eval's five quantities from the continuation probabilities C(i) and the gains
-    g(i), both (S, T, n), every item of cost 1 (Azzopardi, Thomas & Moffat, SIGIR 2019, §2)."""
+    g(i), both (S, T, n), every item of cost 1 (Azzopardi, Thomas & Moffat, SIGIR 2019)."""
     n = c.shape[-1]
     reach = np.ones_like(c)
     if n > 1:
@@ -117,7 +117,7 @@ def sdcg(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0
          out: str = "eu") -> np.ndarray:
     """Scaled DCG@k: C(i) = log2(i+1)/log2(i+2) for i < k, else 0, so W(i) is the discount
     1/log2(i+1) of DCG@k (Järvelin & Kekäläinen, TOIS 2002) scaled to sum to 1 over the first k
-    ranks (Moffat et al., TOIS 2017, §3; cwl_eval ``NDCGCWLMetric``, named NDCG-k@k)."""
+    ranks (Moffat et al., TOIS 2017; cwl_eval ``NDCGCWLMetric``, named NDCG-k@k)."""
     c = np.zeros(_shape(batch, depth))
     m = min(cutoff, depth + 1) - 1
     i = ranks(m)
@@ -128,7 +128,7 @@ def sdcg(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0
 def inst(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,  # noqa: N803
          out: str = "eu") -> np.ndarray:
     """INST: C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{j≤i} g(j), the gain still
-    wanted after rank i (Moffat, Bailey, Scholer & Thomas, TOIS 35(3) 2017, Eq. 9; ADCS 2015;
+    wanted after rank i (Moffat, Bailey, Scholer & Thomas, ADCS 2015; TOIS 35(3) 2017;
     cwl_eval ``INSTCWLMetric``). Gains are at most 1 (INST's assumption, which cwl_eval checks)
     and T >= 0.5, so that i + T + T_i >= 2T and C(i) is a probability."""
     g = cwl_gains(batch, gains, min(max_gain, 1.0), depth)
@@ -139,7 +139,7 @@ def inst(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 
 def insq(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,  # noqa: N803
          out: str = "eu") -> np.ndarray:
     """INSQ: C(i) = ((i + 2T − 1)/(i + 2T))², INST without its adaptation to the gain found
-    (Moffat, Scholer & Thomas, ADCS 2012; Moffat et al., TOIS 2017, Eq. 8; cwl_eval
+    (Moffat, Scholer & Thomas, ADCS 2012; Moffat et al., TOIS 2017; cwl_eval
     ``INSQCWLMetric``)."""
     x = ranks(depth) + 2.0 * T
     c = np.broadcast_to(((x - 1.0) / x) ** 2, _shape(batch, depth))
@@ -169,7 +169,7 @@ def bpm(batch: Batch, T: float = 1.0, K: float = 10.0, gains: Any = "linear", ma
         depth: int = 1000, out: str = "eu") -> np.ndarray:
     """The static Bejeweled Player Model: the user reads on while the gain so far is below T
     and the cost so far (the items read) below K (Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017,
-    §4; cwl_eval ``BPMCWLMetric``, BPM-Static)."""
+   ; cwl_eval ``BPMCWLMetric``, BPM-Static)."""
     return _bpm(batch, T, K, 0.0, 0.0, 0.0, gains, max_gain, depth, out)
 
 
@@ -178,7 +178,7 @@ def bpm_dynamic(batch: Batch, T: float = 1.0, K: float = 10.0, hb: float = 1.0, 
                 out: str = "eu") -> np.ndarray:
     """The dynamic Bejeweled Player Model: after each item the bounds move by its gain against
     the median gain, T ← T + hb·(g(i) − gain_med), K ← K + hc·(g(i) − gain_med) (Zhang et al.,
-    SIGIR 2017, §4.2; cwl_eval ``BPMDCWLMetric``, BPM-Dynamic). cwl_eval 1.0 never moves K
+    SIGIR 2017; cwl_eval ``BPMDCWLMetric``, BPM-Dynamic). cwl_eval 1.0 never moves K
     (its cost loop updates T), which is hc = 0, the default."""
     return _bpm(batch, T, K, hb, hc, gain_med, gains, max_gain, depth, out)
 
@@ -222,7 +222,7 @@ _register("SDCG", sdcg, (cutoff_param("k: the DCG@k discount, scaled to sum to 1
           cite=f"Järvelin & Kekäläinen, TOIS 2002; {CITE_CWL}", doc="scaled DCG@k", reference="NDCG-k@k",
           aliases=("NDCG-k",), cutoff="required")
 _register("INST", inst, (Param("T", "float", 1.0, T_GAIN, low=0.5),),
-          cite=f"Moffat, Bailey, Scholer & Thomas, TOIS 35(3) 2017, Eq. 9; ADCS 2015; {CITE_CWL}",
+          cite="Moffat, Bailey, Scholer & Thomas, ADCS 2015; " + CITE_CWL,
           doc="adaptive, target-driven user model", reference="INST-T=T")
 _register("INSQ", insq, (Param("T", "float", 1.0, T_GAIN, low=0, open_low=True),),
           cite=f"Moffat, Scholer & Thomas, ADCS 2012; {CITE_CWL}", doc="INST's fixed-target predecessor",
@@ -235,6 +235,6 @@ _register("BPM-D", bpm_dynamic,
           (BPM_T, BPM_K, Param("hb", "float", 1.0, "how far each item's gain moves the gain bound T", low=0),
            Param("hc", "float", 0.0, "how far each item's gain moves the cost bound K (cwl_eval: never)", low=0),
            Param("gain_med", "float", 0.5, "the median gain: a larger gain raises the bounds", low=0)),
-          cite=f"Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017, §4.2; {CITE_CWL}",
+          cite=f"Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017; {CITE_CWL}",
           doc="dynamic Bejeweled Player Model", reference="BPM-Dynamic-T=T-K=K-hb=hb-hc=hc",
           aliases=("BPM-Dynamic",))
