@@ -168,8 +168,8 @@ def _bound(start: float, h: float, g: np.ndarray, gain_med: float) -> np.ndarray
 def bpm(batch: Batch, T: float = 1.0, K: float = 10.0, gains: Any = "linear", max_gain: float = 1.0,  # noqa: N803
         depth: int = 1000, out: str = "eu") -> np.ndarray:
     """The static Bejeweled Player Model: the user reads on while the gain so far is below T
-    and the cost so far (the items read) below K (Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017,
-   ; cwl_eval ``BPMCWLMetric``, BPM-Static)."""
+    and the cost so far (the items read) below K (Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017;
+    cwl_eval ``BPMCWLMetric``, BPM-Static)."""
     return _bpm(batch, T, K, 0.0, 0.0, 0.0, gains, max_gain, depth, out)
 
 
