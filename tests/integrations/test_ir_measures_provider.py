@@ -216,3 +216,25 @@ def test_a_run_without_qrels_topics_gets_ir_measures_defaults(provider):
     assert {m.value for m in metrics} == {0.0}
     assert len(metrics) == 2 * len({q.query_id for q in qrels})
     assert not any(math.isnan(m.value) for m in metrics)
+
+
+def test_pyterrier_experiment_uses_the_provider():
+    """PyTerrier's pt.Experiment on DataFrame results (no Java needed) computes cranfield's measures.
+    python-terrier is not a test extra: this runs where it is installed (checked with pyterrier 1.1.2)."""
+    pt = pytest.importorskip("pyterrier")
+    pd = pytest.importorskip("pandas")
+    saved = list(im.DefaultPipeline.providers)
+    try:
+        cranfield.as_ir_measures_provider()
+        qrels = pd.DataFrame(im.read_trec_qrels(str(TINY_QRELS))).rename(
+            columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+        res = pd.DataFrame(im.read_trec_run(str(TINY_RUN))).rename(columns={"query_id": "qid", "doc_id": "docno"})
+        topics = pd.DataFrame({"qid": sorted(res.qid.unique()), "query": "q"})
+        rbu = ir_measure("RBU(p=0.8)@10")
+        table = pt.Experiment([res], topics, qrels, eval_metrics=[im.AP, rbu], names=["run"])
+    finally:
+        im.DefaultPipeline.providers[:] = saved
+    expected = cranfield.evaluate(TINY_QRELS, TINY_RUN, ["AP", "RBU(p=0.8)@10"])
+    means = expected[expected.topic == "all"].set_index("measure").value
+    assert table["AP"].iloc[0] == pytest.approx(means["AP"], rel=1e-12)
+    assert table[str(rbu)].iloc[0] == pytest.approx(means["RBU(p=0.8)@10"], rel=1e-12)
