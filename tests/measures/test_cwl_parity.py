@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import math
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -244,3 +245,35 @@ def test_names_and_defaults():
     assert str(parse_measure("INST(T=3,out=etu)")) == "INST(T=3,out=etu)"
     with pytest.raises(cranfield.errors.MeasureError, match=r"'T' parameter of INST must be a float in the range"):
         parse_measure("INST(T=0.25)")
+
+
+# --------------------------------------------------------------------------- the command line
+def test_cwl_eval_command_line_default_metrics(tmp_path):
+    """``cwl-eval -n`` on ir_measures' C/W/L sample (run in tmp_path: it writes cwl.log there):
+    its column names, and every value it prints (4 decimals) for the metrics of its default list
+    that are C/W/L measures here (its RR and AP are not)."""
+    tiny = DATA / "tiny"
+    qrels, run = tiny / "ir_measures-cwl.qrels", tiny / "ir_measures-cwl.run"
+    printed = subprocess.run(["cwl-eval", "-n", str(qrels), str(run)], cwd=tmp_path, capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+    assert printed[0].split("\t") == ["Topic", "Metric", "EU", "ETU", "EC", "ETC", "ED"]
+    rows = [line.split("\t") for line in printed[1:]]
+    translate = {"P": "CWL-P@{}", "RBP": "CWL-RBP(p={})", "NDCG-k": "NDCG-k@{}", "INST-T": "INST(T={})"}
+    wanted: dict[str, str] = {}
+    for _, metric, *_ in rows:
+        head, _, value = metric.replace("=", "@").partition("@")
+        if head in translate:
+            wanted[metric] = translate[head].format(value)
+    assert len(wanted) == 14  # P@1..5, P@10, RBP@0.2/0.4/0.8, NDCG-k@5/10, INST-T=1/2/3
+    names = {f"{name}|{o}": with_params(name, f"out={o}") for name in wanted.values() for o in OUTPUTS}
+    df = cranfield.evaluate(qrels, run, list(names.values()), order="file")
+    ours = {(t, m): v for t, m, v in zip(df.topic, df.measure, df.value, strict=True)}
+    checked = 0
+    for topic, metric, *values in rows:
+        if metric not in wanted:
+            continue
+        for o, text in zip(OUTPUTS, values, strict=True):
+            value = ours[topic, names[f"{wanted[metric]}|{o}"]]
+            assert abs(value - float(text)) <= 5e-5 + 1e-12, (topic, metric, o, value, text)
+            checked += 1
+    assert checked == 3 * 14 * 5
