@@ -501,3 +501,13 @@ def test_risk_with_several_runs_and_skipped_topics_is_announced_once():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert adjusted.summary()[:, 0].tolist() == [0.0, -1.0]
+
+
+def test_qrels_with_only_negative_labels_score_zero(capsys, tmp_path):
+    """Every label negative (spam only): nothing is relevant, max_rel is 0, every measure scores 0."""
+    qrels, run = tmp_path / "neg.qrels", tmp_path / "neg.run"
+    qrels.write_text("1 0 a -2\n1 0 b -1\n")
+    run.write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
+    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP,nDCG@10,ERR,RBP", "--format", "json")
+    assert code == 0, err
+    assert {row["value"] for row in json.loads(out)} == {0.0}

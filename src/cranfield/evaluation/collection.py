@@ -120,7 +120,7 @@ class Collection:
         grades = np.zeros((ukey.size, n_int), dtype=_label_dtype(qrels.rel))
         keep = row_intent >= 0
         grades[inverse[keep], row_intent[keep]] = qrels.rel[keep]
-        max_rel = int(np.ceil(qrels.rel.max())) if qrels.rel.size else 0
+        max_rel = max(int(np.ceil(qrels.rel.max())), 0) if qrels.rel.size else 0  # all-negative qrels: 0
         typed = bool(intent_types) or (intents is not None and any(k is not None for k in intents.kind))
         return cls(
             topic_ids=topic_ids,
