@@ -332,10 +332,10 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
     byte is an error naming the row's ids: fixed-width byte strings drop trailing NULs, so
     ``"d1\\x00"`` would be taken for ``"d1"``."""
     columns = {name: list(values) for name, values in ids.items()}
-    for name, column in columns.items():  # None / NaN / pandas NA: str() would make an id of them
-        i = next((k for k, v in enumerate(column) if v is None or _is_missing(v)), None)
+    for name, raw in columns.items():  # None / NaN / pandas NA: str() would make an id of them
+        i = next((k for k, v in enumerate(raw) if v is None or _is_missing(v)), None)
         if i is not None:
-            raise InputError(source, None, f"row {i + 1}: the {name} id is missing ({column[i]!r})")
+            raise InputError(source, None, f"row {i + 1}: the {name} id is missing ({raw[i]!r})")
     encoded = {name: [v if isinstance(v, bytes) else str(v).encode() for v in values]
                for name, values in columns.items()}
     for values in encoded.values():
