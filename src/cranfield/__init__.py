@@ -7,18 +7,18 @@ The main entry points are :func:`evaluate` (qrels + runs + measure names → tid
 
 from cranfield._version import __version__
 from cranfield.batch import Batch, Topics  # noqa: E402
+from cranfield.compat.ir_measures import as_ir_measures_provider, ir_measure  # noqa: E402  (ir_measures lazily)
 from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError  # noqa: E402
 from cranfield.evaluation.collection import Collection  # noqa: E402
 from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa: E402
 from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
 from cranfield.measures.plugins import load_plugin, measure, param, register_measure, unregister_measure  # noqa: E402
 from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure  # noqa: E402
-from cranfield.compat.ir_measures import as_ir_measures_provider  # noqa: E402  (imports ir_measures lazily)
 
 __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
-    "as_ir_measures_provider",
+    "as_ir_measures_provider", "ir_measure",
     "register_measure", "measure", "param", "Param", "MeasureSpec", "unregister_measure", "load_plugin",
 ]

@@ -115,6 +115,7 @@ SHARED: dict[str, Rule] = {
     "ERR": _same("ERR"),
     "RBP": _rbp,
     "Judged": _same("Judged"),
+    "Compat": _same("Compat", "p", "normalize"),
     "StRecall": _same("StRecall", "rel"),
     "alpha_nDCG": _same("alpha_nDCG", "alpha", "rel"),
     "alpha_DCG": _same("alpha_DCG", "alpha", "rel"),
@@ -129,15 +130,14 @@ SHARED: dict[str, Rule] = {
 #: ir_measures measures cranfield has no equivalent of, with the reason.
 UNSUPPORTED: dict[str, str] = {
     "Accuracy": "a measure of paired relevance predictions, not of rankings",
-    "BPM": "the Bejewelled Player Model (Zhang et al., SIGIR 2017) is not implemented",
-    "INST": "INST (Moffat et al., ADCS 2015) is not implemented",
-    "INSQ": "INSQ (Moffat et al., ADCS 2012) is not implemented",
+    "BPM": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's BPM(T=..,K=..) (docs/cwl.md)",
+    "INST": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's INST(T=..) (docs/cwl.md)",
+    "INSQ": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's INSQ(T=..) (docs/cwl.md)",
     "NERR8": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
     "NERR9": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
     "NERR10": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
     "NERR11": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
-    "SDCG": "cwl_eval's scaled DCG is not implemented (nDCG and DCG-based utilities are)",
-    "Compat": "Compatibility (Clarke et al., SIGIR 2020) is not implemented",
+    "SDCG": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's SDCG@k (docs/cwl.md)",
 }
 
 
