@@ -72,8 +72,10 @@ def add_qrels_options(p: Any) -> None:
     kind.add_argument("--diversity", action="store_true",
                       help="read the qrels as diversity qrels (qid intent docno rel)")
     kind.add_argument("--adhoc", action="store_true", help="read the qrels as ad hoc qrels (qid iter docno rel)")
-    p.add_argument("--intents", metavar="FILE",
-                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity")
+    p.add_argument("--intents", metavar="FILE|uniform|nonuniform",
+                   help="intent probabilities (and types): qid intent probability [inf|nav]; implies --diversity; "
+                        "or uniform (1/n, the default) or nonuniform (Sakai, WWW 2012: the j-th of n intents "
+                        "in id order gets 2^(n-j+1)/sum_k 2^k)")
     p.add_argument("--intent-types", metavar="FILE",
                    help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
     p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",

@@ -23,6 +23,25 @@ from cranfield.io import Intents, Qrels, Run
 from cranfield.io._tokens import doc_keys
 from cranfield.io.run import topic_doc_keys
 
+INTENT_SCHEMES = ("uniform", "nonuniform")
+
+
+def is_intent_scheme(value: Any) -> bool:
+    """Whether ``value`` names intent probabilities (:data:`INTENT_SCHEMES`) instead of an intent file."""
+    return isinstance(value, str) and value in INTENT_SCHEMES
+
+
+def nonuniform_probabilities(n: int) -> np.ndarray:
+    """Sakai's non-uniform intent probabilities (Sakai, WWW 2012, Table 1, after Sakai & Song, 2011):
+    the j-th of n intents gets 2^(n−j+1) / Σ_{k=1..n} 2^k, so each intent is twice as likely as the next.
+
+    >>> nonuniform_probabilities(3).tolist() == [8 / 14, 4 / 14, 2 / 14]
+    True
+    """
+    j = np.arange(1, n + 1, dtype=np.float64)
+    w = np.exp2(n - j + 1)
+    return w / w.sum() if n else w
+
 
 def natural_key(topic: str) -> tuple[int, int, str]:
     """Sort integer-like topic ids numerically, before other ids sorted as text."""
@@ -76,7 +95,7 @@ class Collection:
 
     @classmethod
     def from_qrels(
-        cls, qrels: Qrels, *, intents: Intents | None = None,
+        cls, qrels: Qrels, *, intents: Intents | str | None = None,
         intent_types: Mapping[tuple[str, str], str] | None = None, empty_intents: str = "drop",
     ) -> Collection:
         """Compile :class:`~cranfield.io.Qrels`; every qrels topic becomes an evaluated topic.
@@ -85,11 +104,15 @@ class Collection:
         is given, otherwise its intent ids in the qrels. Intents without a relevant document
         are dropped with a warning and the remaining probabilities renormalised
         (``empty_intents="keep"`` keeps them); without an intent file the weights are uniform,
-        1/M'. Intent types come from the intent file's fourth column or ``intent_types``;
-        untyped intents are informational. Topics of the intent file that the qrels lack are
-        ignored, with a warning.
+        1/M', or with ``intents="nonuniform"`` Sakai's 2^(M'−j+1)/Σ_k 2^k for the j-th intent in
+        intent-id order (:func:`nonuniform_probabilities`). Intent types come from the intent file's
+        fourth column or ``intent_types``; untyped intents are informational. Topics of the intent
+        file that the qrels lack are ignored, with a warning.
         """
         check_choice(empty_intents, "empty_intents option", ("drop", "keep"))
+        scheme = "uniform"
+        if isinstance(intents, str):
+            scheme, intents = check_choice(intents, "intents", INTENT_SCHEMES), None
         order = sorted(range(len(qrels.topic_ids)), key=lambda t: natural_key(qrels.topic_ids[t]))
         remap = np.empty(len(order), dtype=np.int64)
         remap[order] = np.arange(len(order))
@@ -98,7 +121,7 @@ class Collection:
         if intents is not None:
             _warn_unjudged_topics(intents, topic_ids)
 
-        declared = _declared_intents(qrels, topic_ids, topic, intents, intent_types, empty_intents)
+        declared = _declared_intents(qrels, topic_ids, topic, intents, intent_types, empty_intents, scheme)
         names = [d.names for d in declared]
         n_int = max((len(x) for x in names), default=1) or 1
         local = {(t, name): k for t, x in enumerate(names) for k, name in enumerate(x)}
@@ -278,7 +301,7 @@ class _Declared:
 
 def _declared_intents(
     qrels: Qrels, topic_ids: tuple[str, ...], topic: np.ndarray, intents: Intents | None,
-    intent_types: Mapping[tuple[str, str], str] | None, empty_intents: str,
+    intent_types: Mapping[tuple[str, str], str] | None, empty_intents: str, scheme: str = "uniform",
 ) -> list[_Declared]:
     """Each topic's intents, probabilities and types after the rules of docs/conventions.md#intents."""
     n_topics = len(topic_ids)
@@ -326,6 +349,8 @@ def _declared_intents(
             dropped.extend(f"{qid}/{i}" for i in gone)
             names = [i for i in names if in_qrels[t].get(i, False)]
         w = np.array([candidates[i] for i in names], dtype=np.float64)
+        if scheme == "nonuniform":
+            w = nonuniform_probabilities(len(names))
         w = w / w.sum() if w.sum() > 0 else w
         if types or intents is not None:
             untyped.extend(f"{qid}/{i}" for i in names if (qid, i) not in types)
@@ -353,9 +378,9 @@ def load_collection(
         return qrels
     from cranfield.io import as_intent_types, as_qrels, read_intents
 
-    if intents is not None and diversity is None:
+    if intents is not None and diversity is None and not is_intent_scheme(intents):
         diversity = True
-    if isinstance(intents, (str, Path)):
+    if isinstance(intents, (str, Path)) and not is_intent_scheme(intents):
         intents = read_intents(intents)
     loaded = as_qrels(qrels, diversity=diversity)
     return Collection.from_qrels(loaded, intents=intents, intent_types=as_intent_types(intent_types, loaded),

@@ -20,7 +20,7 @@ from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
-from cranfield.evaluation.collection import Collection
+from cranfield.evaluation.collection import Collection, is_intent_scheme
 from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
 from cranfield.io.run import ORDERS
 from cranfield.measures.registry import Measure, parse_measure
@@ -265,7 +265,9 @@ class Evaluator:
     diversity : bool, optional
         Force reading a qrels file as diversity (True) or ad hoc (False) qrels.
     intents : path or Intents, optional
-        An intent file ``qid intent probability [inf|nav]`` (implies diversity qrels).
+        An intent file ``qid intent probability [inf|nav]`` (implies diversity qrels), or a name:
+        ``"uniform"`` (1/M', the default) or ``"nonuniform"`` (Sakai, WWW 2012, Table 1: the j-th of M'
+        intents, in intent-id order, gets 2^(M'−j+1)/Σ_k 2^k).
     intent_types : path or dict, optional
         Intent types: ``qid intent inf|nav`` lines or a TREC Web topics XML file.
     empty_intents : {"drop", "keep"}
@@ -282,6 +284,8 @@ class Evaluator:
     average : {"avg", "geom", "dd"}
         Topic average of the ``all`` row: arithmetic (default), geometric (trec_eval's gm_map,
         ε = 1e-5) or weighted by 1 − dd(t) (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; diversity qrels).
+    dd_depth : {"xi", "xi+1"} or int
+        The depth of dd for ``average="dd"`` (default ξ, the minimum cover; Table 10's dd rows use ξ + 1).
     """
 
     def __init__(
@@ -289,16 +293,20 @@ class Evaluator:
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
         intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
         judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
-        strip_topic_prefix: bool = False,
+        strip_topic_prefix: bool = False, dd_depth: Any = "xi",
     ) -> None:
         from cranfield.evaluation.averaging import AVERAGES
+        from cranfield.measures.topics import check_depth
+
+        self.dd_depth = check_depth(dd_depth)
 
         self.missing = check_choice(missing, "missing option", MISSING)
         self.norel = check_choice(norel, "norel option", NOREL)
         self.average = check_choice(average, "average option", AVERAGES)
         check_choice(empty_intents, "empty_intents option", EMPTY_INTENTS)
         _check_type(diversity, "diversity", (bool, type(None)), "True, False or None")
-        _check_type(intents, "intents", (str, Path, Intents, type(None)), "a path or an Intents")
+        _check_type(intents, "intents", (str, Path, Intents, type(None)),
+                    "a path, an Intents, 'uniform' or 'nonuniform'")
         _check_type(intent_types, "intent_types", (str, Path, Mapping, type(None)),
                     "a path or a dict {(qid, intent): 'inf' or 'nav'}")
         measures = measure_list(measures)
@@ -309,10 +317,10 @@ class Evaluator:
         self.judged_only = judged_only
         self.strip_topic_prefix = strip_topic_prefix
         self.measures = [parse_measure(m) for m in measures]
-        if intents is not None and diversity is None:
+        if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
         self.qrels: Qrels = as_qrels(qrels, diversity=diversity)
-        if isinstance(intents, (str, Path)):
+        if isinstance(intents, (str, Path)) and not is_intent_scheme(intents):
             intents = read_intents(intents)
         intent_types = as_intent_types(intent_types, self.qrels)  # a path, irds:<id>, or the dataset's own
         self.collection = Collection.from_qrels(
@@ -369,7 +377,7 @@ class Evaluator:
             return None
         from cranfield.evaluation.averaging import dd_weights
 
-        return dd_weights(self.collection.topics)[keep]
+        return dd_weights(self.collection.topics, self.dd_depth)[keep]
 
     def prepare(self, run: Run) -> Run:
         """Apply ``strip_topic_prefix``, ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a run."""

@@ -1,0 +1,76 @@
+"""Sakai, WWW 2012 (Tables 1 and 4) and Golbus, Aslam & Clarke, Inf. Retr. 2013 (§7, Table 10):
+named non-uniform intent probabilities, the overlap of significantly different run pairs between
+measures, and the geometric mean's floor in document selection sensitivity."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from cranfield.evaluation.collection import nonuniform_probabilities
+from cranfield.evaluation.evaluator import Evaluator, evaluate
+
+
+# --------------------------------------------------------------- Table 1: non-uniform intents
+@pytest.mark.parametrize("n, expected", [
+    (2, ["4/6", "2/6"]),
+    (3, ["8/14", "4/14", "2/14"]),
+    (4, ["16/30", "8/30", "4/30", "2/30"]),
+    (5, ["32/62", "16/62", "8/62", "4/62", "2/62"]),
+    (6, ["64/126", "32/126", "16/126", "8/126", "4/126", "2/126"]),
+])
+def test_nonuniform_probabilities_by_hand(n: int, expected: list[str]) -> None:
+    # Sakai, WWW 2012, Table 1: the j-th intent of n has probability 2^(n-j+1) / sum_{k=1}^n 2^k
+    assert nonuniform_probabilities(n) == pytest.approx([float(Fraction(x)) for x in expected], abs=1e-15)
+    assert nonuniform_probabilities(n).sum() == pytest.approx(1.0)
+
+
+def _tiny(tmp_path):
+    # topic 1: intents 1, 2 and 10 (natural order 1 < 2 < 10; as text "10" would come second);
+    # d1 is relevant to intent 10 only, d2 to intent 1 only; topic 2: intents 1 and 2, d3 relevant to 2.
+    qrels = tmp_path / "div.qrels"
+    qrels.write_text("1 1 d2 1\n1 2 d9 1\n1 10 d1 1\n2 1 d8 1\n2 2 d3 1\n")
+    run = tmp_path / "a.run"
+    run.write_text("1 Q0 d1 1 2 a\n1 Q0 d5 2 1 a\n2 Q0 d3 1 2 a\n2 Q0 d6 2 1 a\n")
+    return qrels, run
+
+
+def test_nonuniform_intents_in_a_measure(tmp_path) -> None:
+    qrels, run = _tiny(tmp_path)
+    df = evaluate(qrels, run, ["P-IA@2"], intents="nonuniform", diversity=True)
+    values = dict(zip(df.topic, df.value))
+    # topic 1: P@2 is 1/2 for intent 10 only, the third of three: 2/14 * 1/2
+    assert values["1"] == pytest.approx(2 / 14 * 0.5)
+    # topic 2: P@2 is 1/2 for intent 2, the second of two: 2/6 * 1/2
+    assert values["2"] == pytest.approx(2 / 6 * 0.5)
+    uniform = evaluate(qrels, run, ["P-IA@2"], intents="uniform", diversity=True)
+    assert dict(zip(uniform.topic, uniform.value))["1"] == pytest.approx(0.5 / 3)
+    default = evaluate(qrels, run, ["P-IA@2"], diversity=True)
+    assert list(default.value) == pytest.approx(list(uniform.value))
+
+
+def test_nonuniform_weights_of_the_collection(tmp_path) -> None:
+    qrels, _ = _tiny(tmp_path)
+    ev = Evaluator(qrels, ["P-IA@2"], intents="nonuniform", diversity=True)
+    assert ev.collection.intent_ids[0] == ("1", "2", "10")
+    assert ev.collection.weights[0, :3] == pytest.approx([8 / 14, 4 / 14, 2 / 14])
+
+
+def test_intent_scheme_is_validated(tmp_path) -> None:
+    from cranfield.errors import CranfieldError
+    from cranfield.evaluation.collection import Collection
+    from cranfield.io import as_qrels
+
+    qrels, _ = _tiny(tmp_path)
+    with pytest.raises(CranfieldError, match="intents"):
+        Collection.from_qrels(as_qrels(qrels, diversity=True), intents="skewed")
+
+
+def test_cli_intents_nonuniform(tmp_path, capsys) -> None:
+    from cranfield.cli.main import main
+
+    qrels, run = _tiny(tmp_path)
+    assert main(["eval", str(qrels), str(run), "-m", "P-IA@2", "--intents", "nonuniform", "--format", "json"]) == 0
+    out = capsys.readouterr().out
+    assert f"{(2 / 14 * 0.5 + 2 / 6 * 0.5) / 2:.4f}"[:5] in out
