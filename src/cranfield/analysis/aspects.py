@@ -77,16 +77,22 @@ def _aspect_weights(space: AspectSpace, weights: Mapping[str, Any] | None) -> np
 
 
 def evaluate_named(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], name: str,
-                   grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> Any:
-    """Evaluate ``TOMA(nDCG@10, dist=manhattan, weight=rank)``, ``CAM(AP)`` or ``MM(AP, variant=table)``."""
+                   grades: Mapping[str, Sequence[int]] | None = None, *,
+                   class_weights: Sequence[int] | None = None, aspect_weights: Mapping[str, float] | None = None,
+                   **options: Any) -> Any:
+    """Evaluate ``TOMA(nDCG@10, dist=manhattan, weight=rank)``, ``CAM(AP)`` or ``MM(AP, variant=table)``.
+
+    ``class_weights`` (integers >= 0, one per TOMA class, best first, non-increasing) replace a TOMA
+    measure's ``weight=``; ``aspect_weights`` p_a weigh CAM and MM (Maistro et al., CIKM 2021, Eq. 5–6)."""
     m = multi_aspect_measure(name)
     params = m.params
     inner = str(params["measure"])
     if m.name == "TOMA":
-        return evaluate_aspects(space, judgments, runs, inner, dist=params["dist"], weight=params["weight"],
+        weight = params["weight"] if class_weights is None else list(class_weights)
+        return evaluate_aspects(space, judgments, runs, inner, dist=params["dist"], weight=weight,
                                 p=params["p"], **options)
     return evaluate_aspects(space, judgments, runs, inner, method=m.name.lower(), grades=grades,
-                            variant=params.get("variant", "eq6"), **options)
+                            aspect_weights=aspect_weights, variant=params.get("variant", "eq6"), **options)
 
 
 STRATEGIES = ("recursive", "sum", "squared", "max")
@@ -164,3 +170,187 @@ def upper_bounds(space: AspectSpace, judgments: Mapping, measure: str, *, method
     res = evaluate_aspects(space, judgments, [runs[s] for s in strategies], measure, method=method,
                            grades=grades, **options)
     return UpperBounds(strategies, list(res.topics), res.values[:, 0, :])
+
+
+# --------------------------------------------------------------------------- §4.3 analyses
+class TopicCorrelation(NamedTuple):
+    """Kendall's τ-b between the orderings of the runs by two measures, topic by topic, and its mean over the
+    topics (Maistro et al., CIKM 2021, §4.3.1 and Table 4, top). A tuple ``(measures, topics, pairs, values)``."""
+
+    measures: list[str]
+    topics: list[str]
+    pairs: list[tuple[str, str]]
+    values: np.ndarray
+    """Shape (pairs, topics): τ on each topic; NaN where one measure ties every run (τ undefined)."""
+
+    def mean(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per pair: τ averaged over the topics where it is defined, and the number of those topics."""
+        counted = (~np.isnan(self.values)).sum(axis=1)
+        sums = np.where(np.isnan(self.values), 0.0, self.values).sum(axis=1)
+        return np.where(counted > 0, sums / np.maximum(counted, 1), np.nan), counted
+
+    def to_dict(self) -> dict[str, Any]:
+        """``measures``, ``topics`` and ``rows``: one ``{a, b, tau, topics}`` per pair (``tau`` the mean over
+        ``topics`` topics; None when no topic defines it) and ``per_topic``: one ``{a, b, topic, tau}`` each."""
+        mean, counted = self.mean()
+        rows = [{"a": a, "b": b, "tau": _plain(mean[i]), "topics": int(counted[i])}
+                for i, (a, b) in enumerate(self.pairs)]
+        per = [{"a": a, "b": b, "topic": t, "tau": _plain(self.values[i, j])}
+               for i, (a, b) in enumerate(self.pairs) for j, t in enumerate(self.topics)]
+        return {"measures": list(self.measures), "topics": list(self.topics), "rows": rows, "per_topic": per}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a DataFrame: ``a``, ``b``, ``tau``, ``topics``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"], columns=["a", "b", "tau", "topics"]).astype({"tau": float})
+
+
+def topic_correlation(scores: Mapping[str, Any], topics: Sequence[str]) -> TopicCorrelation:
+    """Per topic, Kendall's τ-b between the run orderings of each pair of measures (Maistro et al., CIKM 2021,
+    §4.3.1): ``scores`` maps each measure to its (runs × topics) scores, in the same run and topic order."""
+    from cranfield.meta.agreement import kendall_tau
+
+    names, arrays = _score_arrays(scores, topics)
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    values = np.array([[kendall_tau(arrays[a][:, t], arrays[b][:, t]) for t in range(len(topics))]
+                       for a, b in pairs], dtype=np.float64).reshape(len(pairs), len(topics))
+    return TopicCorrelation(names, list(topics), [(names[a], names[b]) for a, b in pairs], values)
+
+
+def _score_arrays(scores: Mapping[str, Any], topics: Sequence[str]) -> tuple[list[str], list[np.ndarray]]:
+    """The measures and their (runs × topics) score arrays, checked: at least one, all of one shape."""
+    names = list(scores)
+    arrays = [np.asarray(scores[n], dtype=np.float64) for n in names]
+    shapes = {a.shape for a in arrays}
+    if not names or len(shapes) != 1 or arrays[0].ndim != 2 or arrays[0].shape[1] != len(topics):
+        raise invalid("scores of the measures", f"one (runs × topics) array per measure, {len(topics)} topics",
+                      sorted(shapes))
+    return names, arrays
+
+
+def _best_runs(array: np.ndarray) -> list[int | None]:
+    """Per topic, the run with the highest score (the first such run on ties; None when every score is NaN)."""
+    return [None if np.isnan(col).all() else int(np.nanargmax(col)) for col in array.T]
+
+
+def _label_sums(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], topics: Sequence[str],
+                depth: int) -> list[list[list[int]]]:
+    """Per run and topic, the sum of the aspect label indices of its first ``depth`` documents (an unjudged
+    document: every aspect at its lowest label, 0)."""
+    from cranfield.io import as_run
+
+    labels = label_indices(space, judgments)
+    out = []
+    for r in runs:
+        run = as_run(r)
+        per = []
+        for topic in topics:
+            docs = run.ranking(topic)[:depth] if topic in run.topic_ids else []
+            judged = labels.get(topic, {})
+            per.append([int(sum(judged.get(d, [0]))) for d in docs])
+        out.append(per)
+    return out
+
+
+class ZeroAspectDocuments(NamedTuple):
+    """How often the document at rank 1..depth of each topic's best run (by each measure) has every aspect at
+    its lowest label, i.e. labels summing to 0 (Maistro et al., CIKM 2021, §4.3.3 and Table 5). A tuple
+    ``(measures, depth, counts, topics)``."""
+
+    measures: list[str]
+    depth: int
+    counts: np.ndarray
+    """Shape (depth, measures): the number of topics whose best run has a zero-aspect document at that rank."""
+    topics: np.ndarray
+    """Shape (measures,): the topics with a best run (the denominator of the percentages)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``measures``, ``depth`` and ``rows``: one ``{rank, measure, count, percent}`` per rank (``"1-depth"``
+        for the sum over the ranks) and measure; ``percent`` is 100·count/topics, as in Table 5."""
+        totals = self.counts.sum(axis=0)
+        rows = []
+        for k, rank in enumerate([*map(str, range(1, self.depth + 1)), f"1-{self.depth}"]):
+            for m, name in enumerate(self.measures):
+                count = int(totals[m] if k == self.depth else self.counts[k, m])
+                percent = 100.0 * count / self.topics[m] if self.topics[m] else None
+                rows.append({"rank": rank, "measure": name, "count": count, "percent": percent})
+        return {"measures": list(self.measures), "depth": self.depth, "topics": self.topics.tolist(), "rows": rows}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a DataFrame: ``rank``, ``measure``, ``count``, ``percent``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"], columns=["rank", "measure", "count", "percent"]).astype(
+            {"percent": float})
+
+
+def zero_aspect_documents(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], scores: Mapping[str, Any],
+                          topics: Sequence[str], depth: int = 5) -> ZeroAspectDocuments:
+    """Table 5 of Maistro et al., CIKM 2021: per measure (``scores``: its (runs × topics) scores, e.g. of
+    ``CAM(nDCG@5)``), each topic's best run (the first on ties), and at each rank 1..``depth`` the number of
+    topics where that run retrieved a document whose aspect labels sum to 0 (unjudged documents count)."""
+    depth = check_int(depth, "depth of the zero-aspect count", low=1)
+    names, arrays = _score_arrays(scores, topics)
+    sums = _label_sums(space, judgments, runs, topics, depth)
+    counts = np.zeros((depth, len(names)), dtype=np.int64)
+    seen = np.zeros(len(names), dtype=np.int64)
+    for m, array in enumerate(arrays):
+        for t, best in enumerate(_best_runs(array)):
+            if best is None:
+                continue
+            seen[m] += 1
+            for k, total in enumerate(sums[best][t]):
+                counts[k, m] += total == 0
+    return ZeroAspectDocuments(names, depth, counts, seen)
+
+
+class BandQuality(NamedTuple):
+    """Mean sum of aspect labels of the documents at each band of ranks of each topic's best run (by each
+    measure; Maistro et al., CIKM 2021, §4.3.4 and Table 6). A tuple ``(measures, bands, means, documents)``."""
+
+    measures: list[str]
+    bands: list[tuple[int, int]]
+    means: np.ndarray
+    """Shape (bands, measures); NaN for a band no best run reaches."""
+    documents: np.ndarray
+    """Shape (bands, measures): the documents averaged."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``measures``, ``bands`` (``"1-25"``, ...) and ``rows``: one ``{ranks, measure, mean, documents}`` each."""
+        labels = [f"{lo}-{hi}" for lo, hi in self.bands]
+        rows = [{"ranks": b, "measure": m, "mean": _plain(self.means[i, j]), "documents": int(self.documents[i, j])}
+                for i, b in enumerate(labels) for j, m in enumerate(self.measures)]
+        return {"measures": list(self.measures), "bands": labels, "rows": rows}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a DataFrame: ``ranks``, ``measure``, ``mean``, ``documents``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"], columns=["ranks", "measure", "mean", "documents"]).astype(
+            {"mean": float})
+
+
+def band_quality(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], scores: Mapping[str, Any],
+                 topics: Sequence[str], bands: Sequence[int] = (25, 50, 75, 100)) -> BandQuality:
+    """Table 6 of Maistro et al., CIKM 2021: per measure, each topic's best run (the first on ties), and for
+    each band of ranks (``bands``: increasing last ranks; default 1-25, 26-50, 51-75, 76-100) the mean over
+    all topics' documents in the band of the sum of their aspect label indices (unjudged: 0)."""
+    ends = [check_int(b, "last rank of a band", low=1) for b in bands]
+    if not ends or any(b <= a for a, b in zip(ends, ends[1:])):
+        raise invalid("rank bands", "increasing last ranks, e.g. 25,50,75,100", list(bands))
+    names, arrays = _score_arrays(scores, topics)
+    sums = _label_sums(space, judgments, runs, topics, ends[-1])
+    spans = list(zip([1, *(e + 1 for e in ends[:-1])], ends))
+    total = np.zeros((len(spans), len(names)))
+    docs = np.zeros((len(spans), len(names)), dtype=np.int64)
+    for m, array in enumerate(arrays):
+        for t, best in enumerate(_best_runs(array)):
+            if best is None:
+                continue
+            for i, (lo, hi) in enumerate(spans):
+                part = sums[best][t][lo - 1:hi]
+                total[i, m] += sum(part)
+                docs[i, m] += len(part)
+    means = np.where(docs > 0, total / np.maximum(docs, 1), np.nan)
+    return BandQuality(names, spans, means, docs)

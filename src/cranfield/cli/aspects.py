@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from cranfield.analysis.aspects import evaluate_named, upper_bounds
-from cranfield.errors import CranfieldError, invalid
+from cranfield.analysis.aspects import (
+    band_quality,
+    evaluate_named,
+    topic_correlation,
+    upper_bounds,
+    zero_aspect_documents,
+)
+from cranfield.errors import CranfieldError, check_float, check_int, invalid
 from cranfield.io.aspects import load_config, read_aspect_judgments, read_multi_aspect_qrels
 from cranfield.measures.aspects import DISTANCES, MISSING_RULES, AspectSpace, check_grades, multi_aspect_measure, order
 from cranfield.measures.registry import parse_measure
@@ -80,6 +86,20 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--report", action="store_true",
                            help="also the upper bound of each CAM/MM measure per topic: its best score over "
                                 "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
+            q.add_argument("--class-weights", metavar="W1,W2,...",
+                           help="TOMA: explicit weight of each equivalence class, best first (integers >= 0, "
+                                "non-increasing); replaces the measures' weight=")
+            q.add_argument("--aspect-weights", action="append", metavar="ASPECT=P,...",
+                           help="CAM/MM: the weight p_a of each aspect (numbers >= 0, not all 0; default 1/A each)")
+            q.add_argument("--study", action="append", choices=STUDIES,
+                           help="also a Maistro et al., CIKM 2021, §4.3 analysis of the measures (repeatable): "
+                                "tau: per-topic Kendall's tau between the run orderings of each pair of measures, "
+                                "averaged over topics (Table 4); zero: documents whose aspect labels sum to 0 at "
+                                "ranks 1..--zero-depth of each topic's best run (Table 5); bands: mean sum of "
+                                "aspect labels per band of ranks of each topic's best run (Table 6)")
+            q.add_argument("--zero-depth", default="5", metavar="K", help="--study zero: ranks 1..K (default 5)")
+            q.add_argument("--bands", default="25,50,75,100", metavar="E1,E2,...",
+                           help="--study bands: last rank of each band (default 25,50,75,100)")
             q.add_argument("--plot", metavar="FILE",
                            help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
             add_run_options(q.add_argument_group("reading the runs (as in `cranfield eval`)"))
@@ -109,22 +129,104 @@ def _run_eval(args: Any) -> int:
     config = load_config(args.config) if args.config else {}
     sp = _space_from(args, config)
     grades = check_grades(sp, {**config.get("grades", {}), **_pairs(args.grades, "--grades")})
+    weights = _weights(args, config)
+    studies = list(dict.fromkeys(args.study or []))
+    depth = check_int(args.zero_depth, "--zero-depth", low=1)
+    bands = [check_int(b, "last rank of a band (--bands)", low=1) for b in args.bands.split(",")]
+    if (args.report or studies) and args.format not in ("table", "json"):
+        raise CranfieldError("--report and --study print with --format table or json")
     names = list(dict.fromkeys(split_measures(args.measure)))
     measures = [multi_aspect_measure(n) for n in names]
     _check_report(args, measures)
     check_output(args)
     judgments = _read_judgments(args)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
-    results = [evaluate_named(sp, judgments, runs, n, grades=grades, **run_options_from(args)) for n in names]
+    results = [evaluate_named(sp, judgments, runs, n, grades=grades, **weights, **run_options_from(args))
+               for n in names]
     first = results[0]
     merged = type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
                             "measure_specs": None,
                             "values": np.concatenate([r.values for r in results], axis=1)})
     text = render(merged, args.format, args.per_topic)
+    extra: dict[str, Any] = {}
     if args.report:
-        text += _report(sp, judgments, names, grades, args.plot)
+        extra["upper_bounds"] = _report(sp, judgments, names, grades, args.plot, weights.get("aspect_weights"))
+    if studies:
+        scores = {n: r.values[:, 0, :] for n, r in zip(names, results)}
+        topics = list(first.topics)
+        run_names = [r.name for r in runs]
+        made = {"tau": lambda: topic_correlation(scores, topics),
+                "zero": lambda: zero_aspect_documents(sp, judgments, runs, scores, topics, depth),
+                "bands": lambda: band_quality(sp, judgments, runs, scores, topics, bands)}
+        extra.update({s: made[s]() for s in studies})
+    if args.format == "json" and extra:
+        import json
+
+        document = {"results": json.loads(text), "runs": run_names if studies else None,
+                    **{k: v.to_dict() for k, v in extra.items()}}
+        text = json.dumps({k: v for k, v in document.items() if v is not None}, indent=1) + "\n"
+    elif extra:
+        text += "".join(_study_text(k, v) for k, v in extra.items())
     emit(text, args.output)
     return 0
+
+
+STUDIES = ("tau", "zero", "bands")
+
+
+def _weights(args: Any, config: Mapping[str, Any]) -> dict[str, Any]:
+    """``class_weights`` and ``aspect_weights`` of the options and the configuration file (options win),
+    checked as numbers here and as a whole by the measures."""
+    out: dict[str, Any] = {}
+    if args.class_weights is not None:
+        out["class_weights"] = [check_int(w, "class weight (--class-weights)", low=0)
+                                for w in args.class_weights.split(",")]
+    elif "class_weights" in config:
+        out["class_weights"] = [check_int(w, "class weight (class_weights)", low=0) for w in config["class_weights"]]
+    given = {a: check_float(w, f"weight of aspect {a!r} (aspect_weights)", low=0)
+             for a, w in config.get("aspect_weights", {}).items()}
+    if args.aspect_weights:
+        given = {}
+        for text in args.aspect_weights:
+            for item in text.split(","):
+                name, sep, value = (x.strip() for x in item.partition("="))
+                if not name or not sep or name in given:
+                    raise invalid("value of --aspect-weights", "ASPECT=P,... with each ASPECT given once", text)
+                given[name] = check_float(value, f"weight of aspect {name!r} (--aspect-weights)", low=0)
+    if given:
+        out["aspect_weights"] = given
+    return out
+
+
+def _study_text(key: str, result: Any) -> str:
+    """A --report or --study result as aligned text (Maistro et al., CIKM 2021, Tables 4–6)."""
+    from cranfield.render.tables import aligned
+
+    if key == "upper_bounds":
+        return str(result.text)
+    rows = result.to_dict()["rows"]
+
+    def num(v: Any, digits: int = 4) -> str:
+        return "nan" if v is None else f"{v:.{digits}f}"
+
+    if key == "tau":
+        title = "mean per-topic Kendall's tau between the run orderings (Maistro et al., CIKM 2021, Table 4)"
+        head, body = ["a", "b", "tau", "topics"], [[r["a"], r["b"], num(r["tau"]), str(r["topics"])] for r in rows]
+        return f"\n{title}\n" + "".join(line + "\n" for line in aligned(head, body, [True, True, False, False]))
+    measures = result.measures
+    grid: dict[str, list[str]] = {}
+    for r in rows:
+        cell = (f"{r['count']} ({num(r['percent'], 2)}%)" if key == "zero" else num(r["mean"], 2))
+        grid.setdefault(r["rank" if key == "zero" else "ranks"], []).append(cell)
+    if key == "zero":
+        title = (f"documents whose aspect labels sum to 0 at ranks 1-{result.depth} of each topic's best run "
+                 "(Maistro et al., CIKM 2021, Table 5)")
+    else:
+        title = ("mean sum of aspect labels per band of ranks of each topic's best run "
+                 "(Maistro et al., CIKM 2021, Table 6)")
+    body = [[k, *v] for k, v in grid.items()]
+    lines = aligned(["rank", *measures], body, [True] + [False] * len(measures))
+    return f"\n{title}\n" + "".join(line + "\n" for line in lines)
 
 
 def _check_report(args: Any, measures: list[Any]) -> None:
@@ -156,17 +258,29 @@ def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
     raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
 
 
-def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None) -> str:
-    """The upper bounds of the CAM and MM measures per topic (Maistro et al., CIKM 2021, §4.2) as text; their
-    box-plots to ``plot``."""
-    boxes = {}
+class _Report(NamedTuple):
+    """--report: the upper bounds of each CAM/MM measure and their text."""
+
+    bounds: dict[str, Any]
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: b.to_dict() for name, b in self.bounds.items()}
+
+
+def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mapping, plot: str | None,
+            aspect_weights: Mapping[str, float] | None = None) -> _Report:
+    """The upper bounds of the CAM and MM measures per topic (Maistro et al., CIKM 2021, §4.2) and their text;
+    their box-plots to ``plot``."""
+    boxes, bounds = {}, {}
     lines: list[str] = []
     for name in names:
         m = parse_measure(name)
         if m.name not in ("CAM", "MM"):
             continue
-        strategies, topics, values = upper_bounds(sp, judgments, str(m.params["measure"]), method=m.name.lower(),
-                                                  grades=grades, variant=m.params.get("variant", "eq6"))
+        bounds[name] = upper_bounds(sp, judgments, str(m.params["measure"]), method=m.name.lower(), grades=grades,
+                                    variant=m.params.get("variant", "eq6"), aspect_weights=aspect_weights)
+        strategies, topics, values = bounds[name]
         best = values.max(axis=0)
         lines.append(f"\nupper bound of {name} per topic (best of {len(strategies)} candidate ideal rankings)")
         for t, topic in enumerate(topics):
@@ -175,4 +289,4 @@ def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mappi
         boxes[name] = values
     if plot and boxes:
         plot_upper_bounds(topics, boxes, plot)
-    return "".join(line + "\n" for line in lines)
+    return _Report(bounds, "".join(line + "\n" for line in lines))

@@ -3,7 +3,8 @@
 Judgments come as one TREC qrels file per aspect (``qid iter docno label``) or as one file with
 a label column per aspect (``qid iter docno label_1 .. label_A``); labels are label names or
 indices. The configuration (JSON or TOML) declares ``labels``, ``embed``, ``gate``, ``grades``
-and ``missing`` (see :class:`cranfield.measures.aspects.AspectSpace`).
+and ``missing`` (see :class:`cranfield.measures.aspects.AspectSpace`), TOMA's explicit
+``class_weights`` (a list, best class first) and CAM/MM's ``aspect_weights`` (aspect → number).
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from typing import Any
 
 from cranfield.errors import InputError, invalid
 
-CONFIG_KEYS = ("labels", "embed", "gate", "grades", "missing")
+CONFIG_KEYS = ("labels", "embed", "gate", "grades", "missing", "class_weights", "aspect_weights")
 
 
 def load_config(path: str) -> dict[str, Any]:
     """An aspect configuration file, JSON or TOML (``.toml``): a mapping with ``labels``,
     ``embed`` and ``grades`` (mappings of aspects to lists), ``gate`` and ``missing`` (strings),
-    the command-line options of the same names. Any problem is an :class:`InputError` naming
+    the command-line options of the same names; ``class_weights`` (a list of integers, best class first)
+    and ``aspect_weights`` (a mapping of aspects to numbers), the options ``--class-weights`` and
+    ``--aspect-weights``. Any problem is an :class:`InputError` naming
     the file."""
     import json
     from pathlib import Path
@@ -54,6 +57,15 @@ def _checked_config(path: str, config: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
             raise InputError(path, None, f"{key!r} must map each aspect to a list, e.g. "
                                          '{"relevance": ["nr", "mr", "hr"]}; got ' + repr(value))
+    weights = config.get("class_weights", [])
+    if not isinstance(weights, list) or not all(isinstance(w, int) and not isinstance(w, bool) for w in weights):
+        raise InputError(path, None, "'class_weights' must be a list of integers, best class first, e.g. [3, 2, 1, 0]; "
+                                     f"got {weights!r}")
+    aspects = config.get("aspect_weights", {})
+    if not isinstance(aspects, dict) or not all(isinstance(w, (int, float)) and not isinstance(w, bool)
+                                                for w in aspects.values()):
+        raise InputError(path, None, "'aspect_weights' must map each aspect to a number, e.g. "
+                                     '{"relevance": 0.5, "credibility": 0.5}; got ' + repr(aspects))
     for key in ("gate", "missing"):
         if not isinstance(config.get(key, ""), str):
             raise InputError(path, None, f"{key!r} must be a string; got {config[key]!r}")
