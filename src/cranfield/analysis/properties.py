@@ -3,10 +3,17 @@ checked on constructed rankings.
 
 Rankings are single-intent and binary: ``r`` a relevant document, ``x`` a non-relevant one,
 every document distinct; the collection holds ``R`` relevant documents (at least those the
-ranking retrieves). Universal properties are checked on every ranking of length up to
+ranking retrieves) and R + (the longest ranking) judged non-relevant documents: every ``x`` is a judged
+non-relevant document, as BPref needs (with none judged, its min(R, N) is 0 and Recall would hold). Universal
+properties are checked on every ranking of length up to
 ``depth`` for each collection size in ``collections``; the two thresholds search n, m ≤ 1000
 with a collection of 1,000 relevant documents. "a > b" means a − b > 1e-12·max(1, |a|, |b|)
 (docs/conventions.md#equality), so rounding is never a violation.
+
+``holds`` follows each property's logical form: the universal ones (Priority, Top-weightedness, Confidence,
+Recall, Redundancy) hold iff no instance is violated; Shallowness ("∃ m") holds iff some m ≤ 1000 is a witness
+(its ``violations`` are the candidate m that are not); Deepness ("n large enough") holds iff every n from some N
+on is a witness.
 
 - Priority: if d_{i+k} is relevant and d_i is not, swapping them strictly increases M.
 - Top-weightedness: with x·r at ranks i, i+1 and again at j, j+1 (i < j), fixing the pair at i
@@ -80,12 +87,17 @@ def _word(ranking: Sequence[int]) -> str:
 
 
 def score(measure: Measure, rankings: Sequence[Sequence[int]], relevant: int) -> np.ndarray:
-    """Scores of binary rankings against a collection of ``relevant`` relevant documents."""
+    """Scores of binary rankings against a collection of ``relevant`` relevant documents and ``relevant`` + the
+    longest ranking judged non-relevant ones (every ``x`` of a ranking is a judged non-relevant document)."""
     depth = max((len(r) for r in rankings), default=0)
     labels = np.zeros((len(rankings), 1, max(depth, 1)), dtype=np.int8)
     for s, r in enumerate(rankings):
         labels[s, 0, : len(r)] = r
-    topics = Topics.from_ideal(np.ones((1, max(relevant, 1)), dtype=np.int8) * (relevant > 0), max_rel=1)
+    # every retrieved non-relevant document is judged, and so are as many unretrieved ones: the collection holds
+    # N = R + depth judged non-relevant documents (without them BPref's min(R, N) is 0 and it never sees one)
+    judged = np.array([2 * max(relevant, 0) + depth])
+    topics = Topics.from_ideal(np.ones((1, max(relevant, 1)), dtype=np.int8) * (relevant > 0), num_judged=judged,
+                               max_rel=1)
     length = np.array([[len(r)] for r in rankings])
     return measure(Batch.from_labels(labels, topics, length=length))[:, 0]
 

@@ -20,6 +20,15 @@ from cranfield.analysis.properties import check_property
 from cranfield.errors import CranfieldError, check_choice
 from cranfield.render.plots import plot_property_heat_map
 
+# what a row's applicable/violations count ("counted" in the output): Albahem et al.'s relations count pairs (S, T);
+# Induction counts source rankings S that reach a ranking T through two or more relations; the
+# universal properties of Amigó, Mizzaro & Spina count instances, the thresholds the candidate n (m) ≤ 1000 tried
+COUNTED = {"relevance": "pairs", "irrelevance": "pairs", "redundancy": "pairs", "induction": "source rankings",
+           "priority": "instances", "top-weightedness": "instances", "deepness": "candidate n",
+           "shallowness": "candidate m", "confidence": "instances", "recall": "instances",
+           "redundancy-002": "instances"}
+EXISTENTIAL = ("deepness", "shallowness")  # ✓ from a witness (Deepness: every n from some N on), not from 0 violations
+
 # Amigó, Mizzaro & Spina's Redundancy differs from Albahem et al.'s: it is spelled redundancy-002 here
 NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_002}
 
@@ -96,25 +105,49 @@ def _run(args: Any) -> int:
     checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,
                          properties=[w for w in wanted if w in PAPER_000], include_empty=args.include_empty,
                          examples=examples) if any(w in PAPER_000 for w in wanted) else []
+    holds = {(c.measure, c.property): c.violations == 0 for c in checks}  # Albahem et al.'s are universal
+    counted = {p: COUNTED[p] for p in PAPER_000}
     for name in measures:
         for w in wanted:
             if w in NAMES_002:
                 c = check_property(name, NAMES_002[w])
                 checks.append(Check(name, w, c.cases, c.violations, [c.example][:examples] if c.example else []))
+                holds[name, w] = c.holds
+                counted[w] = COUNTED[w]
     order = {(m, p): k for k, (m, p) in enumerate((m, p) for m in measures for p in wanted)}
     checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
     rows: list[dict[str, Any]]
-    rows = [c.to_dict() for c in checks]
+    rows = [{**c.to_dict(), "holds": holds[c.measure, c.property], "counted": counted[c.property]} for c in checks]
     if args.format == "json":
         text = json.dumps(rows, indent=1) + "\n"
     else:
-        width = max(len(r["measure"]) for r in rows) if rows else 7
-        lines = [f"{'measure':<{width}}  {'property':<18}{'applicable':>11}{'violations':>11}{'rate':>8}  example"]
-        for r in rows:
-            lines.append(f"{r['measure']:<{width}}  {r['property']:<18}{r['applicable']:>11}{r['violations']:>11}"
-                         f"{r['rate']:>8.3f}  {r['examples'][0] if r['examples'] and r['violations'] else ''}")
-        text = "".join(line + "\n" for line in lines)
+        text = _grid(rows, measures, wanted) + "\n" + _details(rows)
     emit(text, args.output)
     if args.plot:
         plot_property_heat_map(rows, measures, wanted, args.plot)
     return 0
+
+
+def _grid(rows: list[dict[str, Any]], measures: list[str], wanted: list[str]) -> str:
+    """Measures × properties, ✓ where the property holds (Amigó, Mizzaro & Spina, SIGIR 2022, Table 1)."""
+    cell = {(r["measure"], r["property"]): "✓" if r["holds"] else "✗" for r in rows}
+    width = max([len("measure"), *map(len, measures)])
+    lines = [f"{'measure':<{width}}" + "".join(f"  {p}" for p in wanted)]
+    for m in measures:
+        lines.append(f"{m:<{width}}" + "".join(f"  {cell.get((m, p), '?'):<{len(p)}}" for p in wanted))
+    return "".join(line.rstrip() + "\n" for line in lines)
+
+
+def _details(rows: list[dict[str, Any]]) -> str:
+    """One line per check: ✓/✗, what was counted, cases, violations (for Shallowness: the candidate m that are not
+    witnesses, as the property holds iff one m is) and an example."""
+    width = max([len("measure"), *(len(r["measure"]) for r in rows)])
+    lines = [f"{'measure':<{width}}  {'property':<18}holds  {'counted':<16}{'applicable':>11}{'violations':>11}"
+             f"{'rate':>8}  example"]
+    for r in rows:
+        shown = r["examples"][0] if r["examples"] and (r["violations"] or r["property"] in EXISTENTIAL) else ""
+        lines.append(f"{r['measure']:<{width}}  {r['property']:<18}{'✓' if r['holds'] else '✗':<5}  "
+                     f"{r['counted']:<16}{r['applicable']:>11}{r['violations']:>11}{r['rate']:>8.3f}  {shown}")
+    return "".join(line.rstrip() + "\n" for line in lines)
+
+
