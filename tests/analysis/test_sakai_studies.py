@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from cranfield.evaluation.collection import nonuniform_probabilities
@@ -74,3 +75,68 @@ def test_cli_intents_nonuniform(tmp_path, capsys) -> None:
     assert main(["eval", str(qrels), str(run), "-m", "P-IA@2", "--intents", "nonuniform", "--format", "json"]) == 0
     out = capsys.readouterr().out
     assert f"{(2 / 14 * 0.5 + 2 / 6 * 0.5) / 2:.4f}"[:5] in out
+
+
+# --------------------------------------------------------------- Table 4: overlap of significant pairs
+def _designed_scores() -> tuple[np.ndarray, np.ndarray]:
+    # 10 topics x 3 runs; a constant difference of 0.5 with noise of +-0.01 is significant by the
+    # t test, a zero-mean noise is not (t = 0). Measure A separates run 1 from 0 and 2; measure B
+    # separates run 2 from 0 and 1. Significant pairs: A {(0,1), (1,2)}, B {(0,2), (1,2)}.
+    base = np.arange(10) / 10
+    alt = np.array([1, -1] * 5) * 0.01
+    alt2 = np.array([1, -1, -1, 1, 1, -1, -1, 1, 1, -1]) * 0.01
+    a = np.column_stack([base, base + 0.5 + alt, base + alt2])
+    b = np.column_stack([base, base + alt, base + 0.5 + alt2])
+    return a, b
+
+
+def test_significance_overlap_on_designed_scores() -> None:
+    from cranfield.meta.power import discriminative_power, significance_overlap
+
+    a, b = _designed_scores()
+    powers = [discriminative_power(x, test="t") for x in (a, b)]
+    assert [p.n_significant for p in powers] == [2, 2]
+    (o,) = significance_overlap(powers)
+    assert (o.both, o.only_1, o.only_2, o.neither, o.n_pairs) == (1, 1, 1, 0, 3)
+    assert o.to_dict()["both"] == 1
+
+
+def test_significance_overlap_of_three_measures_by_seeded_bootstrap() -> None:
+    from cranfield.meta.power import discriminative_power, significance_overlap
+
+    a, b = _designed_scores()
+    powers = [discriminative_power(x, test="bootstrap", n_resamples=500, rng=1) for x in (a, b, a)]
+    overlaps = significance_overlap(powers)
+    assert [(o.both, o.only_1, o.only_2) for o in overlaps] == [(1, 1, 1), (2, 0, 0), (1, 1, 1)]
+
+
+def test_significance_overlap_needs_the_same_pairs() -> None:
+    from cranfield.errors import CranfieldError
+    from cranfield.meta.power import discriminative_power, significance_overlap
+
+    a, _ = _designed_scores()
+    powers = [discriminative_power(a, test="t"), discriminative_power(a[:, :2], test="t")]
+    with pytest.raises(CranfieldError, match="different run pairs"):
+        significance_overlap(powers)
+
+
+def test_cli_discpower_overlap(capsys) -> None:
+    import json
+    from pathlib import Path
+
+    from cranfield.cli.main import main
+
+    data = Path(__file__).parent.parent / "data" / "robust03"
+    runs = sorted(str(p) for p in data.glob("input.*"))
+    common = ["discpower", str(data / "qrels.txt.gz"), *runs, "-m", "P@10", "-m", "AP", "-m", "RR",
+              "--test", "t", "--format", "json"]
+    assert main(common) == 0
+    powers = {r["measure"]: r["significant"] for r in json.loads(capsys.readouterr().out)}
+    assert main([*common, "--overlap"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["measure_1"], r["measure_2"]) for r in rows] == [("P@10", "AP"), ("P@10", "RR"), ("AP", "RR")]
+    assert [(r["both"], r["only_1"], r["only_2"]) for r in rows] == [(4, 1, 1), (1, 4, 0), (1, 4, 0)]
+    for r in rows:
+        assert r["both"] + r["only_1"] == powers[r["measure_1"]]
+        assert r["both"] + r["only_2"] == powers[r["measure_2"]]
+        assert r["both"] + r["only_1"] + r["only_2"] + r["neither"] == r["pairs"] == 6

@@ -58,12 +58,15 @@ required for significance: for the bootstrap, the largest over pairs of the |mea
 resample at the floor(B·alpha)-th largest |t*| (Figure 3); for tukey, the smallest
 significant difference (Figure 5). --plot draws the ASL curves (pairs sorted by ASL, one line
 per measure) as PNG, SVG or PDF (needs matplotlib: pip install 'cranfield[plot]').
+--overlap prints instead, for each pair of measures, the run pairs significant by both
+(both), by the first only (only_1) and by the second only (only_2) (Sakai, WWW 2012, Table 4).
 
 """ + COMMON_EPILOG + """
 examples:
   cranfield discpower qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10 --test bootstrap --B 1000
   cranfield discpower qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --test tukey --plot asl.png
   cranfield discpower qrels.txt runs/*.gz -m AP --test t --correction holm --format json
+  cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey --B 1000 --overlap
 """
 
 CORRELATE_EPILOG = """\
@@ -136,6 +139,10 @@ def add_parser(sub: Any) -> None:
         p.add_argument("-m", "--measure", action="append", metavar="MEASURE", required=True,
                        help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
         options(p)
+        if name in ("discpower", "correlate"):
+            p.add_argument("--aspects", metavar="CONFIG",
+                           help="TOMA/CAM/MM measures (Maistro et al., CIKM 2021): qrels is then qid iter docno "
+                                "label_1 .. label_A, the aspects of CONFIG's labels in order (see `aspects eval`)")
         _input_options(p)
         p.set_defaults(handler=_checked(handler))
 
@@ -188,6 +195,8 @@ def _discpower_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "bootstrap")
     p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...; needs "
                                                   "matplotlib: pip install 'cranfield[plot]')")
+    p.add_argument("--overlap", action="store_true",
+                   help="print, for each pair of measures, the run pairs significant by both and by each alone")
     _format_option(p)
 
 
@@ -216,6 +225,10 @@ def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
     """Evaluate the runs: :class:`~cranfield.Results` with the measures in order."""
     from cranfield.cli.options import evaluator_from
 
+    if getattr(args, "aspects", None):
+        from cranfield.cli.aspects import aspect_results
+
+        return aspect_results(args, measures)
     return evaluator_from(args, args.qrels, measures).evaluate(args.runs, order=args.order,
                                                                on_duplicate=args.on_duplicate)
 
@@ -411,7 +424,7 @@ def _tex(text: str) -> str:
 
 # --------------------------------------------------------------------------- other commands
 def _run_discpower(args: argparse.Namespace) -> int:
-    from cranfield.meta.power import discriminative_power
+    from cranfield.meta.power import discriminative_power, significance_overlap
     from cranfield.render.plots import plot_asl_curves
 
     measures = _measures(args.measure)
@@ -423,6 +436,9 @@ def _run_discpower(args: argparse.Namespace) -> int:
     b = powers[0].result.n_resamples
     header = _header(results, "discpower", {"test": args.test, "B": b, "alpha": args.alpha,
                                             "correction": args.correction, "seed": args.seed if b else None})
+    if getattr(args, "overlap", False):
+        rows = [o.to_dict() for o in significance_overlap(powers)]
+        return _emit(args, render_rows(rows, args.format, header + " overlap=yes"))
     return _emit(args, render_rows([p.to_dict() for p in powers], args.format, header))
 
 
