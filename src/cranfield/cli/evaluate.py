@@ -113,6 +113,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
                         "or dd (weights 1 - diversity difficulty; Golbus, Aslam & Clarke, Inf. Retr. 2013)")
+    p.add_argument("--dd-depth", default="xi", metavar="{xi,xi+1,N}",
+                   help="depth of dd for --average dd: xi (default; the minimum set cover), xi+1 or an integer "
+                        "from 0 to 1,000,000")
     p.add_argument("--dd-truth", metavar="FILE",
                    help="TREC Dynamic Domain ground truth: the organisers' truth XML (domain > topic > subtopic > "
                         "passage, the 2017 scorer's input) or text (topic subtopic docno passage rating), told apart "
@@ -226,7 +229,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
     evaluator = evaluator_from(args, qrels, parsed, missing=missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
-                               average=args.average,
+                               average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
     if request.relstring is not None:  # read once: relstring needs the rankings again
         from cranfield.io import as_run

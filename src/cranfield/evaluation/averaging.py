@@ -8,7 +8,10 @@
 - ``dd``: Σ_t w_t·x_t / Σ_t w_t with w_t = 1 − dd(t), the diversity difficulty of topic t at
   depth ξ (:func:`dd_weights`): topics that are hard to diversify weigh more. A topic with
   weight 0 (dd = 1, e.g. a topic with a single intent, M' = 1) does not count and is named in a
-  warning; all weights 0 is an error.
+  warning; all weights 0 is an error. A topic without relevant documents has no dd (0/0:
+  d_max = d_mean = 0; it would get the largest weight 1 while every run scores 0 on it):
+  :func:`dd_weights` gives it weight NaN, and the dd average leaves it out, naming it in a
+  warning. ξ is the minimum cover (:func:`cranfield.measures.topics.exact_cover`).
 
 NaN values (topics not scored, ``missing="skip"``, or a measure undefined for a topic) are left
 out, the weights of the others renormalised; a row with no value left averages to NaN. A topic
@@ -132,11 +135,18 @@ def average(
         w = np.asarray(weights, dtype=np.float64).ravel()
         if w.shape != (x.shape[-1],):
             raise CranfieldError(f"expected {x.shape[-1]} topic weights, got {w.size}")
-        if np.isnan(w).any() or (w < 0).any():
-            raise CranfieldError("topic weights must be non-negative numbers")
+        undefined = np.flatnonzero(np.isnan(w))
+        if undefined.size:  # dd_weights: topics without relevant documents
+            names = [str(topics[int(t)]) if topics is not None else str(t) for t in undefined]
+            warn(f"{undefined.size} topics have no relevant document (dd undefined) and are left out of the "
+                 f"dd average: {listing(names)}")
+            w = np.where(np.isnan(w), 0.0, w)
+        if (w < 0).any():
+            raise CranfieldError("topic weights must be non-negative numbers (NaN: left out)")
         if not (w > 0).any():
-            raise CranfieldError("every topic has weight 0 (dd = 1 everywhere): the dd average is undefined")
-        zero = np.flatnonzero(w == 0)
+            raise CranfieldError("every topic has weight 0 (dd = 1, or no relevant document, everywhere): the dd "
+                                 "average is undefined")
+        zero = np.setdiff1d(np.flatnonzero(w == 0), undefined)
         if zero.size:
             names = [topics[int(t)] if topics is not None else str(t) for t in zero]
             warn(f"{zero.size} topics have weight 1 - dd = 0 and do not count in the dd average: {listing(names)}")
@@ -150,11 +160,14 @@ def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> n
     """Topic weights 1 − dd(t) for the ``dd`` average, shape (T,), in the collection's topic order.
 
     ``qrels`` is anything :func:`cranfield.analysis.diversity.load_collection` accepts (a path, a
-    Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (docs/conventions.md#averaging).
+    Collection, ...) or a :class:`~cranfield.batch.Topics`; ``depth`` defaults to ξ (docs/conventions.md#averaging),
+    the minimum cover. A topic without relevant documents gets NaN: :func:`average` leaves it out with a warning.
     """
     from cranfield.batch import Topics
     from cranfield.evaluation.collection import load_collection
     from cranfield.measures.topics import diversity_difficulty
 
     topics = qrels if isinstance(qrels, Topics) else load_collection(qrels, **options).topics
-    return 1.0 - diversity_difficulty(topics, depth, rel)
+    from cranfield.measures.topics import relevant_counts
+
+    return np.where(relevant_counts(topics, rel)[1] > 0, 1.0 - diversity_difficulty(topics, depth, rel), np.nan)

@@ -1,6 +1,7 @@
 """Facts of a topic's judgments that measures and topic averaging need (Golbus, Aslam &
 Clarke, Inf. Retr. 2013, §3): ξ, the size of the smallest set of relevant documents that
-covers every subtopic (greedy set cover); the maximum and expected subtopic recall d_max and
+covers every subtopic (exact by default, by a search over coverage bitmasks; the greedy set
+cover with ``xi="greedy"``); the maximum and expected subtopic recall d_max and
 d_mean at a depth; the diversity difficulty dd = d_max − d_mean; and the subtopic miss rate."""
 
 from __future__ import annotations
@@ -11,9 +12,13 @@ import numpy as np
 
 from cranfield._numeric import safe_div
 from cranfield.batch import Topics
-from cranfield.errors import check_int, invalid
+from cranfield.errors import check_choice, check_int, invalid, warn
 
 Depth = int | str
+
+XI_METHODS = ("exact", "greedy")
+
+MAX_EXACT_INTENTS = 20  # exact ξ searches at most 2^20 coverage states per topic; above it, greedy with a warning
 
 
 DEPTH_WORDS = ("xi", "xi+1")
@@ -70,6 +75,80 @@ def greedy_cover(topics: Topics, rel: int = 1) -> np.ndarray:
         xi += active
         uncovered &= ~(covers[rows, pick] & active[:, None])
     return xi
+
+
+def _smallest_cover(masks: np.ndarray, target: int) -> int:
+    """The fewest of ``masks`` (distinct, non-zero bitmasks) whose OR is ``target`` (their OR):
+    breadth-first search over the reachable OR states, each visited once."""
+    if target == 0:
+        return 0
+    if masks.size <= 4096:  # only maximal masks matter: a subset of another mask never shortens a cover
+        sub = (masks[:, None] & masks[None, :]) == masks[:, None]
+        np.fill_diagonal(sub, False)
+        masks = masks[~sub.any(axis=1)]
+    if (masks == target).any():
+        return 1
+    seen = np.zeros(target + 1, dtype=bool)  # every state is a subset of target, so <= target
+    seen[0] = True
+    frontier = np.zeros(1, dtype=np.int64)
+    chunk = max(1, (1 << 22) // masks.size)
+    for size in range(1, masks.size + 1):
+        found = []
+        for start in range(0, frontier.size, chunk):
+            step = (frontier[start:start + chunk, None] | masks[None, :]).ravel()
+            if (step == target).any():
+                return size
+            found.append(step[~seen[step]])
+        frontier = np.unique(np.concatenate(found))
+        seen[frontier] = True
+    raise AssertionError("the OR of all masks is the target")  # pragma: no cover
+
+
+def exact_cover(topics: Topics, rel: int = 1, *, max_intents: int = MAX_EXACT_INTENTS) -> np.ndarray:
+    """ξ: the size of the smallest set of relevant documents covering every coverable intent, shape (T,).
+
+    Each relevant document is the bitmask of the intents it covers; a breadth-first search over
+    the ORs of the distinct masks finds the fewest whose OR covers all (at most 2^n states for n
+    coverable intents). A topic with more than ``max_intents`` coverable intents gets the greedy
+    cover's size (an upper bound), with a warning.
+
+    Examples
+    --------
+    Greedy takes the document covering four intents first and then needs two more; two suffice:
+
+    >>> import numpy as np
+    >>> from cranfield import Topics
+    >>> docs = np.array([[[1, 1, 1, 0, 0, 0], [0, 0, 0, 1, 1, 1], [1, 1, 0, 1, 1, 0]]])  # 3 documents x 6 intents
+    >>> topics = Topics.from_intent_labels(docs)
+    >>> exact_cover(topics).tolist(), greedy_cover(topics).tolist()
+    ([2], [3])
+    """
+    max_intents = check_int(max_intents, "max_intents", low=0, high=30)
+    covers, _ = _coverage(topics, rel)
+    coverable = cast(np.ndarray, covers.any(axis=1))  # (T, I)
+    xi = np.zeros(covers.shape[0], dtype=np.int64)
+    too_many = np.flatnonzero(coverable.sum(axis=1) > max_intents)
+    if too_many.size:
+        warn(f"{too_many.size} topics have more than {max_intents} coverable intents: their xi is the greedy "
+             f"set cover's size (an upper bound), not the minimum")
+        xi[too_many] = greedy_cover(topics.take(too_many), rel)
+    for t in np.flatnonzero(coverable.any(axis=1)):
+        if t in too_many:
+            continue
+        cols = covers[t][:, coverable[t]]  # (J, n)
+        bits = cols.astype(np.int64) @ (np.int64(1) << np.arange(cols.shape[1], dtype=np.int64))
+        masks = np.unique(bits[bits > 0])
+        xi[t] = _smallest_cover(masks, (1 << cols.shape[1]) - 1)
+    return xi
+
+
+def cover_size(topics: Topics, rel: int = 1, xi: str = "exact") -> np.ndarray:
+    """ξ of each topic, shape (T,): the minimum cover (``"exact"``, default) or the greedy
+    cover's size (``"greedy"``, an upper bound); computed once per topic set."""
+    method = check_choice(xi, "xi", XI_METHODS)
+    rel = check_int(rel, "lowest relevant label rel", low=1)
+    compute = (lambda: exact_cover(topics, rel)) if method == "exact" else (lambda: greedy_cover(topics, rel))
+    return topics.cached(("xi", method, rel), compute)
 
 
 def check_depth(depth: object) -> Depth:
@@ -139,17 +218,18 @@ def smr_at(topics: Topics, k: np.ndarray, rel: int, fallback: np.ndarray | None 
     return out
 
 
-def d_mean(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
+def d_mean(topics: Topics, depth: Depth = "xi", rel: int = 1, *, xi: str = "exact") -> np.ndarray:
     """Expected S-recall at depth k: d_mean(k) = 1 − Σ_i (1 − R_i/R)^k / M'
     (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 1), (T,).
 
     The sum runs over the M' coverable intents; documents are drawn with replacement, the
-    paper's approximation. 0 for a topic without relevant documents.
+    paper's approximation. 0 for a topic without relevant documents. ``xi``: ξ for the depths
+    ``"xi"``/``"xi+1"`` is the minimum cover (``"exact"``) or the greedy one (``"greedy"``).
     """
-    return d_mean_at(topics, resolve_depth(depth, greedy_cover(topics, rel)), rel)
+    return d_mean_at(topics, resolve_depth(depth, cover_size(topics, rel, xi)), rel)
 
 
-def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1) -> np.ndarray:
+def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1, *, xi: str = "exact") -> np.ndarray:
     """dd = 2·d_max·d_mean/(d_max + d_mean) (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 2), shape (T,); 0 when
     both are 0.
 
@@ -168,12 +248,12 @@ def diversity_difficulty(topics: Topics, depth: Depth = "xi", rel: int = 1) -> n
     >>> int(greedy_cover(topics)[0]), round(float(diversity_difficulty(topics, "xi+1")[0]), 3)
     (1, 0.977)
     """
-    hi, mean = d_max(topics, rel), d_mean(topics, depth, rel)
+    hi, mean = d_max(topics, rel), d_mean(topics, depth, rel, xi=xi)
     return safe_div(2.0 * hi * mean, hi + mean)
 
 
 def subtopic_miss_rate(topics: Topics, depth: Depth = "xi", rel: int = 1, *,
-                       fallback: np.ndarray | None = None) -> np.ndarray:
+                       fallback: np.ndarray | None = None, xi: str = "exact") -> np.ndarray:
     """smr_i(k) = (1 − R_i/R)^k / Σ_j (1 − R_j/R)^k (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 3;
     Eq. 4 at k = ξ), shape (T, I).
 
@@ -181,6 +261,6 @@ def subtopic_miss_rate(topics: Topics, depth: Depth = "xi", rel: int = 1, *,
     coverable intent is covered by every relevant document) the rates are uniform over the
     coverable intents, or ``fallback`` (T, I) there when given (α#-IA uses the intent
     probabilities). Intents without relevant documents, and padding, get 0; each row sums to
-    1 for a topic with a relevant document and is all 0 otherwise.
+    1 for a topic with a relevant document and is all 0 otherwise. ``xi`` as for :func:`d_mean`.
     """
-    return smr_at(topics, resolve_depth(depth, greedy_cover(topics, rel)), rel, fallback)
+    return smr_at(topics, resolve_depth(depth, cover_size(topics, rel, xi)), rel, fallback)
