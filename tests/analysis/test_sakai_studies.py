@@ -140,3 +140,54 @@ def test_cli_discpower_overlap(capsys) -> None:
         assert r["both"] + r["only_1"] == powers[r["measure_1"]]
         assert r["both"] + r["only_2"] == powers[r["measure_2"]]
         assert r["both"] + r["only_1"] + r["only_2"] + r["neither"] == r["pairs"] == 6
+
+
+# --------------------------------------------------------------- Golbus et al. Table 10: the geom floor
+# topic 1: intents x, y, z; a {x}, b {y}, c {x, z}: S-recall@2 varies over the permutations;
+# topic 2: one relevant document, so every permutation scores the same and DSS is 0.
+DSS_QRELS = {"1": {"a": {"x": 1}, "b": {"y": 1}, "c": {"x": 1, "z": 1}}, "2": {"d": {"x": 1}}}
+
+
+def test_dss_geom_floor_changes_the_geometric_mean() -> None:
+    from cranfield.analysis.dss import dss
+
+    results = {eps: dss(DSS_QRELS, ["StRecall"], k=[2], n=500, seed=1, average="geom", eps=eps)
+               for eps in (1e-5, 1e-3)}
+    base = results[1e-5]
+    first, second = base.values[0, 0]
+    assert first > 0.1 and second == 0.0
+    for eps, res in results.items():
+        # the geometric mean of max(DSS, eps) over the two topics
+        assert res.averaged[0, 0] == pytest.approx(np.sqrt(first * eps))
+        assert res.eps == eps
+        assert res.to_dict()["geom_floor"] == eps
+        assert f"geom_floor={eps:g}" in res.provenance()
+    assert results[1e-3].averaged[0, 0] == pytest.approx(10 * base.averaged[0, 0])
+    # the default is trec_eval's gm_map floor; avg does not use it
+    assert dss(DSS_QRELS, ["StRecall"], k=[2], n=500, seed=1, average="geom").eps == 1e-5
+    avg = dss(DSS_QRELS, ["StRecall"], k=[2], n=500, seed=1, eps=0.5)
+    assert avg.averaged[0, 0] == pytest.approx(first / 2)
+    assert "geom_floor" not in avg.provenance()
+
+
+@pytest.mark.parametrize("eps", [0, -1e-5, float("nan"), "x"])
+def test_dss_geom_floor_is_validated(eps) -> None:
+    from cranfield.analysis.dss import dss
+    from cranfield.errors import CranfieldError
+
+    with pytest.raises(CranfieldError, match="floor"):
+        dss(DSS_QRELS, ["StRecall"], k=[2], n=10, average="geom", eps=eps)
+
+
+def test_cli_dss_geom_floor(tmp_path, capsys) -> None:
+    from cranfield.cli.main import main
+
+    qrels = tmp_path / "div.qrels"
+    qrels.write_text("1 x a 1\n1 y b 1\n1 x c 1\n1 z c 1\n2 x d 1\n")
+    assert main(["dss", str(qrels), "-m", "StRecall", "--k", "2", "--n", "500", "--seed", "1", "--diversity",
+                 "--average", "geom", "--geom-floor", "1e-3"]) == 0
+    out = capsys.readouterr().out
+    assert "geom_floor=0.001" in out.splitlines()[0]
+    assert main(["dss", str(qrels), "-m", "StRecall", "--k", "2", "--n", "10", "--diversity",
+                 "--average", "geom", "--geom-floor", "0"]) != 0
+    assert "--geom-floor" in capsys.readouterr().err

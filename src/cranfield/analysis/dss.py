@@ -5,7 +5,9 @@ For each topic, N random permutations of its relevant documents (relevant to som
 cut at k, are scored; every ranking retrieves only relevant documents, so whatever separates
 their scores is novelty and diversity. DSS(topic) = s / x̄, the coefficient of variation of
 those N scores (Eq. 11; sample SD with ddof = 1), averaged over topics with ``avg``, ``geom``
-or ``dd`` (:mod:`cranfield.evaluation.averaging`).
+or ``dd`` (:mod:`cranfield.evaluation.averaging`). ``geom`` floors each topic's DSS at ``eps``
+(default 1e-5, trec_eval's gm_map): a topic whose DSS is 0 (every permutation scores the same)
+counts as ``eps``, so the floor decides the geometric rows of Table 10.
 
 Randomness: ``numpy.random.default_rng(seed)``; topic by topic, in the collection's topic
 order, ``keys = rng.random((N, R_t))`` and permutation j is ``argsort(keys[j])`` (stable),
@@ -28,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import DSS_CELL_BUDGET
+from cranfield._numeric import DSS_CELL_BUDGET, GEOM_EPSILON
 from cranfield._progress import progress
 from cranfield.batch import Batch
-from cranfield.errors import CranfieldError, check_choice, check_int, invalid, listing, warn
+from cranfield.errors import CranfieldError, check_choice, check_float, check_int, invalid, listing, warn
 from cranfield.evaluation import averaging
 from cranfield.evaluation.averaging import AVERAGES, dd_weights
 from cranfield.evaluation.collection import load_collection
@@ -142,6 +144,8 @@ class DSSResult:
     seed : int or None
     weights : ndarray of float64, shape (T,), optional
         The topic weights 1 − dd(t) of the ``dd`` average.
+    eps : float
+        The floor of the ``geom`` average (each topic's DSS counts as at least ``eps``).
     """
 
     measures: list[str]
@@ -155,9 +159,11 @@ class DSSResult:
     n: int
     seed: Any
     weights: np.ndarray | None = field(default=None, repr=False)
+    eps: float = GEOM_EPSILON
 
     def provenance(self) -> str:
-        return f"# DSS n={self.n} seed={self.seed} average={self.average} k={','.join(map(str, self.ks))}"
+        floor = f" geom_floor={self.eps:g}" if self.average == "geom" else ""
+        return f"# DSS n={self.n} seed={self.seed} average={self.average}{floor} k={','.join(map(str, self.ks))}"
 
     def rows(self, per_topic: bool = False) -> list[dict[str, Any]]:
         """JSON-ready rows ``{measure, k, topic, value}``: per topic when asked, then ``all``
@@ -173,11 +179,11 @@ class DSSResult:
         return out
 
     def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
-        """Plain Python values: the settings (``n``, ``seed``, ``average``, ``ks``, ``measures``) and
+        """Plain Python values: the settings (``n``, ``seed``, ``average``, ``geom_floor``, ``ks``, ``measures``) and
         ``rows``, :meth:`rows` (per topic by default, then each measure's average over topics ``all``;
         Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 11)."""
         seed = int(self.seed) if isinstance(self.seed, (int, np.integer)) else self.seed
-        return {"n": self.n, "seed": seed, "average": self.average, "ks": list(self.ks),
+        return {"n": self.n, "seed": seed, "average": self.average, "geom_floor": self.eps, "ks": list(self.ks),
                 "measures": list(self.measures), "rows": self.rows(per_topic)}
 
     def to_frame(self, per_topic: bool = True) -> Any:
@@ -239,7 +245,7 @@ def sweep_measures(subtopics: Sequence[str] = ("cascade", "micro", "geom", "smr"
 def dss(
     qrels: Any, measures: Sequence[str | Measure], *, k: Sequence[int] | int = (5, 10, 20), n: int = 1000,
     seed: int | np.random.Generator | None = 0, average: str = "avg", depth: Depth = "xi", rel: int = 1,
-    progress_bar: bool | None = None, **options: Any,
+    progress_bar: bool | None = None, eps: float = GEOM_EPSILON, **options: Any,
 ) -> DSSResult:
     """Document selection sensitivity of measures at cutoffs k (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7).
 
@@ -263,6 +269,9 @@ def dss(
         Depth of dd for the ``dd`` average (default ξ; docs/conventions.md#averaging).
     rel : int
         The lowest label counted as relevant when choosing the documents to permute.
+    eps : float
+        The floor of the ``geom`` average, > 0 (default 1e-5, trec_eval's gm_map): each topic's
+        DSS counts as max(DSS, eps), so topics with DSS 0 pull the geometric mean towards eps.
     options
         ``diversity``, ``intents``, ``intent_types``, ``empty_intents``
         (see :class:`~cranfield.evaluation.evaluator.Evaluator`).
@@ -290,6 +299,7 @@ def dss(
     ([['StRecall@2'], ['alpha_nDCG@2']], [[0.201], [0.178]])
     """
     average = check_choice(average, "topic average", AVERAGES)
+    eps = check_float(eps, "geometric mean floor eps", low=0, open_low=True)
     ks, n = check_sizes(k, n)
     depth = check_depth(depth)
     rel = check_int(rel, "lowest relevant label rel", low=1)
@@ -336,11 +346,12 @@ def dss(
              f"out of its average: {listing([coll.topic_ids[t] for t in keep[undefined]])}")
     names_t = [coll.topic_ids[t] for t in keep]
     weights = dd_weights(topics, depth, rel)[keep] if average == "dd" else None
-    averaged = averaging.average(values, average, weights=weights, topics=names_t, announced=np.isnan(values))
+    averaged = averaging.average(values, average, weights=weights, topics=names_t, announced=np.isnan(values),
+                                 eps=eps)
     return DSSResult(
         measures=[str(m).strip() for m in measures], ks=ks, names=[[str(x) for x in row] for row in named],
         topics=names_t,
         values=values, means=means, average=average, averaged=averaged, n=int(n),
-        seed=seed if not isinstance(seed, np.random.Generator) else "generator", weights=weights,
+        seed=seed if not isinstance(seed, np.random.Generator) else "generator", weights=weights, eps=eps,
     )
 

@@ -29,10 +29,13 @@ DSS = SD/mean of a measure over n random permutations of each topic's relevant d
 k (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7): every such ranking is perfect at ad hoc
 retrieval, so what varies is diversity.
 Give measures without @k; each is evaluated at every k. Measures that can be negative are refused.
+--average geom floors each topic's DSS at --geom-floor (default 1e-5): topics whose permutations
+all score the same (DSS 0) count as that floor, so it decides the geom rows of Table 10.
 
 examples:
   cranfield dss qrels.diversity.txt -m alpha-nDCG,ERR-IA,I-rec,D#-nDCG --k 5,10,20 --n 1000
   cranfield dss qrels.diversity.txt -m 'alpha#-IA(subtopics=geom)' --average dd
+  cranfield dss qrels.diversity.txt -m alpha-nDCG,ERR-IA --average geom --geom-floor 1e-3
   cranfield dss qrels.diversity.txt --sweep --plot dss.png      # alpha#-IA against lambda and alpha
 """
 
@@ -102,7 +105,9 @@ def add_parser(sub: Any) -> None:
                                               "4,194,304 (default 1000)")
     d.add_argument("--seed", default="0", help="random seed, an integer >= 0 (default 0)")
     d.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
-                   help="topic averaging: avg (default), geom (eps 1e-5) or dd (weights 1 - dd at --depth)")
+                   help="topic averaging: avg (default), geom (floor --geom-floor) or dd (weights 1 - dd at --depth)")
+    d.add_argument("--geom-floor", default="1e-5", metavar="EPS",
+                   help="floor of each topic's DSS in --average geom, > 0 (default 1e-5, trec_eval's gm_map)")
     d.add_argument("--depth", default="xi", metavar="D", help="depth of dd for --average dd: xi (default), xi+1 or "
                                                               "an integer from 0 to 1,000,000")
     d.add_argument("--sweep", action="store_true",
@@ -136,13 +141,14 @@ def _run_collection(args: argparse.Namespace) -> int:
 def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     from cranfield.analysis.dss import at_cutoff, check_sizes, dss, sweep_measures
     from cranfield.cli.options import emit, qrels_options_from
-    from cranfield.errors import CranfieldError, check_int
+    from cranfield.errors import CranfieldError, check_float, check_int
     from cranfield.measures.topics import check_depth
 
     _check_files(args)
     ks, n = check_sizes(_ks(args.k), args.n)
     seed = check_int(args.seed, "--seed", low=0)
     depth = check_depth(args.depth)
+    eps = check_float(args.geom_floor, "--geom-floor", low=0, open_low=True)
     if args.sweep:
         measures = measures + [m for m in sweep_measures(discount=args.discount) if m not in measures]
     if not measures:
@@ -150,7 +156,7 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     if args.plot and sum(at_cutoff(m, 1).name == "alpha#-IA" for m in measures) < 2:  # before the work
         raise CranfieldError("--plot shows alpha#-IA measures against lambda and alpha: add --sweep, or give "
                              "several alpha#-IA measures with -m")
-    result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth,
+    result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth, eps=eps,
                  **qrels_options_from(args))
     if args.format == "json":
         text = result.to_json(args.per_topic)
