@@ -144,3 +144,27 @@ def test_cli_weights_options_and_config(capsys, collection, write):
     wrong = write("wrong.json", json.dumps({"class_weights": "1,1,0,0"}))
     assert main(["aspects", "eval", *collection, *measures, "--config", str(wrong)]) == 2
     assert "'class_weights' must be a list of integers" in capsys.readouterr().err
+
+
+def test_discpower_and_correlate_with_aspects(capsys, write):
+    """discpower and correlate score TOMA/CAM/MM measures from one multi-aspect qrels file and a configuration;
+    CAM(P@1) and TOMA(P@1, manhattan) per run, means over t1 and t2: (.5, .5, .5) and (.5, .5, 1)."""
+    from cranfield.cli.main import main
+
+    rel, cred = JUDGMENTS["relevance"], JUDGMENTS["credibility"]
+    qrels = write("multi.qrels", "".join(f"{t} 0 {d} {rel[t][d]} {cred[t][d]}\n" for t in TOPICS for d in rel[t]))
+    config = write("aspects.json", json.dumps({"labels": {"relevance": ["nr", "r", "hr"],
+                                                          "credibility": ["nc", "c"]}}))
+    runs = [str(write(f"run{k}.txt", "".join(f"{t} Q0 {d} {i + 1} {10 - i} run{k}\n" for t, docs in r.items()
+                                               for i, d in enumerate(docs))))
+            for k, r in enumerate(RANKINGS)]
+    measures = ["-m", "CAM(P@1)", "-m", "TOMA(P@1,dist=manhattan)", "--aspects", str(config), "--format", "json"]
+    rows = _json(capsys, main, ["correlate", str(qrels), *runs, *measures, "-m", "TOMA(P@1,dist=chebyshev)"])
+    tau = {(r["measure_1"], r["measure_2"]): r["kendall_tau"] for r in rows}
+    # CAM ties every run: τ-b undefined; both TOMA measures weigh 0 only (nr, nc) and (nr, c) here: τ-b = 1
+    assert tau[("CAM(P@1)", "TOMA(P@1,dist=manhattan)")] is None
+    assert tau[("TOMA(P@1,dist=manhattan)", "TOMA(P@1,dist=chebyshev)")] == 1.0
+    power = _json(capsys, main, ["discpower", str(qrels), *runs, *measures, "--test", "t", "--alpha", "0.5"])
+    assert [r["measure"] for r in power] == ["CAM(P@1)", "TOMA(P@1,dist=manhattan)"]
+    assert main(["correlate", str(qrels), *runs, "-m", "AP", "--aspects", str(config)]) == 2
+    assert "multi-aspect measure" in capsys.readouterr().err

@@ -141,20 +141,14 @@ def _run_eval(args: Any) -> int:
     check_output(args)
     judgments = _read_judgments(args)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
-    results = [evaluate_named(sp, judgments, runs, n, grades=grades, **weights, **run_options_from(args))
-               for n in names]
-    first = results[0]
-    merged = type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
-                            "measure_specs": None,
-                            "values": np.concatenate([r.values for r in results], axis=1)})
+    merged = _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
     text = render(merged, args.format, args.per_topic)
     extra: dict[str, Any] = {}
     if args.report:
         extra["upper_bounds"] = _report(sp, judgments, names, grades, args.plot, weights.get("aspect_weights"))
     if studies:
-        scores = {n: r.values[:, 0, :] for n, r in zip(names, results)}
-        topics = list(first.topics)
-        run_names = [r.name for r in runs]
+        scores = {n: merged.values[:, k, :] for k, n in enumerate(names)}
+        topics = list(merged.topics)
         made = {"tau": lambda: topic_correlation(scores, topics),
                 "zero": lambda: zero_aspect_documents(sp, judgments, runs, scores, topics, depth),
                 "bands": lambda: band_quality(sp, judgments, runs, scores, topics, bands)}
@@ -162,7 +156,7 @@ def _run_eval(args: Any) -> int:
     if args.format == "json" and extra:
         import json
 
-        document = {"results": json.loads(text), "runs": run_names if studies else None,
+        document = {"results": json.loads(text), "runs": [r.name for r in runs] if studies else None,
                     **{k: v.to_dict() for k, v in extra.items()}}
         text = json.dumps({k: v for k, v in document.items() if v is not None}, indent=1) + "\n"
     elif extra:
@@ -172,6 +166,35 @@ def _run_eval(args: Any) -> int:
 
 
 STUDIES = ("tau", "zero", "bands")
+
+
+def _score(sp: AspectSpace, judgments: Mapping, runs: list[Any], names: list[str], grades: Mapping,
+           weights: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
+    """The runs scored by each TOMA/CAM/MM measure, as one Results (measures in order)."""
+    results = [evaluate_named(sp, judgments, runs, n, grades=grades, **weights, **options) for n in names]
+    first = results[0]
+    return type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
+                          "measure_specs": None, "values": np.concatenate([r.values for r in results], axis=1)})
+
+
+def aspect_results(args: Any, measures: list[str]) -> Any:
+    """``cranfield discpower`` and ``correlate`` with ``--aspects CONFIG``: the runs scored by TOMA/CAM/MM
+    measures. ``args.qrels`` is then one multi-aspect qrels file ``qid iter docno label_1 .. label_A`` whose label
+    columns are the aspects of the configuration's ``labels``, in that order; the configuration gives ``embed``,
+    ``gate``, ``grades``, ``missing``, ``class_weights`` and ``aspect_weights`` as for ``aspects eval``."""
+    from types import SimpleNamespace
+
+    from cranfield.cli.options import run_options_from
+    from cranfield.io import as_run
+
+    config = load_config(args.aspects)
+    sp = _space_from(SimpleNamespace(labels=None, embed=None, gate=None), config)
+    grades = check_grades(sp, config.get("grades", {}))
+    weights = _weights(SimpleNamespace(class_weights=None, aspect_weights=None), config)
+    names = list(measures)  # evaluate_named refuses a measure that is not TOMA, CAM or MM
+    judgments = read_multi_aspect_qrels(args.qrels, sp.aspects)
+    runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]
+    return _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
 
 
 def _weights(args: Any, config: Mapping[str, Any]) -> dict[str, Any]:
