@@ -75,6 +75,8 @@ def test_cli_intents_nonuniform(tmp_path, capsys) -> None:
     assert main(["eval", str(qrels), str(run), "-m", "P-IA@2", "--intents", "nonuniform", "--format", "json"]) == 0
     out = capsys.readouterr().out
     assert f"{(2 / 14 * 0.5 + 2 / 6 * 0.5) / 2:.4f}"[:5] in out
+    assert main(["eval", str(qrels), str(run), "-m", "P-IA@2", "--intents", "nonuniform"]) == 0
+    assert " intents=nonuniform" in capsys.readouterr().out.splitlines()[0]
 
 
 # --------------------------------------------------------------- Table 4: overlap of significant pairs

@@ -320,6 +320,7 @@ class Evaluator:
         if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
         self.qrels: Qrels = as_qrels(qrels, diversity=diversity)
+        self.intent_scheme = intents if is_intent_scheme(intents) else None
         if isinstance(intents, (str, Path)) and not is_intent_scheme(intents):
             intents = read_intents(intents)
         intent_types = as_intent_types(intent_types, self.qrels)  # a path, irds:<id>, or the dataset's own
@@ -507,6 +508,7 @@ class Evaluator:
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
                 "diversity": self.collection.diversity,
+                **({"intents": self.intent_scheme} if self.intent_scheme == "nonuniform" else {}),
             },
         )
 
