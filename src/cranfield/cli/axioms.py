@@ -21,9 +21,9 @@ from cranfield.errors import CranfieldError, check_choice
 from cranfield.render.plots import plot_property_heat_map
 
 # what a row's applicable/violations count ("counted" in the output): Albahem et al.'s relations count pairs (S, T);
-# Induction counts source rankings S that reach a ranking T through two or more relations; the
+# Induction counts induced pairs (S, T), T reachable through the relations but not directly related to S; the
 # universal properties of Amigó, Mizzaro & Spina count instances, the thresholds the candidate n (m) ≤ 1000 tried
-COUNTED = {"relevance": "pairs", "irrelevance": "pairs", "redundancy": "pairs", "induction": "source rankings",
+COUNTED = {"relevance": "pairs", "irrelevance": "pairs", "redundancy": "pairs", "induction": "induced pairs",
            "priority": "instances", "top-weightedness": "instances", "deepness": "candidate n",
            "shallowness": "candidate m", "confidence": "instances", "recall": "instances",
            "redundancy-002": "instances"}
@@ -35,16 +35,19 @@ NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_00
 EPILOG = """\
 properties of Albahem et al., ADCS 2018 (every ranking of length 0..depth over the aspects, in one batch):
   relevance    m(S) <= m(S.r)           irrelevance  m(S.x) <= m(S)
-  redundancy   m(S.p) <= m(S.n)         induction    relations implied by chaining the three
+  redundancy   m(S.p) <= m(S.n)         induction    m(S) <= m(T), (S, T) implied by chaining the three and
+                                                    not direct (counted per induced pair)
 properties of Amigó, Mizzaro & Spina, SIGIR 2022 (single-intent binary rankings): priority,
   top-weightedness, deepness,
   shallowness, confidence, recall, redundancy-002.  --properties all checks both sets.
+the table starts with a measures x properties grid of ✓ (holds) / ✗; every row says what it counted.
 
 examples:
   cranfield axioms -m alpha-nDCG@10 -m ERR-IA@10 -m ACT -m AP_IA
   cranfield axioms --plugin my_measures.py -m 'MyPrecision@10' --depth 10 --aspects 3 --format json
       (your own measure: my_measures.py is the example of docs/plugins.md)
   cranfield axioms -m RBU -m OIE -m DCGU --properties confidence,recall,redundancy-002 --plot props.png
+  cranfield axioms --properties all -m RR,F,P@10,AP,nDCG,Bpref,ERR,RBP,iRBU,RBPU,OIE --depth 4
 """
 
 
