@@ -109,7 +109,7 @@ def test_collection_diversity(collection: CollectionDiversity) -> None:
     assert d["summary"]["mean"] == collection.summary()["mean"]
     s = collection.stats
     frame = collection.to_frame()
-    columns = ["topic", "intents", "R", "xi", "depth", "d_max", "d_mean", "dd"]
+    columns = ["topic", "intents", "R", "xi", "xi_greedy", "depth", "d_max", "d_mean", "dd"]
     agree(frame, d["topics"], columns)
     assert frame["topic"].tolist() == list(collection.topic_ids)
     assert frame["dd"].tolist() == s.dd.tolist() and frame["R"].tolist() == s.num_rel.tolist()

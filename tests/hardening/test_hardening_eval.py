@@ -345,7 +345,7 @@ def test_evaluator_settings_use_the_one_template(kwargs, message):
     ({"on_duplicate": "last"}, CranfieldError, "The on_duplicate option must be one of 'error', 'first'."),
     ({"empty_intents": "x"}, CranfieldError, "The empty_intents option must be one of 'drop', 'keep'."),
     ({"diversity": "yes"}, TypeError, "diversity must be True, False or None; got str"),
-    ({"intents": 5}, TypeError, "intents must be a path or an Intents; got int"),
+    ({"intents": 5}, TypeError, "intents must be a path, an Intents, 'uniform' or 'nonuniform'; got int"),
     ({"intent_types": 3}, TypeError, "intent_types must be a path or a dict"),
 ])
 def test_evaluate_settings_are_checked(kwargs, error, message):
