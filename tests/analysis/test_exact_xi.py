@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,10 +30,10 @@ from cranfield.measures.topics import (
 )
 
 WEB2010 = DATA / "web2010" / "10.diversity-qrels.final.txt.gz"
-SHARED = Path("/work/shared/data/webtrack")
-BUNDLED = {"2009": DATA / "web2009" / "qrels.diversity.gz", "2010": WEB2010,
-           "2012": DATA / "web2012" / "qrels-for-ndeval.txt.gz", "2013": DATA / "web2013" / "qrels.ndeval.gz"}
-UNBUNDLED = {"2011": SHARED / "2011" / "qrels-for-ndeval.txt", "2014": SHARED / "2014" / "qrels.ndeval.txt"}
+WEB2011 = DATA / "web2011" / "qrels-for-ndeval.txt.gz"
+BUNDLED = {"2009": DATA / "web2009" / "qrels.diversity.gz", "2010": WEB2010, "2011": WEB2011,
+           "2012": DATA / "web2012" / "qrels-for-ndeval.txt.gz", "2013": DATA / "web2013" / "qrels.ndeval.gz",
+           "2014": DATA / "web2014" / "qrels.ndeval.txt.gz"}
 
 
 def quiet(f, *args, **kwargs):
@@ -83,15 +82,12 @@ def test_exact_cover_is_the_brute_force_minimum(labels):
         assert (exact <= greedy).all()
 
 
-@pytest.mark.parametrize("year", sorted(BUNDLED) + sorted(UNBUNDLED))
+@pytest.mark.parametrize("year", sorted(BUNDLED))
 def test_exact_cover_on_web_track_qrels(year):
     """TREC Web 2009–2014 diversity qrels: exact ξ = the brute-force minimum on every topic where the
     search for a cover smaller than the exact one is cheap (every topic of these files but a few),
     and ≤ greedy everywhere."""
-    path = BUNDLED.get(year) or UNBUNDLED[year]
-    if not path.exists():
-        pytest.skip(f"{path} is not available")
-    topics = quiet(load_collection, path).topics
+    topics = quiet(load_collection, BUNDLED[year]).topics
     exact, greedy = exact_cover(topics), greedy_cover(topics)
     assert (exact <= greedy).all()
     checked = 0
@@ -128,9 +124,8 @@ def test_table_2_mean_dd_2010():
     assert round(greedy["mean"], 3) == 0.728
 
 
-@pytest.mark.skipif(not UNBUNDLED["2011"].exists(), reason="TREC 2011 Web qrels not available")
 def test_table_2_2011():
-    summary = quiet(collection_diversity, UNBUNDLED["2011"], depth="xi+1").summary()
+    summary = quiet(collection_diversity, WEB2011, depth="xi+1").summary()
     assert [round(summary[k], 3) for k in ("min", "max", "mean")] == [0.643, 0.994, 0.809]
 
 
