@@ -231,7 +231,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
-    if request.relstring is not None:  # read once: relstring needs the rankings again
+    if fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
         from cranfield.io import as_run
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]

@@ -435,7 +435,7 @@ class TrecTopics:
         return re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE) if trec_eval else text
 
     def _prepared(self, results: Results) -> list[Run]:
-        """The runs as the evaluator scored them; a run given as a path is read again with the
-        settings of ``results`` (their provenance)."""
+        """The runs as the evaluator scored them (the CLI reads them once and passes the Run objects;
+        a run given as a path is read with the settings of ``results``, their provenance)."""
         settings = {k: results.provenance[k] for k in ("order", "on_duplicate", "score_dtype")}
         return [self.evaluator.prepare(as_run(run, **settings)) for run in self.runs]
