@@ -602,7 +602,7 @@ def evaluate(
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
-    names: Sequence[str] | None = None,
+    names: Sequence[str] | None = None, dd_depth: Any = "xi",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -629,6 +629,9 @@ def evaluate(
         Also the Cube Test family's value after each iteration, as rows ``CT@5[iteration=2]``.
     average : {"avg", "geom", "dd"}
         How the ``all`` row averages topics (see :class:`Evaluator`).
+    dd_depth : {"xi", "xi+1"} or int
+        The depth of the collection-diversity weights of ``average="dd"`` (Golbus, Aslam &
+        Clarke, Inf. Retr. 2013, Eq. 4; Table 10 uses ξ+1); see :class:`Evaluator`.
     names : list of str, optional
         The runs' names (one per run, unique), kept in the ``run`` column (docs/parquet.md#names).
 
@@ -643,7 +646,7 @@ def evaluate(
     """
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
-                          average=average)
+                          average=average, dd_depth=dd_depth)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
                                  per_iteration=per_iteration, names=names)
     return results.to_frame(per_topic or per_intent or per_iteration)
