@@ -18,12 +18,14 @@ from cranfield.analysis.diversity import CollectionDiversity
 from cranfield.analysis.dss import DSSResult
 from cranfield.analysis.truncation import TruncationResult
 from cranfield.errors import CranfieldError, check_int, invalid
+from cranfield.evaluation.evaluator import Results
 from cranfield.meta.power import DiscriminativePower
 
 PLOT_FORMATS = ("png", "svg", "pdf", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 
 
-INSTALL_HINT = "plots need matplotlib: pip install 'cranfield[plot]'"
+INSTALL_HINT = ("plots need matplotlib, which cranfield depends on but which cannot be imported here: "
+                "reinstall it (pip install --force-reinstall matplotlib)")
 
 
 def _matplotlib() -> tuple[Any, Any]:
@@ -171,7 +173,7 @@ def plot_asl_curves(powers: Sequence[DiscriminativePower], path: str, *, title: 
     Raises
     ------
     CranfieldError
-        If matplotlib is not installed (``pip install 'cranfield[plot]'``), ``powers`` is empty, or
+        If matplotlib cannot be imported (:data:`INSTALL_HINT`), ``powers`` is empty, or
         ``path`` cannot be written or has no extension of :data:`cranfield.analysis.figures.PLOT_FORMATS`.
     """
 
@@ -211,3 +213,360 @@ def plot_property_heat_map(rows: list[dict], measures: list[str], properties: li
     fig.colorbar(im, label="violation rate")
     fig.tight_layout()
     save_figure(fig, path)
+
+
+# --------------------------------------------------------------------------- everyday results
+# The figures of `eval --plot`, `compare --plot` and the HTML report (cranfield report): each
+# `draw_*` function draws into one Axes from result arrays, each `*_figure` function returns a
+# Figure, and :func:`plot_results` puts every measure's figures into one file.
+
+TOP_RUNS = 10
+"""Line plots colour and name this many runs (the best by the first measure); the others are grey."""
+
+
+def plot_label(text: Any, limit: int = 40) -> str:
+    """``text`` (a run tag, a topic id: input) as matplotlib draws it literally: every ``$`` escaped,
+    so that no mathtext is parsed, and cut to ``limit`` characters."""
+    text = str(text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("$", r"\$")
+
+
+def run_order(means: np.ndarray) -> np.ndarray:
+    """Run indices by decreasing mean (NaN last, ties in input order)."""
+    means = np.asarray(means, dtype=float)
+    return np.argsort(-np.where(np.isnan(means), -np.inf, means), kind="stable")
+
+
+def measure_index(results: Results, measure: int | str) -> int:
+    """The position of ``measure`` (a name of ``results.measures`` or an index) in ``results``."""
+    if isinstance(measure, str):
+        if measure not in results.measures:
+            raise invalid("measure", "one of " + ", ".join(results.measures), measure)
+        return results.measures.index(measure)
+    return check_int(measure, "measure index", low=0, high=len(results.measures) - 1)
+
+
+def baseline_index(results: Results, baseline: int | str) -> int:
+    """The position of the baseline run (a name of ``results.runs`` or an index) in ``results``."""
+    if isinstance(baseline, str):
+        if baseline not in results.runs:
+            raise invalid("baseline", "one of the runs (" + ", ".join(results.runs[:10])
+                          + (", ..." if len(results.runs) > 10 else "") + ")", baseline)
+        return results.runs.index(baseline)
+    return check_int(baseline, "baseline run index", low=0, high=len(results.runs) - 1)
+
+
+def topic_means(results: Results) -> np.ndarray:
+    """The value each run's marker shows, (S, M): :meth:`Results.summary` (the topic average the
+    results use), except for counts (``aggregate="sum"``), whose marker is the mean over topics so
+    that it sits on the per-topic scale."""
+    means = results.summary()
+    for m, how in enumerate(results.aggregate):
+        if how == "sum":
+            v = results.values[:, m]
+            scored = ~np.isnan(v)
+            means[:, m] = np.where(scored, v, 0.0).sum(axis=1) / np.maximum(scored.sum(axis=1), 1)
+    return means
+
+
+def _boxes(ax: Any, data: list[np.ndarray], show_fliers: bool) -> None:
+    """Horizontal box plots at y = 1..len(data) (``orientation`` since matplotlib 3.10, ``vert`` before)."""
+    import inspect
+
+    layout = ({"orientation": "horizontal"} if "orientation" in inspect.signature(ax.boxplot).parameters
+              else {"vert": False})
+    ax.boxplot([d if d.size else np.array([np.nan]) for d in data], widths=0.6, manage_ticks=False,
+               showfliers=show_fliers, flierprops={"markersize": 2, "alpha": 0.5},
+               medianprops={"color": "C1"}, **layout)
+
+
+def _run_ticks(ax: Any, names: Sequence[str]) -> None:
+    """Run names on the y axis (1..S, the first name at the bottom), smaller for many runs."""
+    ax.set_yticks(np.arange(1, len(names) + 1), [plot_label(n) for n in names],
+                  fontsize="small" if len(names) <= 30 else 6)
+    ax.set_ylim(0.3, len(names) + 0.7)
+
+
+def draw_distribution(ax: Any, values: np.ndarray, runs: Sequence[str], means: np.ndarray, measure: str) -> None:
+    """Per-topic scores of every run (S, T) as horizontal box plots, the best run (by ``means``) on
+    top, each run's mean as a diamond (the line with gid ``means``). NaN (unscored topics) are left out."""
+    order = run_order(means)[::-1]
+    _boxes(ax, [v[~np.isnan(v)] for v in np.asarray(values)[order]], show_fliers=True)
+    ax.plot(np.asarray(means)[order], np.arange(1, len(order) + 1), "D", color="C3", markersize=3,
+            label="mean", gid="means")
+    _run_ticks(ax, [runs[s] for s in order])
+    ax.set_xlabel(f"{plot_label(measure)} per topic")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+
+
+def draw_ranking(ax: Any, means: np.ndarray, ci: np.ndarray, runs: Sequence[str], measure: str,
+                 confidence: float = 0.95) -> None:
+    """The runs sorted by mean, best on top, each with its confidence interval ``ci`` (S, 2) as
+    error bars (the line with gid ``ranking``)."""
+    order = run_order(means)[::-1]
+    m, lo, hi = np.asarray(means)[order], np.asarray(ci)[order, 0], np.asarray(ci)[order, 1]
+    y = np.arange(1, len(order) + 1)
+    bars = ax.errorbar(m, y, xerr=np.vstack([np.maximum(m - lo, 0), np.maximum(hi - m, 0)]), fmt="o",
+                       markersize=3, capsize=2, elinewidth=1, color="C0", label=f"mean, {confidence:.0%} CI")
+    bars.lines[0].set_gid("ranking")
+    _run_ticks(ax, [runs[s] for s in order])
+    ax.set_xlabel(f"{plot_label(measure)}: mean and {confidence:.0%} confidence interval")
+    ax.grid(axis="x", alpha=0.3)
+
+
+def draw_differences(ax: Any, diffs: np.ndarray, topics: Sequence[str], runs: Sequence[str], baseline: str,
+                     measure: str) -> None:
+    """Per-topic differences against the baseline sorted by size, as TREC overview papers draw
+    them. One run (``diffs`` of shape (T,) or (1, T)): filled bars, positive (the run is better) in
+    blue and negative in red, titled with its wins, ties and losses. Several runs (R, T): each
+    run's sorted differences as a step line (the first :data:`TOP_RUNS` coloured and named)."""
+    d = np.atleast_2d(np.asarray(diffs, dtype=float))
+    if d.shape[0] == 1:
+        x = d[0]
+        keep = np.flatnonzero(~np.isnan(x))
+        order = keep[np.argsort(-x[keep], kind="stable")]
+        y = x[order]
+        edges = np.arange(y.size + 1)
+        ax.stairs(np.where(y > 0, y, 0.0), edges, fill=True, color="C0", label=f"{plot_label(runs[0])} better",
+                  gid="better")
+        ax.stairs(np.where(y < 0, y, 0.0), edges, fill=True, color="C3", label=f"{plot_label(baseline)} better",
+                  gid="worse")
+        if y.size <= 60:
+            ax.set_xticks(np.arange(y.size) + 0.5, [plot_label(topics[t], 12) for t in order], rotation=90,
+                          fontsize=6)
+        else:
+            ax.set_xticks([])
+        wins, ties, losses = int((y > 0).sum()), int((y == 0).sum()), int((y < 0).sum())
+        ax.set_title(f"{plot_label(runs[0])} − {plot_label(baseline)}\n{wins} better, {ties} equal, "
+                     f"{losses} worse", fontsize="small")
+        ax.set_xlim(0, max(y.size, 1))
+    else:
+        for r, x in enumerate(d):
+            y = np.sort(x[~np.isnan(x)])[::-1]
+            top = r < TOP_RUNS
+            ax.step(np.arange(y.size), y, where="mid", linewidth=1 if top else 0.5,
+                    color=f"C{r % 10}" if top else "0.75", label=plot_label(runs[r]) if top else None, zorder=3 - top)
+        ax.set_title(f"per-topic difference against {plot_label(baseline)}", fontsize="small")
+        ax.set_xticks([])
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel("topics, sorted by difference")
+    ax.set_ylabel(f"Δ {plot_label(measure)}")
+    ax.legend(fontsize="small")
+
+
+def _draw_curves(ax: Any, x: np.ndarray, y: np.ndarray, runs: Sequence[str], order: np.ndarray | None) -> None:
+    """One line per run (S, X): the first :data:`TOP_RUNS` of ``order`` coloured and named, the rest grey."""
+    order = np.arange(len(runs)) if order is None else np.asarray(order)
+    for rank, s in enumerate(order[::-1]):  # the best drawn last, on top
+        top = len(order) - 1 - rank < TOP_RUNS
+        ax.plot(x, y[s], marker="o" if top else None, markersize=2.5, linewidth=1 if top else 0.5,
+                color=f"C{(len(order) - 1 - rank) % 10}" if top else "0.75", label=plot_label(runs[s]) if top else None,
+                gid=f"run{s}")
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles[::-1], labels[::-1], fontsize="small",
+                  title=f"best {TOP_RUNS} of {len(runs)}" if len(runs) > TOP_RUNS else None)
+    ax.grid(alpha=0.3)
+
+
+def draw_precision_recall(ax: Any, levels: np.ndarray, precision: np.ndarray, runs: Sequence[str],
+                          order: np.ndarray | None = None) -> None:
+    """Interpolated precision at the recall ``levels`` (trec_eval's iprec_at_recall, mean over
+    topics), one curve per run ((S, L) ``precision``)."""
+    _draw_curves(ax, np.asarray(levels), np.asarray(precision), runs, order)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+
+
+def draw_intent_recall(ax: Any, depths: np.ndarray, irec: np.ndarray, runs: Sequence[str],
+                       order: np.ndarray | None = None) -> None:
+    """I-rec (subtopic recall, Zhai, Cohen & Lafferty, SIGIR 2003) at each depth, one curve per run ((S, D))."""
+    _draw_curves(ax, np.asarray(depths), np.asarray(irec), runs, order)
+    ax.set_xlabel("depth k")
+    ax.set_ylabel("I-rec@k (mean over topics)")
+    ax.set_ylim(0, 1.02)
+
+
+def draw_coverage(ax: Any, coverage: np.ndarray, runs: Sequence[str], labels: Sequence[str], depth: int,
+                  order: np.ndarray | None = None) -> Any:
+    """Heat map of runs × intents (S, N): the fraction of each intent covered (a document relevant
+    to it in the first ``depth`` ranks); the best run on top. Returns the image."""
+    order = np.arange(len(runs)) if order is None else np.asarray(order)
+    grid = np.asarray(coverage, dtype=float)[order[::-1]]
+    image = ax.imshow(grid, cmap="Greens", vmin=0, vmax=1, aspect="auto", interpolation="nearest",
+                      origin="lower", extent=(-0.5, grid.shape[1] - 0.5, 0.5, grid.shape[0] + 0.5))
+    _run_ticks(ax, [runs[s] for s in order[::-1]])
+    if len(labels) <= 60:
+        ax.set_xticks(np.arange(len(labels)), [plot_label(x, 16) for x in labels], rotation=90, fontsize=6)
+    else:
+        ax.set_xticks([])
+    ax.set_xlabel(f"intents (topic:intent), covered in the first {depth} ranks")
+    return image
+
+
+def draw_run_lengths(ax: Any, lengths: np.ndarray, runs: Sequence[str], order: np.ndarray | None = None) -> None:
+    """How many documents each run returns per topic (S, T), as horizontal box plots; the mean
+    length as a diamond (gid ``means``)."""
+    order = np.arange(len(runs)) if order is None else np.asarray(order)
+    order = order[::-1]
+    lengths = np.asarray(lengths, dtype=float)
+    _boxes(ax, list(lengths[order]), show_fliers=True)
+    ax.plot(lengths[order].mean(axis=1), np.arange(1, len(order) + 1), "D", color="C3", markersize=3,
+            label="mean", gid="means")
+    _run_ticks(ax, [runs[s] for s in order])
+    ax.set_xlabel("documents returned per topic")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(fontsize="small", loc="lower right")
+
+
+def _run_height(n_runs: int) -> float:
+    """Inches for a panel listing ``n_runs`` runs on its y axis."""
+    return max(2.6, 0.16 * n_runs + 1.2)
+
+
+def distribution_figure(results: Results, measure: int | str) -> Any:
+    """Per-topic score distribution of every run for one measure (:func:`draw_distribution`)."""
+    m = measure_index(results, measure)
+    fig = new_figure(figsize=(7, _run_height(len(results.runs))), layout="constrained")
+    draw_distribution(fig.subplots(), results.values[:, m], results.runs, topic_means(results)[:, m],
+                      results.measures[m])
+    return fig
+
+
+def ranking_figure(results: Results, measure: int | str, ci: np.ndarray | None = None,
+                   confidence: float = 0.95) -> Any:
+    """The system ranking with confidence intervals for one measure (:func:`draw_ranking`); ``ci``
+    (S, 2) defaults to the t interval of each run's mean (:func:`cranfield.analysis.report_data.t_interval`)."""
+    from cranfield.analysis.report_data import t_interval
+
+    m = measure_index(results, measure)
+    means = topic_means(results)[:, m]
+    ci = t_interval(results.values[:, m], confidence) if ci is None else ci
+    fig = new_figure(figsize=(7, _run_height(len(results.runs))), layout="constrained")
+    draw_ranking(fig.subplots(), means, ci, results.runs, results.measures[m], confidence)
+    return fig
+
+
+def difference_figure(results: Results, measure: int | str, baseline: int | str,
+                      runs: Sequence[int | str] | None = None, columns: int = 2) -> Any:
+    """Per-topic differences against ``baseline``, sorted by size: one panel per run of ``runs``
+    (names or indices; default every other run, best first), ``columns`` panels a row."""
+    m, b = measure_index(results, measure), baseline_index(results, baseline)
+    if runs is None:
+        picked = [int(s) for s in run_order(topic_means(results)[:, m]) if s != b]
+    else:
+        picked = [baseline_index(results, r) for r in runs]
+    if not picked:
+        raise CranfieldError("there is no run other than the baseline to compare with it")
+    columns = min(columns, len(picked))
+    rows = -(-len(picked) // columns)
+    fig = new_figure(figsize=(5 * columns, 2.8 * rows), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(rows, columns, squeeze=False)).ravel()
+    base = results.values[b, m]
+    for ax, s in zip(axes, picked):
+        draw_differences(ax, results.values[s, m] - base, results.topics, [results.runs[s]], results.runs[b],
+                         results.measures[m])
+    for ax in axes[len(picked):]:
+        ax.set_visible(False)
+    return fig
+
+
+def precision_recall_figure(levels: np.ndarray, precision: np.ndarray, runs: Sequence[str],
+                            order: np.ndarray | None = None) -> Any:
+    """Interpolated precision–recall curves (:func:`draw_precision_recall`)."""
+    fig = new_figure(figsize=(6, 4.2), layout="constrained")
+    draw_precision_recall(fig.subplots(), levels, precision, runs, order)
+    return fig
+
+
+def intent_recall_figure(depths: np.ndarray, irec: np.ndarray, runs: Sequence[str],
+                         order: np.ndarray | None = None) -> Any:
+    """I-rec at each depth (:func:`draw_intent_recall`)."""
+    fig = new_figure(figsize=(6, 4.2), layout="constrained")
+    draw_intent_recall(fig.subplots(), depths, irec, runs, order)
+    return fig
+
+
+def coverage_figure(coverage: np.ndarray, runs: Sequence[str], labels: Sequence[str], depth: int,
+                    order: np.ndarray | None = None) -> Any:
+    """Per-intent coverage heat map, runs × intents (:func:`draw_coverage`), with a colour bar."""
+    fig = new_figure(figsize=(min(14.0, max(6.0, 0.12 * len(labels) + 3)), _run_height(len(runs))),
+                     layout="constrained")
+    ax = fig.subplots()
+    image = draw_coverage(ax, coverage, runs, labels, depth, order)
+    fig.colorbar(image, ax=ax, label="covered", shrink=0.8)
+    return fig
+
+
+def run_lengths_figure(lengths: np.ndarray, runs: Sequence[str], order: np.ndarray | None = None) -> Any:
+    """Documents returned per topic by each run (:func:`draw_run_lengths`)."""
+    fig = new_figure(figsize=(7, _run_height(len(runs))), layout="constrained")
+    draw_run_lengths(fig.subplots(), lengths, runs, order)
+    return fig
+
+
+def results_figure(results: Results, *, baseline: int | str | None = None, ci: Sequence[np.ndarray] | None = None,
+                   confidence: float = 0.95) -> Any:
+    """Every measure of ``results`` in one figure, a row per measure: the per-topic score
+    distribution of every run, the system ranking with confidence intervals (``ci``: one (S, 2)
+    array per measure, default the t interval), and with a ``baseline`` (a run name or index) the
+    sorted per-topic differences of the other runs against it."""
+    from cranfield.analysis.report_data import t_interval
+
+    if not results.runs or not results.measures:
+        raise CranfieldError("there are no results to plot")
+    b = None if baseline is None else baseline_index(results, baseline)
+    means = topic_means(results)
+    columns = 2 if b is None or len(results.runs) < 2 else 3
+    height = _run_height(len(results.runs))
+    fig = new_figure(figsize=(5.5 * columns, height * len(results.measures)), layout="constrained")
+    axes = np.atleast_2d(fig.subplots(len(results.measures), columns, squeeze=False))
+    for m, name in enumerate(results.measures):
+        draw_distribution(axes[m, 0], results.values[:, m], results.runs, means[:, m], name)
+        interval = t_interval(results.values[:, m], confidence) if ci is None else np.asarray(ci[m])
+        draw_ranking(axes[m, 1], means[:, m], interval, results.runs, name, confidence)
+        if columns == 3 and b is not None:
+            others = [int(s) for s in run_order(means[:, m]) if s != b]
+            draw_differences(axes[m, 2], results.values[others, m] - results.values[b, m], results.topics,
+                             [results.runs[s] for s in others], results.runs[b], name)
+    return fig
+
+
+def plot_results(results: Results, path: str | os.PathLike[str], *, baseline: int | str | None = None,
+                 ci: Sequence[np.ndarray] | None = None, confidence: float = 0.95) -> None:
+    """Save :func:`results_figure` (every measure: score distributions, the ranking with confidence
+    intervals and, with a ``baseline``, the sorted per-topic differences) to ``path``, whose
+    extension picks the format (PNG, SVG, PDF, ...: :data:`PLOT_FORMATS`); written whole or not at all."""
+    check_plot_path(path)
+    save_figure(results_figure(results, baseline=baseline, ci=ci, confidence=confidence), path)
+
+
+def figure_svg(fig: Any) -> str:
+    """``fig`` as inline SVG text for an HTML page: text kept as ``<text>`` elements (matplotlib
+    escapes it: a run tagged ``<script>`` is drawn as those characters), without the XML prolog,
+    DOCTYPE and metadata, with ids unique to this figure."""
+    import io
+    import re
+
+    import matplotlib
+
+    buf = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": None}):
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg"):]
+    return re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+
+
+def figure_png(fig: Any, dpi: int = 96) -> bytes:
+    """``fig`` as PNG bytes (for figures too large as SVG, e.g. many runs × topics)."""
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
+    return buf.getvalue()
