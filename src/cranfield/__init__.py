@@ -14,9 +14,10 @@ from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa:
 from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
 from cranfield.measures.plugins import load_plugin, measure, param, register_measure, unregister_measure  # noqa: E402
 from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure  # noqa: E402
+from cranfield.render.report import Report  # noqa: E402
 
 __all__ = [
-    "__version__", "evaluate", "Evaluator", "Results", "Batch", "Topics", "Collection",
+    "__version__", "evaluate", "Evaluator", "Results", "Report", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
     "as_ir_measures_provider", "ir_measure",
