@@ -8,11 +8,12 @@ Dask (``pip install 'cranfield[dask]'``) is imported only when a client is given
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
+from cranfield._progress import progress
 from cranfield.errors import CranfieldError
 
 T = TypeVar("T")
@@ -21,17 +22,33 @@ R = TypeVar("R")
 DASK_HINT = "the Dask backend needs dask.distributed: pip install 'cranfield[dask]'"
 
 
-def map_blocks(fn: Callable[[T], R], blocks: Iterable[T], *, client: Any = None) -> list[R]:
-    """``[fn(b) for b in blocks]``, in this process (``client=None``) or as one Dask task per
-    block on ``client`` (a ``dask.distributed.Client``); results come back in block order.
+def map_blocks(fn: Callable[..., R], blocks: Iterable[T], *, client: Any = None,
+               shared: Mapping[str, Any] | None = None, label: str | None = None,
+               progress_bar: bool | None = None) -> list[R]:
+    """``[fn(b, **shared) for b in blocks]``, in this process (``client=None``) or as one Dask
+    task per block on ``client`` (a ``dask.distributed.Client``); results come back in block order.
 
-    Tasks are submitted with ``pure=False``, so equal blocks are never merged, and Dask
-    reruns a block whose worker died (its ``allowed-failures`` setting).
+    ``shared`` holds arguments common to every block (a compiled evaluator, a score matrix):
+    on a cluster each is sent to every worker once (``client.scatter(broadcast=True)``), not
+    once per task. Tasks are submitted with ``pure=False``, so equal blocks are never merged,
+    and Dask reruns a block whose worker died (its ``allowed-failures`` setting). ``label``
+    draws a progress bar over the blocks (:func:`cranfield._progress.progress`).
     """
     items = list(blocks)
+    extra = dict(shared or {})
     if client is None:
-        return [fn(b) for b in items]
-    futures = client.map(fn, items, pure=False)
+        it = items if label is None else progress(items, len(items), label, progress_bar)
+        return [fn(b, **extra) for b in it]
+    if extra:
+        names = list(extra)
+        scattered = client.scatter([extra[k] for k in names], broadcast=True, hash=False)
+        extra = dict(zip(names, scattered))
+    futures = client.map(fn, items, pure=False, **extra)
+    if label is not None:
+        from dask.distributed import as_completed
+
+        for _ in progress(as_completed(futures), len(futures), label, progress_bar):
+            pass
     return list(client.gather(futures))
 
 
@@ -42,16 +59,25 @@ def block_seeds(seed: int | np.random.SeedSequence, n_blocks: int) -> list[np.ra
     return list(root.spawn(n_blocks))
 
 
-def connect(address: str | None = None, workers: int | None = None) -> Any:
+def connect(address: str | None = None, workers: int | None = None, timeout: float = 10.0) -> Any:
     """A ``dask.distributed.Client``: to the scheduler at ``address`` (``tcp://host:8786``), or
     to a new ``LocalCluster`` of ``workers`` single-threaded worker processes. Close it (it is
-    a context manager) to stop a local cluster."""
+    a context manager) to stop a local cluster.
+
+    Raises :class:`CranfieldError` when dask.distributed is not installed or the scheduler
+    does not answer within ``timeout`` seconds.
+    """
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise CranfieldError(DASK_HINT) from None
     if address is not None:
-        return Client(address)
+        try:
+            return Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise CranfieldError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                                 f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else 'no answer'}); "
+                                 "is `dask scheduler` running there?") from None
     cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
                            dashboard_address=None)
     return Client(cluster)

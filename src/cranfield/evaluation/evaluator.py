@@ -8,7 +8,9 @@ relevant documents, topics only in the run) follow docs/conventions.md#topics an
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cranfield._numeric import EVAL_CELL_BUDGET
-from cranfield._progress import progress
+from cranfield._parallel import map_blocks
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
@@ -246,6 +248,40 @@ class RunScores(NamedTuple):
     """With ``missing="skip"``: the topics left out (absent from the run), shape (T,)."""
 
 
+class _RunSettings(NamedTuple):
+    """How :meth:`Evaluator.evaluate` reads and scores each run (sent once to every worker)."""
+
+    order: str
+    on_duplicate: str
+    score_dtype: str
+    per_intent: bool
+    per_iteration: bool
+    record_warnings: bool
+
+
+class _Scored(NamedTuple):
+    """What one run task returns: its scores, the facts its name needs, and (on a worker) the
+    warnings it raised."""
+
+    scores: RunScores
+    name: str
+    source: str
+    warnings: list[Warning]
+
+
+def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings) -> _Scored:
+    """Read one run (a path is read here, on the worker), prepare and score it, and drop it."""
+    obj, label = item
+    with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
+        if caught is not None:
+            warnings.simplefilter("always")
+        run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                     score_dtype=settings.score_dtype)
+        run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
+        scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
+    return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [])
+
+
 class Evaluator:
     """Qrels and measures compiled once, applied to many runs (ir_measures' ``evaluator``).
 
@@ -338,6 +374,18 @@ class Evaluator:
         self.depth = None if any(d is None for d in depths) else max(d for d in depths if d is not None)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (sent to Dask workers) with its measures by name: their specs hold functions
+        that plain pickle cannot send; a measure whose name does not parse back to it is kept
+        as it is (Dask then sends it with cloudpickle)."""
+        state = dict(self.__dict__)
+        state["measures"] = [str(m) if _named(m) else m for m in self.measures]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state["measures"] = [parse_measure(m) for m in state["measures"]]
+        self.__dict__.update(state)
 
     def _norel_rule(self) -> np.ndarray:
         """The topics evaluated, shape (T,): all, or (``norel="exclude"``) those with a relevant
@@ -462,31 +510,39 @@ class Evaluator:
 
     def evaluate(self, runs: Any, *, order: str = "score", on_duplicate: str = "error",
                  per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None,
-                 score_dtype: str = "float32", names: Sequence[str] | None = None) -> Results:
+                 score_dtype: str = "float32", names: Sequence[str] | None = None, client: Any = None) -> Results:
         """Score ``runs`` (a run or a list of runs: paths, dicts, DataFrames, Arrow tables or
         :class:`~cranfield.io.Run`; or a dict ``{name: run}``); with ``per_intent`` keep each intent's score of the
         intent-aware measures, with ``per_iteration`` each iteration measure's value after every
         iteration. ``names`` (one per run, unique) name the runs in every output; without names, an
         in-memory run without a name of its own is ``run<k>``, its place in the list (``run`` when it
-        is the only one; docs/parquet.md#names)."""
+        is the only one; docs/parquet.md#names).
+
+        Each run is read, scored and dropped in turn: memory holds one run and the scores of all.
+        With ``client`` (a ``dask.distributed.Client``, docs/scaling.md) every run is one task: the
+        worker reads the file itself (paths are sent, never run contents; in-memory runs are sent
+        as they are), the evaluator is sent to each worker once, and only the scores come back,
+        bit for bit those of ``client=None``; the runs' warnings are repeated here, in run order.
+        """
         runs, given = named_runs(runs, names)
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
-        loaded: list[Run] = []
-        scored: list[RunScores] = []
-        for k, obj in enumerate(progress(runs, len(runs), "evaluating", progress_bar)):
-            run = as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
-                         score_dtype=score_dtype)
-            label = given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
-            run = self.prepare(run if label is None else dataclasses.replace(run, name=label))
-            loaded.append(run)
-            scored.append(self.score_run(run, per_intent, per_iteration))
+        labels = [given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
+                  for k, obj in enumerate(runs)]
+        settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
+        done = map_blocks(_score_task, list(zip(runs, labels)), client=client,
+                          shared={"evaluator": self, "settings": settings}, label="evaluating",
+                          progress_bar=progress_bar)
+        for item in done:
+            for message in item.warnings:
+                warnings.warn(message, stacklevel=2)
+        scored = [item.scores for item in done]
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
         return Results(
-            runs=given or unique_names(loaded),
+            runs=given or unique_run_names([item.name for item in done], [item.source for item in done]),
             measures=self.names,
             topics=[self.collection.topic_ids[t] for t in keep],
             values=np.stack(values)[:, :, keep] if values else np.zeros((0, len(self.names), keep.size)),
@@ -553,6 +609,14 @@ def trisk(adjusted: Results) -> np.ndarray:
     return np.where(defined, t, np.where(zero, 0.0, np.nan))
 
 
+def _named(measure: Measure) -> bool:
+    """Whether ``measure`` is the one its canonical name parses to (a registered measure)."""
+    try:
+        return parse_measure(str(measure)) == measure
+    except CranfieldError:
+        return False
+
+
 def _mismatch_hint(run_topics: Sequence[str], qrels_topics: Sequence[str]) -> str:
     """Why a run's topic ids may match none of the qrels': a prefix to strip, or other qrels."""
     known = set(qrels_topics)
@@ -583,13 +647,17 @@ def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> 
 
 def unique_names(runs: Sequence[Run]) -> list[str]:
     """Run names, with ``tag#filename`` for runs that share a tag (docs/conventions.md#output)."""
-    names = [r.name for r in runs]
+    return unique_run_names([r.name for r in runs], [str(r.source) for r in runs])
+
+
+def unique_run_names(names: Sequence[str], sources: Sequence[str]) -> list[str]:
+    """:func:`unique_names` from the runs' names and sources alone (the runs may be gone)."""
     out = []
-    for r in runs:
-        if names.count(r.name) > 1:
-            out.append(f"{r.name}#{Path(r.source).name}")
+    for name, source in zip(names, sources):
+        if names.count(name) > 1:
+            out.append(f"{name}#{Path(source).name}")
         else:
-            out.append(r.name)
+            out.append(name)
     for k, name in enumerate(out):
         if out.count(name) > 1:
             out[k] = f"{name}#{k + 1}"
@@ -602,7 +670,7 @@ def evaluate(
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
-    names: Sequence[str] | None = None, dd_depth: Any = "xi",
+    names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None,
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -634,6 +702,9 @@ def evaluate(
         Clarke, Inf. Retr. 2013, Eq. 4; Table 10 uses ξ+1); see :class:`Evaluator`.
     names : list of str, optional
         The runs' names (one per run, unique), kept in the ``run`` column (docs/parquet.md#names).
+    client : dask.distributed.Client, optional
+        Score the runs on a Dask cluster, one task per run, bit for bit as in this process
+        (:meth:`Evaluator.evaluate`; docs/scaling.md).
 
     Examples
     --------
@@ -648,5 +719,5 @@ def evaluate(
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
                           average=average, dd_depth=dd_depth)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration, names=names)
+                                 per_iteration=per_iteration, names=names, client=client)
     return results.to_frame(per_topic or per_intent or per_iteration)
