@@ -424,7 +424,7 @@ def draw_run_lengths(ax: Any, lengths: np.ndarray, runs: Sequence[str], order: n
     ax.legend(fontsize="small", loc="lower right")
 
 
-def _run_height(n_runs: int) -> float:
+def run_height(n_runs: int) -> float:
     """Inches for a panel listing ``n_runs`` runs on its y axis."""
     return max(2.6, 0.16 * n_runs + 1.2)
 
@@ -432,7 +432,7 @@ def _run_height(n_runs: int) -> float:
 def distribution_figure(results: Results, measure: int | str) -> Any:
     """Per-topic score distribution of every run for one measure (:func:`draw_distribution`)."""
     m = measure_index(results, measure)
-    fig = new_figure(figsize=(7, _run_height(len(results.runs))), layout="constrained")
+    fig = new_figure(figsize=(7, run_height(len(results.runs))), layout="constrained")
     draw_distribution(fig.subplots(), results.values[:, m], results.runs, topic_means(results)[:, m],
                       results.measures[m])
     return fig
@@ -447,7 +447,7 @@ def ranking_figure(results: Results, measure: int | str, ci: np.ndarray | None =
     m = measure_index(results, measure)
     means = topic_means(results)[:, m]
     ci = t_interval(results.values[:, m], confidence) if ci is None else ci
-    fig = new_figure(figsize=(7, _run_height(len(results.runs))), layout="constrained")
+    fig = new_figure(figsize=(7, run_height(len(results.runs))), layout="constrained")
     draw_ranking(fig.subplots(), means, ci, results.runs, results.measures[m], confidence)
     return fig
 
@@ -495,7 +495,7 @@ def intent_recall_figure(depths: np.ndarray, irec: np.ndarray, runs: Sequence[st
 def coverage_figure(coverage: np.ndarray, runs: Sequence[str], labels: Sequence[str], depth: int,
                     order: np.ndarray | None = None) -> Any:
     """Per-intent coverage heat map, runs × intents (:func:`draw_coverage`), with a colour bar."""
-    fig = new_figure(figsize=(min(14.0, max(6.0, 0.12 * len(labels) + 3)), _run_height(len(runs))),
+    fig = new_figure(figsize=(min(14.0, max(6.0, 0.12 * len(labels) + 3)), run_height(len(runs))),
                      layout="constrained")
     ax = fig.subplots()
     image = draw_coverage(ax, coverage, runs, labels, depth, order)
@@ -505,7 +505,7 @@ def coverage_figure(coverage: np.ndarray, runs: Sequence[str], labels: Sequence[
 
 def run_lengths_figure(lengths: np.ndarray, runs: Sequence[str], order: np.ndarray | None = None) -> Any:
     """Documents returned per topic by each run (:func:`draw_run_lengths`)."""
-    fig = new_figure(figsize=(7, _run_height(len(runs))), layout="constrained")
+    fig = new_figure(figsize=(7, run_height(len(runs))), layout="constrained")
     draw_run_lengths(fig.subplots(), lengths, runs, order)
     return fig
 
@@ -523,7 +523,7 @@ def results_figure(results: Results, *, baseline: int | str | None = None, ci: S
     b = None if baseline is None else baseline_index(results, baseline)
     means = topic_means(results)
     columns = 2 if b is None or len(results.runs) < 2 else 3
-    height = _run_height(len(results.runs))
+    height = run_height(len(results.runs))
     fig = new_figure(figsize=(5.5 * columns, height * len(results.measures)), layout="constrained")
     axes = np.atleast_2d(fig.subplots(len(results.measures), columns, squeeze=False))
     for m, name in enumerate(results.measures):

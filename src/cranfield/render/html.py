@@ -1,0 +1,317 @@
+"""The HTML report: one self-contained page a researcher can attach to an e-mail (docs/report-html.md).
+
+:func:`html_report` turns a :class:`~cranfield.render.report.Report` into one HTML document:
+inline CSS, every figure an inline SVG (large raster layers, such as a heat map, are PNG data
+inside the SVG), no script, and a Content-Security-Policy that forbids every request (only
+``data:`` images and inline styles are allowed), so the page loads nothing from anywhere when it
+is opened. Everything taken from the input — run tags, topic ids, intent ids, measure names,
+file names, warnings — is escaped with :func:`html.escape` (inside the figures, matplotlib
+escapes the text it writes), so a run tagged ``<script>alert(1)</script>`` shows as that text.
+
+Sections: settings and provenance; the results table (means, confidence intervals, significance);
+the system ranking with confidence intervals, the per-topic score distribution of every run and
+(with a baseline) the per-topic differences sorted by size, per measure; interpolated
+precision–recall curves; for diversity qrels, per-intent coverage and I-rec at depth; for
+truncation-aware measures, the run lengths. With many runs the long figures are collapsed
+(``<details>``) and the per-topic differences are drawn for the best :data:`DIFFERENCE_PANELS`
+runs, the others as one overlay.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from cranfield._version import __version__
+from cranfield.analysis import report_data
+from cranfield.render import plots
+
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+"""The page's Content-Security-Policy: no request of any kind, ``data:`` images and inline styles only."""
+
+DIFFERENCE_PANELS = 6
+"""The per-topic difference against the baseline is drawn run by run for this many runs (the best)."""
+
+OPEN_RUNS = 20
+"""Figures listing every run are shown open up to this many runs, collapsed beyond."""
+
+PAIR_ROWS = 100
+"""The per-pair table of a measure is listed up to this many pairs (all pairs of 14 runs)."""
+
+STYLE = """
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0;color:#1b1b1b;
+background:#fafafa}
+main{max-width:1180px;margin:0 auto;padding:1.2em 1.5em 3em;background:#fff}
+h1{font-size:1.6em;margin:.2em 0}h2{font-size:1.3em;border-bottom:1px solid #ddd;padding-bottom:.2em;margin-top:1.8em}
+h3{font-size:1.05em;margin:1.2em 0 .4em}
+nav ul{columns:3;list-style:none;padding:0;font-size:.92em}nav a{color:#0550ae;text-decoration:none}
+table{border-collapse:collapse;font-size:.9em;margin:.5em 0}
+th,td{padding:.25em .6em;border-bottom:1px solid #e5e5e5;text-align:left;vertical-align:top}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+thead th{border-bottom:2px solid #999;position:sticky;top:0;background:#fff}
+.ci{color:#666;font-size:.85em}sup{color:#0550ae}.best{font-weight:700}.sig{font-weight:700}
+.wrap{overflow-x:auto;max-width:100%}.hash{font-family:ui-monospace,monospace;font-size:.8em;word-break:break-all}
+figure{margin:.6em 0 1.2em}figure svg,figure img{max-width:100%;height:auto;display:block}
+figcaption{font-size:.88em;color:#444;margin-top:.3em}
+details{margin:.4em 0}summary{cursor:pointer;color:#0550ae}
+.warn{background:#fff8e1;border-left:4px solid #f0b400;padding:.3em .8em}
+.note{color:#555;font-size:.9em}footer{margin-top:3em;font-size:.85em;color:#666}
+"""
+
+
+def esc(value: Any) -> str:
+    """``value`` as HTML text or attribute value: ``& < > " '`` escaped (:func:`html.escape`)."""
+    return html.escape(str(value), quote=True)
+
+
+def _number(value: Any, digits: int) -> str:
+    value = float(value)
+    return "–" if not math.isfinite(value) else f"{value:.{digits}f}"
+
+
+def _pvalue(p: float) -> str:
+    if not math.isfinite(p):
+        return "–"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+
+
+def _bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024  # type: ignore[assignment]
+    return str(n)
+
+
+def _figure(fig: Any, ident: str, caption: str) -> str:
+    """A ``<figure>`` holding ``fig`` as inline SVG; ``caption`` is HTML already escaped."""
+    svg = plots.figure_svg(fig)
+    return (f'<figure class="plot" id="{esc(ident)}">{svg}<figcaption>{caption}</figcaption></figure>')
+
+
+def _collapsible(summary: str, body: str, open_: bool) -> str:
+    return f"<details{' open' if open_ else ''}><summary>{summary}</summary>{body}</details>"
+
+
+def _settings(report: Any) -> str:
+    s = dict(report.settings)
+    evaluation = dict(s.pop("evaluation", {}) or {})
+    rows = [("cranfield", __version__)]
+    rows += [(k, v) for k, v in s.items() if v is not None]
+    rows += [(f"evaluation: {k}", v) for k, v in evaluation.items() if k != "cranfield" and v is not None]
+    out = ['<section id="settings"><h2>Settings and provenance</h2><div class="wrap"><table><tbody>']
+    out += [f"<tr><th>{esc(k)}</th><td>{esc(', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v)}</td></tr>"
+            for k, v in rows]
+    out.append("</tbody></table></div>")
+    inputs = list(report.inputs or [])
+    if inputs:
+        out.append('<h3>Input files</h3><div class="wrap"><table><thead><tr><th>role</th><th>file</th>'
+                   '<th class="n">size</th><th>SHA-256</th></tr></thead><tbody>')
+        for f in inputs:
+            out.append(f"<tr><td>{esc(f.get('role', ''))}</td><td title=\"{esc(f.get('path', ''))}\">"
+                       f"{esc(f.get('name', ''))}</td><td class=\"n\">{esc(_bytes(int(f.get('bytes', 0))))}</td>"
+                       f"<td class=\"hash\">{esc(f.get('sha256', ''))}</td></tr>")
+        out.append("</tbody></table></div>")
+    else:
+        out.append('<p class="note">The runs were given in memory: no input file is listed.</p>')
+    found = list(report.warnings or [])
+    if found:
+        items = "".join(f"<li>{esc(w)}</li>" for w in found)
+        out.append(_collapsible(f"{len(found)} warning{'s' * (len(found) != 1)} (topic sets, qrels)",
+                                f'<ul class="warn">{items}</ul>', len(found) <= 5))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _results_table(report: Any) -> str:
+    from cranfield.render.report import measure_digits, run_letter
+
+    results, comparisons = report.results, report.comparisons
+    means = results.summary()
+    marks = report.markers()
+    best = report.best()
+    letters = report.baseline is None
+    confidence = float(report.settings.get("confidence", 0.95))
+    digits = [measure_digits(means[:, m]) for m in range(len(results.measures))]
+    head = (["", "run"] if letters else ["run"]) + list(results.measures)
+    out = ['<section id="results"><h2>Results</h2><div class="wrap"><table class="results"><thead><tr>']
+    out += [f'<th{" class=n" if k >= (2 if letters else 1) else ""}>{esc(h)}</th>' for k, h in enumerate(head)]
+    out.append("</tr></thead><tbody>")
+    for s, run in enumerate(results.runs):
+        cells = [f"<td>{run_letter(s)}</td>"] if letters else []
+        name = esc(run) + (' <span class="note">(baseline)</span>' if run == report.baseline else "")
+        cells.append(f"<td>{name}</td>")
+        for m, c in enumerate(comparisons):
+            mark = marks[s][m]
+            sup = ""
+            if mark:
+                shown = ("," if len(results.runs) > 26 else "").join(mark)
+                if letters and len(mark) > 8:
+                    shown = f"{len(mark)} runs"
+                sup = f'<sup title="{esc(" ".join(mark))}">{esc(shown)}</sup>'
+            lo, hi = c.ci[s]
+            value = f'<span class="{"best" if best[s, m] else "v"}">{_number(means[s, m], digits[m])}</span>'
+            cells.append(f'<td class="n" data-run="{s}" data-measure="{m}">{value}{sup}<br>'
+                         f'<span class="ci">[{_number(lo, digits[m])}, {_number(hi, digits[m])}]</span></td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    out.append(f'<p class="note">{esc(report.legend())} Bold: the best mean per measure over '
+               f"{len(results.topics)} topics; below each mean its {confidence:.0%} t confidence interval.</p>")
+    out.append(_pairs(report, digits))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _pairs(report: Any, digits: list[int]) -> str:
+    """Per measure, the pairs compared: difference, intervals, effect size, wins/ties/losses, p-values."""
+    out = []
+    for m, c in enumerate(report.comparisons):
+        n = len(c.pairs)
+        if n == 0:
+            continue
+        if n > PAIR_ROWS:
+            out.append(f'<p class="note">{esc(c.measure)}: {int(np.sum(c.significant))} of {n} pairs significant '
+                       f"(the pairs are listed by <code>cranfield compare</code> or <code>Report.pairs_frame()</code>"
+                       ").</p>")
+            continue
+        rows = ['<div class="wrap"><table><thead><tr><th>run</th><th>vs</th><th class="n">Δ mean</th>'
+                '<th class="n">t CI</th><th class="n">bootstrap CI</th><th class="n">effect size</th>'
+                '<th class="n">W/T/L</th><th class="n">p</th><th class="n">p adjusted</th></tr></thead><tbody>']
+        d = digits[m]
+        for k, (i, j) in enumerate(c.pairs.tolist()):
+            sig = ' class="sig"' if c.significant[k] else ""
+            rows.append(
+                f"<tr{sig}><td>{esc(c.runs[i])}</td><td>{esc(c.runs[j])}</td>"
+                f'<td class="n">{_number(c.difference[k], d)}</td>'
+                f'<td class="n">[{_number(c.ci_t[k, 0], d)}, {_number(c.ci_t[k, 1], d)}]</td>'
+                f'<td class="n">[{_number(c.ci_bootstrap[k, 0], d)}, {_number(c.ci_bootstrap[k, 1], d)}]</td>'
+                f'<td class="n">{_number(c.effect_size[k], 2)}</td>'
+                f'<td class="n">{int(c.wins[k])}/{int(c.ties[k])}/{int(c.losses[k])}</td>'
+                f'<td class="n">{_pvalue(float(c.pvalue[k]))}</td><td class="n">{_pvalue(float(c.pvalue_adjusted[k]))}'
+                "</td></tr>")
+        rows.append("</tbody></table></div>")
+        out.append(_collapsible(f"{esc(c.measure)}: {n} pair{'s' * (n != 1)}, {int(np.sum(c.significant))} "
+                                "significant (bold)", "".join(rows), n <= 10))
+    return "\n".join(out)
+
+
+def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarray) -> str:
+    results = report.results
+    name = results.measures[m]
+    many = len(results.runs) > OPEN_RUNS
+    c = report.comparisons[m]
+    confidence = float(report.settings.get("confidence", 0.95))
+    out = [f'<section id="measure-{m}"><h2>{esc(name)}</h2>']
+    ranking = plots.new_figure(figsize=(7, plots.run_height(len(results.runs))), layout="constrained")
+    plots.draw_ranking(ranking.subplots(), means[:, m], c.ci, results.runs, name, confidence)
+    out.append(_collapsible("System ranking with confidence intervals", _figure(
+        ranking, f"ranking-{m}", f"Runs sorted by {esc(name)}, with the {confidence:.0%} t interval of each mean."),
+        True))
+    out.append(_collapsible("Per-topic score distribution of every run", _figure(
+        plots.distribution_figure(results, m), f"distribution-{m}",
+        f"{esc(name)} over {len(results.topics)} topics: box (quartiles), whiskers (1.5 IQR), median (orange), "
+        "mean (red diamond); best run on top."), not many))
+    if report.baseline is not None and len(results.runs) > 1:
+        b = results.runs.index(report.baseline)
+        others = [int(s) for s in plots.run_order(means[:, m]) if s != b]
+        shown = others[:DIFFERENCE_PANELS]
+        caption = (f"Per-topic difference in {esc(name)} against the baseline {esc(report.baseline)}, topics "
+                   "sorted by size (as TREC overview papers draw it)")
+        if len(others) > len(shown):
+            caption += f"; the best {len(shown)} of {len(others)} runs by mean"
+        body = _figure(plots.difference_figure(results, m, b, runs=shown), f"difference-{m}", caption + ".")
+        if len(others) > len(shown):
+            fig = plots.new_figure(figsize=(8, 4.5), layout="constrained")
+            plots.draw_differences(fig.subplots(), results.values[others, m] - results.values[b, m], results.topics,
+                                   [results.runs[s] for s in others], report.baseline, name)
+            body += _figure(fig, f"difference-all-{m}", f"Every run's sorted per-topic differences against "
+                            f"{esc(report.baseline)} (the best {plots.TOP_RUNS} named).")
+        out.append(_collapsible("Per-topic difference against the baseline", body, True))
+    out.append("</section>")
+    return "\n".join(out)
+
+
+def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tuple[str, str]]]:
+    """Sections computed from the evaluator and the runs (precision–recall, diversity, run lengths)."""
+    evaluator, runs = report.evaluator, report.runs
+    results = report.results
+    if evaluator is None or not runs:
+        return ['<section id="curves"><h2>Curves</h2><p class="note">The precision–recall curves, intent coverage '
+                "and run lengths need the qrels and runs: build the report with <code>Report(qrels, runs, "
+                "measures)</code> rather than <code>Report.from_results</code>.</p></section>"], []
+    names = list(results.runs)
+    out, toc = [], []
+    precision = report_data.precision_recall(evaluator, runs)
+    out.append('<section id="precision-recall"><h2>Interpolated precision–recall</h2>' + _figure(
+        plots.precision_recall_figure(np.array(report_data.RECALL_LEVELS), precision, names, order),
+        "precision-recall", "Interpolated precision at the 11 recall levels (trec_eval's iprec_at_recall, "
+        "IPrec@r), mean over topics.") + "</section>")
+    toc.append(("precision-recall", "Precision–recall"))
+    if evaluator.collection.diversity:
+        depth = report_data.COVERAGE_DEPTH
+        labels, coverage = report_data.intent_coverage(evaluator, runs, depth)
+        irec = report_data.intent_recall(evaluator, runs)
+        body = _figure(plots.coverage_figure(coverage, names, labels, depth, order), "intent-coverage",
+                       f"Per-intent coverage: each intent (topic:intent) covered by a document relevant to it in the "
+                       f"first {depth} ranks (IA(Success@{depth})'s per-intent value), best run on top.")
+        body += _figure(plots.intent_recall_figure(np.array(report_data.IREC_DEPTHS), irec, names, order),
+                        "intent-recall", "I-rec (subtopic recall) at depths 1–20, mean over topics.")
+        out.append('<section id="diversity"><h2>Intents</h2>'
+                   + _collapsible("Per-intent coverage and I-rec at depth", body, len(names) <= OPEN_RUNS * 2)
+                   + "</section>")
+        toc.append(("diversity", "Intents"))
+    if report_data.has_truncation_measures(results.measure_specs):
+        lengths = report_data.run_lengths(evaluator, runs)
+        out.append('<section id="run-lengths"><h2>Run lengths</h2>' + _collapsible(
+            "Documents returned per topic", _figure(
+                plots.run_lengths_figure(lengths, names, order), "run-lengths",
+                "Documents returned per topic by each run: truncation-aware measures reward stopping early."),
+            len(names) <= OPEN_RUNS) + "</section>")
+        toc.append(("run-lengths", "Run lengths"))
+    return out, toc
+
+
+def html_report(report: Any) -> str:
+    """The :class:`~cranfield.render.report.Report` as one self-contained HTML page (see the module
+    docstring): settings and provenance, the results table with significance and confidence
+    intervals, per measure the ranking, score distributions and per-topic differences, the
+    precision–recall curves, intent coverage and I-rec (diversity qrels) and run lengths
+    (truncation-aware measures). Nothing is loaded at view time."""
+    results = report.results
+    means = results.summary()
+    order = plots.run_order(means[:, 0]) if results.measures else np.arange(len(results.runs))
+    title = f"cranfield report: {len(results.runs)} runs × {len(results.measures)} measures"
+    data, data_toc = _data_sections(report, order)
+    toc = [("settings", "Settings and provenance"), ("results", "Results")]
+    toc += [(f"measure-{m}", name) for m, name in enumerate(results.measures)]
+    toc += data_toc
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        f"<title>{esc(title)}</title>",
+        f"<style>{STYLE}</style></head><body><main>",
+        f"<header><h1>{esc(title)}</h1>",
+        f'<p class="note">{len(results.topics)} topics; runs: {esc(_short_list(results.runs))}. Made by cranfield '
+        f"{esc(__version__)}.</p>",
+        "<nav><ul>" + "".join(f'<li><a href="#{esc(k)}">{esc(v)}</a></li>' for k, v in toc) + "</ul></nav></header>",
+        _settings(report),
+        _results_table(report),
+        *[_measure_section(report, m, means, order) for m in range(len(results.measures))],
+        *data,
+        f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
+        f"<code>{esc(CSP)}</code>.</footer>",
+        "</main></body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _short_list(names: Sequence[str], limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
