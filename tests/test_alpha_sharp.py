@@ -217,6 +217,33 @@ def test_geom_floors_missed_intents_and_zero_topics():
     assert got[0, 0] == pytest.approx(math.sqrt(1e-5)) and got[0, 1] == 0.0
 
 
+
+def test_geom_floor_is_a_parameter():
+    """Two intents of weight 1/2, one relevant document each (a for intent 1, b for intent 2); the
+    ranking [x, a] at k = 2 with the dcg discount: X_1 = (1/log2 3)/1, X_2 = 0 (b missed), so
+    geom = sqrt(max(X_1, ε)·ε); S-recall@2 = 1/2."""
+    topics = Topics.from_intent_labels(np.array([[[1, 0], [0, 1]]]))
+    batch = Batch.from_labels(np.array([[[[0, 0], [1, 0]]]]), topics)
+    x1 = 1 / math.log2(3)
+    for floor, geom in [(1e-5, math.sqrt(x1 * 1e-5)), (0.1, math.sqrt(x1 * 0.1)), (0.7, 0.7)]:  # 0.7 > X_1: both floored
+        m = parse_measure(f"alpha#-IA(subtopics=geom,lambda=0,floor={floor})@2")
+        assert m(batch)[0, 0] == pytest.approx(geom, rel=1e-12)
+        m = parse_measure(f"alpha#-IA(subtopics=geom,floor={floor})@2")  # λ = 0.5
+        assert m(batch)[0, 0] == pytest.approx(0.5 * 0.5 + 0.5 * geom, rel=1e-12)
+    assert math.sqrt(x1 * 1e-5) == pytest.approx(0.0025119, abs=1e-7)  # the values written out
+    assert math.sqrt(x1 * 0.1) == pytest.approx(0.25119, abs=1e-5)
+    # the default is 1e-5 and stays out of the name; another floor shows in it and round-trips
+    assert str(parse_measure("alpha#-IA(subtopics=geom,floor=1e-5)@2")) == "alpha#-IA(subtopics=geom)@2"
+    m = parse_measure("alpha#-IA(discount=dcg,subtopics=geom,lambda=0,floor=0.1)@5")
+    assert str(m) == "alpha#-IA(subtopics=geom,lambda=0,floor=0.1)@5" and parse_measure(str(m)) == m
+    # the other subtopic averagings ignore it
+    for s in ("micro", "cascade", "smr"):
+        assert alpha_sharp_ia(batch, cutoff=2, subtopics=s, floor=0.5) == pytest.approx(
+            alpha_sharp_ia(batch, cutoff=2, subtopics=s), abs=0)
+    for bad in ("0", "-0.1", "1.5", "nan"):
+        with pytest.raises(MeasureError, match=r"'floor' parameter of alpha#-IA must be a float in the range \(0, 1\]"):
+            parse_measure(f"alpha#-IA(subtopics=geom,floor={bad})@5")
+
 def test_smr_weights_fall_back_to_intent_probabilities():
     """Every relevant document covers both intents: smr is 0/0 and the weights are w_i."""
     topics = Topics.from_intent_labels(np.array([[[1, 1], [1, 1], [1, 1]]]), weights=np.array([[0.75, 0.25]]))
@@ -262,6 +289,7 @@ def test_cli(capsys):
     assert main(["measures", "alpha#-IA"]) == 0
     out = capsys.readouterr().out
     assert "lambda=0.5" in out and "subtopics=micro" in out and "Golbus, Aslam & Clarke" in out
+    assert "floor=1e-05" in out and "range (0, 1]" in out
 
 
 def test_greedy_ideal_is_ndeval_s_alpha_ideal():

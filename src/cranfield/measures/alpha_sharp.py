@@ -3,7 +3,7 @@
 
 Spelling (one registered measure, its variants as parameters)::
 
-    alpha#-IA(discount=dcg, subtopics=micro, alpha=0.3, lambda=0.5, beta=0.8, gains=..., rel=1)@k
+    alpha#-IA(discount=dcg, subtopics=micro, alpha=0.3, lambda=0.5, beta=0.8, gains=..., rel=1, floor=1e-5)@k
 
 (``α#-IA`` is accepted too; ``cranfield measures alpha#-IA`` lists the parameters.) With
 defaults, ``alpha#-IA@20`` is Golbus, Aslam & Clarke's Eq. 10, α#-nDCG-IA@20 with α = 0.3, λ = 0.5.
@@ -22,7 +22,11 @@ gains into a score: ``err`` 1/r, ``dcg`` 1/log2(r + 1), ``rbp`` β^{r−1} (Tabl
   ndeval; values can exceed 1, as α-nDCG's);
 - ``micro``: Σ_i w_i·X_i with X_i = Σ_r disc(r) G_i(r) over intent i's own ideal (its
   relevant documents by gain, an exact ideal for one intent) — the α-nDCG-IA of Eq. 10;
-- ``geom``: Π_i max(X_i, 1e-5)^{w_i};
+- ``geom``: Π_i max(X_i, ε)^{w_i}, with the floor ε = ``floor`` (default 1e-5, trec_eval's
+  gm_map floor; 0 < ε ≤ 1): an intent the ranking misses counts as ε, so ε decides how far one
+  missed intent pulls the product down (the Subtopic = Geom rows of Table 10). A non-default
+  floor shows in the measure's name, e.g. ``alpha#-IA(subtopics=geom,floor=0.1)@5``; the
+  other averagings ignore it;
 - ``smr``: Σ_i smr_i·X_i with the subtopic miss rates at depth ξ (Eq. 3–4, from
   :mod:`cranfield.analysis.diversity`; w_i where that formula is 0/0).
 
@@ -177,7 +181,7 @@ def _smr_weights(topics: Topics, rel: int) -> np.ndarray:
 
 def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopics: str = "micro",
                    alpha: float = 0.3, lam: float = 0.5, beta: float = 0.8, gains: Any = None, rel: int = 1,
-                   **named: Any) -> np.ndarray:
+                   floor: float = GEOM_EPSILON, **named: Any) -> np.ndarray:
     """α#-X-IA@k = λ·S-recall@k + (1 − λ)·(subtopic average of α-X)
     (Golbus, Aslam & Clarke, Inf. Retr. 2013, Eq. 10, §6.3), (S, T).
 
@@ -200,6 +204,9 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
         None (default): binary, a label ≥ ``rel`` gains 1.
     rel : int
         The lowest label counted as relevant (for the gains, C_i and S-recall).
+    floor : float
+        ε in (0, 1] of the ``geom`` subtopic average Π_i max(X_i, ε)^{w_i} (default 1e-5); the
+        other averagings ignore it.
 
     Examples
     --------
@@ -230,7 +237,7 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
             avg = (x * topics.weights).sum(axis=-1)
         elif subtopics == "geom":
             has_rel = (topics.rel_docs >= rel).any(axis=(1, 2))  # M' = 0 scores 0, not 1
-            avg = np.where(has_rel, np.exp((topics.weights * np.log(np.maximum(x, GEOM_EPSILON))).sum(axis=-1)), 0.0)
+            avg = np.where(has_rel, np.exp((topics.weights * np.log(np.maximum(x, floor))).sum(axis=-1)), 0.0)
         elif subtopics == "smr":
             avg = (x * _smr_weights(topics, rel)).sum(axis=-1)
         else:
@@ -245,7 +252,7 @@ register(MeasureSpec(
            "err 1/r, dcg 1/log2(r+1), rbp beta^(r-1)",
            choices=DISCOUNTS),
      Param("subtopics", "choice", "micro", "subtopic averaging (§6.3): cascade (one greedy ideal), micro (sum of "
-           "w_i times each intent's normalised score), geom (product of max(x_i,1e-5)^w_i), smr (weights smr_i(xi))",
+           "w_i times each intent's normalised score), geom (product of max(x_i,floor)^w_i), smr (weights smr_i(xi))",
            choices=SUBTOPICS),
      Param("alpha", "float", 0.3, "redundancy penalty: each earlier document of the intent multiplies its gain by "
            "1 - alpha (Eq. 7)", low=0, high=1),
@@ -253,7 +260,10 @@ register(MeasureSpec(
            low=0, high=1),
      Param("beta", "float", 0.8, "patience of the rbp discount beta^(r-1)", low=0, high=1, open_low=True),
      Param("gains", "gains", None, "default binary (a label >= rel gains 1); or linear, exp or a label:gain map"),
-     REL),
+     REL,
+     Param("floor", "float", GEOM_EPSILON, "floor epsilon of the geom subtopic average: each intent's score counts as "
+           "max(x_i, floor) in the product (1e-5 as trec_eval's gm_map; other averagings ignore it)",
+           low=0, high=1, open_low=True)),
     cite=f"{PAPER}, Eq. 7 and 10, §6.3, Table 4",
     doc="intent-aware cascade #-measure: lambda*S-recall + (1-lambda)*subtopic average of alpha-discounted scores",
     aliases=("alpha_sharp_IA", "alpha-sharp-IA"), cutoff="required", value_range=(0.0, float("inf")),
