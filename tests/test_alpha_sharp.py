@@ -225,7 +225,8 @@ def test_geom_floor_is_a_parameter():
     topics = Topics.from_intent_labels(np.array([[[1, 0], [0, 1]]]))
     batch = Batch.from_labels(np.array([[[[0, 0], [1, 0]]]]), topics)
     x1 = 1 / math.log2(3)
-    for floor, geom in [(1e-5, math.sqrt(x1 * 1e-5)), (0.1, math.sqrt(x1 * 0.1)), (0.7, 0.7)]:  # 0.7 > X_1: both floored
+    # 0.7 > X_1: both intents floored
+    for floor, geom in [(1e-5, math.sqrt(x1 * 1e-5)), (0.1, math.sqrt(x1 * 0.1)), (0.7, 0.7)]:
         m = parse_measure(f"alpha#-IA(subtopics=geom,lambda=0,floor={floor})@2")
         assert m(batch)[0, 0] == pytest.approx(geom, rel=1e-12)
         m = parse_measure(f"alpha#-IA(subtopics=geom,floor={floor})@2")  # λ = 0.5
