@@ -16,6 +16,7 @@ from typing import NoReturn
 
 from cranfield._version import __version__
 from cranfield.cli import aspects, axioms, collection, evaluate, meta, truncation
+from cranfield.cli import report as report_command
 from cranfield.cli.options import silence_stdout
 from cranfield.errors import EvaluationWarning
 
@@ -29,9 +30,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 # The commands of `cranfield --help`, in groups; each module's add_parser adds its parsers.
-COMMANDS = (evaluate, meta, axioms, collection, truncation, aspects)
+COMMANDS = (evaluate, meta, axioms, collection, truncation, aspects, report_command)
 GROUPS = (
-    ("evaluate runs", ("eval", "example", "measures")),
+    ("evaluate runs", ("eval", "example", "measures", "report")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
