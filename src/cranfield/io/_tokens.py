@@ -163,6 +163,15 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return out
 
 
+def padded_strings(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+    """The byte ranges ``buf[start[i]:stop[i]]`` (none empty, none holding a NUL byte) as one
+    byte-string array (dtype ``S``) as wide as the longest, as the tokenizer stores a column."""
+    longest = int((stop - start).max(initial=0))
+    padded = np.zeros(buf.size + longest + 16, dtype=np.uint8)
+    padded[: buf.size] = buf
+    return _trim(_gather(padded, start, stop))
+
+
 def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> None:
     """Raise :class:`InputError` at the first line holding a NUL byte or bytes that are not UTF-8."""
     if raw.size and raw.min() == 0:

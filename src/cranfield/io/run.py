@@ -31,6 +31,7 @@ from cranfield.io._tokens import (
     require_columns,
     shown,
 )
+from cranfield.io.fastcsv import read_run_columns
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
@@ -306,10 +307,14 @@ def read_run(
         document; the message names file and line.
     """
     source = str(path)
-    cols = read_columns(
-        path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0], uniform=[5],
-        compact=True, ignore_extra=True,
-    )
+    # pyarrow's multi-threaded CSV reader for the usual file (one space or tab between columns);
+    # anything else, and every error, goes to the tokenizer (cranfield.io.fastcsv)
+    cols = read_run_columns(path) if order != "rank" else None
+    if cols is None:
+        cols = read_columns(
+            path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0],
+            uniform=[5], compact=True, ignore_extra=True,
+        )
     require_columns(cols, (6,), "qid Q0 docno rank score tag")
     rank = parse_ints(cols.text[3], source, cols.line, "rank", column=4) if order == "rank" else None
     if name is None:

@@ -1,0 +1,173 @@
+"""A fast path for reading TREC run files with pyarrow's multi-threaded CSV reader.
+
+Most run files separate their columns by one space or one tab, with nothing else in between.
+For those, pyarrow's C++ CSV reader (all cores) finds the fields and parses the scores faster
+than the vectorised tokenizer (:func:`~cranfield.io._tokens.read_columns`); this module turns
+its table into the very arrays the tokenizer gives (a :class:`~cranfield.io._tokens.Columns`).
+
+It is a pure optimisation. :func:`read_run_columns` returns ``None`` — and the caller reads
+the file with the tokenizer, which also produces every error message with its file and line —
+whenever pyarrow is missing, the file is small (importing pyarrow would cost more than it
+saves), or there is any doubt that the two readers would agree: a line with another number of
+fields, an empty field (two separators in a row, a separator at the start or end of a line), a
+blank line, any other byte that the tokenizer takes for white space (``\\x00``-``\\x20``,
+including a carriage return not followed by a line feed), bytes that are not UTF-8, a score
+that pyarrow does not read (or reads as NaN or null), docnos of very unequal lengths (which the
+tokenizer may store as an object array), or any error of pyarrow.
+
+Scores: pyarrow parses decimal text with ``fast_float``, which rounds correctly, as the
+tokenizer does (:func:`~cranfield.io._tokens.parse_decimals`, else numpy's correctly rounded
+conversion); every token pyarrow accepts is one of C's ``strtod`` grammar
+(:data:`~cranfield.io._tokens.FLOAT`) or NaN, refused here. tests/io/test_fastcsv.py checks
+that both paths give identical arrays.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cranfield.io._tokens import Columns, doc_keys, open_binary, padded_strings
+
+MIN_BYTES = 4 << 20  # below this, importing pyarrow (~0.1 s) costs more than the faster parse saves
+MAX_BYTES = 1 << 28  # the file is held whole in memory; larger ones are read block by block
+RUN_COLUMNS = 6
+
+
+def available() -> bool:
+    """Whether pyarrow's CSV reader can be imported."""
+    try:
+        import pyarrow.csv  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
+    """Whether a file has at least ``min_bytes`` (a 64th of them when pyarrow is imported already)."""
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        return False
+    return size >= min_bytes or ("pyarrow.csv" in sys.modules and size >= min_bytes // 64)
+
+
+def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Columns | None:
+    """The columns :func:`~cranfield.io.run.read_run` reads of a run file (``qid`` as codes,
+    ``docno`` as byte strings and keys, ``score`` as float64, ``tag`` checked for one value), as
+    :func:`~cranfield.io._tokens.read_columns` gives them, or ``None`` when the fast path does
+    not apply (see the module's docstring) or the file has fewer than ``min_bytes``; never
+    raises for a bad file."""
+    if not worth_it(path, min_bytes) or not available():
+        return None
+    try:
+        with open_binary(path) as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except Exception:  # damaged gzip, unreadable file: the tokenizer says what is wrong
+        return None
+    if not data or len(data) > MAX_BYTES:
+        return None
+    try:
+        return _columns(data, str(path))
+    except Exception:  # any complaint of pyarrow: the tokenizer reads (or refuses) the file
+        return None
+
+
+def separator(data: bytes) -> bytes | None:
+    """The one separator of the first line (a space or a tab), or None when it has both or none."""
+    end = data.find(b"\n")
+    first = data[: end if end >= 0 else len(data)]
+    space, tab = b" " in first, b"\t" in first
+    if space == tab:
+        return None
+    return b" " if space else b"\t"
+
+
+def plain_blanks(data: bytes, rows: int, ncols: int) -> bool:
+    """Whether a file that a CSV reader split into ``rows`` rows of ``ncols`` fields, none empty,
+    separated by one byte, has no other byte the tokenizer takes for white space (``<= 0x20``:
+    NUL, controls, the other separator) than those separators, line feeds and carriage returns
+    right before one: then the tokenizer's fields are exactly the reader's."""
+    cr = 0
+    if b"\r" in data:
+        cr = data.count(b"\r")
+        if data.count(b"\r\n") != cr:  # a CSV reader ends a line at a lone CR; the tokenizer does not
+            return False
+    lf = rows - (not data.endswith(b"\n"))
+    blanks = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) <= 32))
+    return blanks == rows * (ncols - 1) + lf + cr
+
+
+def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(data bytes, start, stop) of the strings of a pyarrow string column."""
+    arr = column.combine_chunks()
+    offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset: arr.offset + len(arr) + 1]
+    data = arr.buffers()[2]
+    buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
+    return buf, offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)
+
+
+def same_width(length: np.ndarray) -> bool:
+    """Whether strings of these lengths come out of the tokenizer as one byte-string array
+    (dtype ``S``) in every block, whatever the blocks: the longest, rounded up to 8 bytes, is at
+    most 16 + twice the shortest (:func:`~cranfield.io._tokens.fits_width`)."""
+    return -(-int(length.max()) // 8) * 8 <= 16 + 2 * int(length.min())
+
+
+def _columns(data: bytes, source: str) -> Columns | None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as csv
+
+    sep = separator(data)
+    if sep is None:
+        return None
+    end = data.find(b"\n")
+    ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1
+    if ncols < RUN_COLUMNS:
+        return None
+    names = [f"f{j}" for j in range(ncols)]
+    table = csv.read_csv(
+        pa.py_buffer(data),
+        read_options=csv.ReadOptions(column_names=names, use_threads=True),
+        parse_options=csv.ParseOptions(delimiter=sep.decode(), quote_char=False, escape_char=False,
+                                       double_quote=False, newlines_in_values=False, ignore_empty_lines=False),
+        convert_options=csv.ConvertOptions(  # every column as text (UTF-8 checked) but the score
+            column_types={name: pa.float64() if j == 4 else pa.string() for j, name in enumerate(names)},
+            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=True,
+        ),
+    )
+    rows = table.num_rows
+    if not rows or any(table.column(j).null_count for j in range(ncols)):
+        return None
+    texts = [j for j in range(ncols) if j != 4]
+    if any(int(pc.min(pc.binary_length(table.column(j))).as_py()) == 0 for j in texts):
+        return None  # an empty field: a blank line, or two separators in a row
+    if not plain_blanks(data, rows, ncols):
+        return None
+    score = table.column(4).to_numpy()
+    if score.dtype != np.float64 or bool(np.isnan(score).any()):
+        return None
+    buf, start, stop = _offsets(table.column(2))
+    length = stop - start
+    if not same_width(length):
+        return None
+    if bool((length == length[0]).all()):
+        width = int(length[0])
+        docno = buf[int(start[0]): int(start[0]) + width * rows].view(f"S{width}").copy()
+    else:
+        docno = padded_strings(buf, start, stop)
+    topic = pc.dictionary_encode(table.column(0).combine_chunks())
+    tag = table.column(5)
+    first = tag[0].as_py().encode()
+    same = bool(pc.all(pc.equal(tag, tag[0])).as_py())
+    return Columns(
+        source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
+        line=np.arange(1, rows + 1, dtype=np.int32),
+        text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: doc_keys(docno)},
+        code={0: np.array(topic.indices.to_numpy(), dtype=np.int32)},
+        names={0: topic.dictionary.to_pylist()}, first={5: first}, same={5: same},
+    )
