@@ -74,6 +74,8 @@ class Comparison:
         d̄ / s_d (Cohen's d_z); NaN when s_d = 0 and d̄ = 0, ±inf when s_d = 0 alone.
     wins, ties, losses : ndarray of int, shape (P,)
         Topics where run i is better than, equal to, worse than run j.
+    statistic : ndarray, shape (P,)
+        The test's statistic (:class:`cranfield.meta.significance.PairwiseResult`).
     pvalue, pvalue_adjusted : ndarray, shape (P,)
         The test's p-value and the p-value after ``correction``.
     significant : ndarray of bool, shape (P,)
@@ -101,6 +103,7 @@ class Comparison:
     wins: np.ndarray
     ties: np.ndarray
     losses: np.ndarray
+    statistic: np.ndarray
     pvalue: np.ndarray
     pvalue_adjusted: np.ndarray
     significant: np.ndarray
@@ -116,7 +119,7 @@ class Comparison:
 
     def to_frame(self) -> Any:
         """One row per pair: measure, run_1, run_2, mean_1, mean_2, difference, ci_t_low/high,
-        ci_bootstrap_low/high, effect_size, wins, ties, losses, pvalue, pvalue_adjusted,
+        ci_bootstrap_low/high, effect_size, wins, ties, losses, statistic, pvalue, pvalue_adjusted,
         significant (a pandas DataFrame)."""
         import pandas as pd
 
@@ -134,7 +137,8 @@ class Comparison:
                 "ci_bootstrap_low": float(self.ci_bootstrap[k, 0]), "ci_bootstrap_high": float(self.ci_bootstrap[k, 1]),
                 "effect_size": float(self.effect_size[k]),
                 "wins": int(self.wins[k]), "ties": int(self.ties[k]), "losses": int(self.losses[k]),
-                "pvalue": float(self.pvalue[k]), "pvalue_adjusted": float(self.pvalue_adjusted[k]),
+                "statistic": float(self.statistic[k]), "pvalue": float(self.pvalue[k]),
+                "pvalue_adjusted": float(self.pvalue_adjusted[k]),
                 "significant": bool(self.significant[k]),
             })
         return rows
@@ -229,6 +233,7 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         pairs=pairs, difference=tested.effect, ci_t=t_interval(d, confidence),
         ci_bootstrap=_bootstrap_intervals(columns, pairs, confidence, b, seed), effect_size=effect,
         wins=((d > 0) & ~same).sum(axis=1), ties=same.sum(axis=1), losses=((d < 0) & ~same).sum(axis=1),
+        statistic=tested.statistic,
         pvalue=tested.pvalue, pvalue_adjusted=tested.pvalue_adjusted, significant=tested.significant(),
         test=tested.test, correction=tested.correction, alpha=tested.alpha, n_resamples=tested.n_resamples,
         confidence=confidence, bootstrap_resamples=b, seed=seed,
@@ -255,7 +260,8 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
         measure=measure, runs=tuple(results.runs), means=values.mean(axis=1), ci=t_interval(values, confidence),
         pairs=np.zeros((0, 2), dtype=np.int64), difference=none, ci_t=np.zeros((0, 2)), ci_bootstrap=np.zeros((0, 2)),
         effect_size=none, wins=np.zeros(0, dtype=np.int64), ties=np.zeros(0, dtype=np.int64),
-        losses=np.zeros(0, dtype=np.int64), pvalue=none, pvalue_adjusted=none, significant=np.zeros(0, dtype=bool),
+        losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
+        significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
         n_resamples=None if test in ("t", "wilcoxon") else n_resamples or DEFAULT_RESAMPLES[test],
         confidence=confidence, bootstrap_resamples=b, seed=seed, baseline=None, topics=tuple(results.topics),

@@ -246,32 +246,21 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
              "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
-    if args.baseline:
+    risk = None
+    if args.baseline:  # URisk in the all rows, TRisk as ordinary rows MEASURE[TRisk] in every format
         from cranfield.evaluation.evaluator import risk_adjusted, trisk
 
         base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
                                   score_dtype=score_dtype)
         results = risk_adjusted(results, base, args.risk_alpha)
-        t = trisk(results)
-        text = _render(results, fmt, detail, **shape)
-        if fmt == "json":
-            rows = json.loads(text) + [{"run": run, "topic": "all", "measure": f"{m}[TRisk]",
-                                        "value": None if t[s, k] != t[s, k] else float(t[s, k])}
-                                       for s, run in enumerate(results.runs) for k, m in enumerate(results.measures)]
-            text = json.dumps(rows, indent=1) + "\n"
-        elif fmt != "parquet":
-            text += "".join(f"# {run} {m}[TRisk] {t[s, k]:.4f}\n"
-                            for s, run in enumerate(results.runs) for k, m in enumerate(results.measures))
-    else:
-        text = _render(results, fmt, detail, **shape)
-    if fmt == "parquet":  # binary, to -o only; TRisk as rows MEASURE[TRisk] (docs/parquet.md)
+        risk = trisk(results)
+    if fmt == "parquet":  # binary, to -o only (docs/parquet.md)
         from cranfield.io.arrow import write_results_parquet
+        from cranfield.render.tables import result_rows
 
-        extra = ([(run, "all", f"{m}[TRisk]", float(t[s, k])) for s, run in enumerate(results.runs)
-                  for k, m in enumerate(results.measures)] if args.baseline else [])
-        write_results_parquet(args.output, [*results.rows(detail), *extra], results.provenance)
+        write_results_parquet(args.output, result_rows(results, detail, risk), results.provenance)
     else:
-        emit(text, args.output)
+        emit(_render(results, fmt, detail, risk, **shape), args.output)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -329,17 +318,17 @@ def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_t
     return TrecTopics(evaluator, runs, relstring) if fmt == "trec" else None
 
 
-def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool, relstrings: Any) -> str:
+def _render(results: Any, fmt: str, per_topic: bool, trisk: Any = None, *, header: bool, runid: bool,
+            relstrings: Any) -> str:
     """The results as text; the trec layout takes ``header`` (the ``#`` line; without it,
     ``--compat trec_eval``, trec_eval's own text), ``runid`` and the evaluated runs
-    (``relstrings``, from :func:`_relstrings`)."""
-    from cranfield.compat.formats import render
+    (``relstrings``, from :func:`_relstrings`); ``trisk`` adds the rows ``MEASURE[TRisk]``."""
+    from cranfield.compat.formats import render, with_trec_trisk
 
     if fmt == "trec":
-        return relstrings.render(results, per_topic, header=header, runid=runid)
-    if fmt == "parquet":  # written by write_results_parquet, not as text
-        return ""
-    return render(results, fmt, per_topic)
+        text = relstrings.render(results, per_topic, header=header, runid=runid)
+        return text if trisk is None else with_trec_trisk(text, results, trisk)
+    return render(results, fmt, per_topic, trisk)
 
 
 def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202

@@ -3,15 +3,15 @@ and ``coverage``.
 
 Each evaluates the runs against the qrels (the options of ``cranfield eval`` that decide the
 scores are accepted), builds the topics × runs score matrices and hands them to
-:mod:`cranfield.meta`. Text output starts with one ``#`` line of provenance (version, settings,
-test, B, α, seed); ``--format json`` prints one JSON array of objects.
+:mod:`cranfield.meta`; ``compare`` is a front end over :class:`cranfield.render.report.Report`.
+The table format starts with one ``#`` line of provenance (version, settings, test, B, α,
+seed); ``--format csv`` is a header row and data rows only and ``--format json`` one JSON array
+of objects, the provenance going to ``--provenance FILE``.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -41,13 +41,18 @@ which needs no --correction. ASL/p-values have no +1 correction (docs/convention
 
 markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
 is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
-better / worse than the baseline. json and csv give one row per pair with the p-values.
+better / worse than the baseline (daggers in latex). latex is a booktabs table (best value per
+measure in bold, caption and label: --caption, --label); markdown a GitHub table; html the
+report of `cranfield report`. json and csv give one row per pair: the mean difference, its paired
+t and percentile bootstrap confidence intervals (95%, B = 2,000), the effect size d_z = mean/sd
+of the per-topic differences, wins/ties/losses over topics, the p-values (docs/report.md).
 
 """ + COMMON_EPILOG + """
 examples:
   cranfield compare qrels.txt runs/*.gz -m AP -m nDCG@10
   cranfield compare qrels.txt base.run new1.run new2.run -m AP --baseline base.run --test randomization
   cranfield compare qrels.txt runs/*.gz -m AP,P@10 --test t --correction holm --format latex > table.tex
+  cranfield compare qrels.txt runs/*.gz -m AP --format csv --provenance settings.json -o pairs.csv
   cranfield compare qrels.txt runs/*.gz -m AP --test tukey --format json
 """
 
@@ -163,6 +168,8 @@ def _input_options(p: argparse.ArgumentParser) -> None:
                              "meta-evaluation rejects)")
     add_input_options(g)
     add_output_option(g)
+    g.add_argument("--provenance", metavar="FILE",
+                   help="write the version and settings as JSON to FILE (the csv and json outputs hold data only)")
 
 
 def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
@@ -188,7 +195,9 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "t")
     p.add_argument("--baseline", metavar="RUN",
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs")
-    _format_option(p, ("table", "latex", "csv", "json"))
+    _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
+    p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
+    p.add_argument("--label", help="--format latex: the table's \\label")
 
 
 def _discpower_options(p: argparse.ArgumentParser) -> None:
@@ -233,10 +242,18 @@ def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
                                                                on_duplicate=args.on_duplicate)
 
 
-def _header(results: Any, command: str, settings: dict[str, Any]) -> str:
+def _header(args: argparse.Namespace, results: Any, command: str, settings: dict[str, Any]) -> str:
+    """The ``#`` provenance line of the text formats (version, scoring settings, the command's
+    own settings); with ``--provenance FILE`` the same as JSON in FILE."""
     from cranfield.render.tables import provenance_line
 
-    extra = " ".join(f"{k}={v}" for k, v in settings.items() if v is not None)
+    given = {k: v for k, v in settings.items() if v is not None}
+    if getattr(args, "provenance", None):
+        from cranfield._output import write_text
+
+        doc = {**results.provenance, "command": command, **given}
+        write_text(args.provenance, json.dumps(doc, indent=1, default=str) + "\n", "provenance file")
+    extra = " ".join(f"{k}={v}" for k, v in given.items())
     return f"{provenance_line(results)} command={command} {extra}".rstrip()
 
 
@@ -265,6 +282,15 @@ def _check_options(args: argparse.Namespace) -> None:
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     check_output(args)
+    if getattr(args, "provenance", None):
+        from pathlib import Path
+
+        from cranfield._output import check_writable
+        from cranfield.errors import CranfieldError
+
+        check_writable(args.provenance, "provenance file")
+        if args.output and Path(args.output).resolve() == Path(args.provenance).resolve():
+            raise CranfieldError(f"-o/--output and --provenance name the same file {args.output!r}")
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:
@@ -284,18 +310,15 @@ def _cell(value: Any) -> str:
 
 
 def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
-    """A list of flat dicts as an aligned table, CSV (both after the ``#`` header) or JSON."""
+    """A list of flat dicts as an aligned table (after the ``#`` header line), CSV (a header row
+    and data rows only: ``pandas.read_csv`` reads it as it is) or JSON."""
     if fmt == "json":
         return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
     keys = list(rows[0]) if rows else []
     if fmt == "csv":
-        buf = io.StringIO()
-        buf.write(header + "\n")
-        writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(keys)
-        for r in rows:
-            writer.writerow(["" if _jsonable(r[k]) is None else r[k] for k in keys])
-        return buf.getvalue()
+        from cranfield.render.tables import csv_text
+
+        return csv_text(keys, ([_jsonable(r[k]) for k in keys] for r in rows))
     left = [all(isinstance(r[k], str) for r in rows) for k in keys]
     lines = aligned(keys, [[_cell(r[k]) for k in keys] for r in rows], left)
     return "\n".join([header, *lines]) + "\n"
@@ -309,117 +332,45 @@ def _jsonable(value: Any) -> Any:
 
 # --------------------------------------------------------------------------- compare
 def _run_compare(args: argparse.Namespace) -> int:
-    from cranfield.meta.significance import pairwise_test
+    """``cranfield compare``: a :class:`~cranfield.render.report.Report` in the format asked for."""
+    from cranfield.cli.options import evaluator_from
+    from cranfield.render.report import Report
 
     measures = _measures(args.measure)
-    results = _scores(args, measures)
-    baseline = _baseline(args.baseline, args.runs, results.runs)
-    tests = [pairwise_test(results, test=args.test, measure=m, n_resamples=args.B, rng=args.seed, alpha=args.alpha,
-                           correction=args.correction, baseline=baseline) for m in measures]
-    header = _header(results, "compare", {
-        "test": args.test, "B": tests[0].n_resamples, "alpha": args.alpha, "correction": args.correction,
-        "seed": args.seed if tests[0].n_resamples else None, "baseline": baseline,
+    if len(args.runs) < 2:
+        from cranfield.errors import CranfieldError
+
+        raise CranfieldError(f"compare tests differences between runs: it needs at least 2 systems (runs); "
+                             f"got {len(args.runs)}")
+    report = Report.from_evaluator(
+        evaluator_from(args, args.qrels, measures), args.runs, baseline=args.baseline, test=args.test,
+        correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
+        order=args.order, on_duplicate=args.on_duplicate)
+    results, first = report.results, report.comparisons[0]
+    header = _header(args, results, "compare", {
+        "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
+        "seed": args.seed if first.n_resamples else None, "baseline": report.baseline,
     })
     if args.format in ("json", "csv"):
-        return _emit(args, render_rows(_pair_rows(tests), args.format, header))
-    table = results_table(results.runs, tests, baseline)
-    return _emit(args, latex_table(table, header) if args.format == "latex" else text_table(table, header))
-
-
-def _baseline(given: str | None, paths: list[str], names: list[str]) -> str | None:
-    """The baseline's run name, given as one of the run files or as a run name."""
-    if given is None:
-        return None
-    if given in paths:
-        return names[paths.index(given)]
-    if given in names:
-        return given
-    from cranfield.errors import CranfieldError, listing
-
-    raise CranfieldError(f"--baseline {given!r} is neither a run file given nor a run name ({listing(names)})")
-
-
-def _pair_rows(tests: list[Any]) -> list[dict[str, Any]]:
-    rows = []
-    for r in tests:
-        significant = r.significant()
-        for k, (i, j) in enumerate(r.pairs):
-            rows.append({
-                "measure": r.measure, "test": r.test, "run_1": r.systems[i], "run_2": r.systems[j],
-                "mean_1": float(r.means[i]), "mean_2": float(r.means[j]), "effect": float(r.effect[k]),
-                "statistic": float(r.statistic[k]), "pvalue": float(r.pvalue[k]),
-                "pvalue_adjusted": float(r.pvalue_adjusted[k]), "significant": bool(significant[k]),
-            })
-    return rows
-
-
-def _letter(k: int) -> str:
-    """a, b, ..., z, aa, ab, ...: the label of the k-th run."""
-    out = ""
-    k += 1
-    while k:
-        k, rest = divmod(k - 1, 26)
-        out = chr(ord("a") + rest) + out
-    return out
-
-
-def results_table(runs: list[str], tests: list[Any], baseline: str | None) -> dict[str, Any]:
-    """Mean scores with significance markers: ``{"labels", "runs", "measures", "cells", "legend"}``
-    where ``cells[s][m] = (mean, marker)``."""
-    means = [[float(t.means[s]) for t in tests] for s in range(len(runs))]
-    beaten: list[list[list[str]]] = [[[] for _ in tests] for _ in runs]
-    for m, t in enumerate(tests):
-        for (i, j), effect, sig in zip(t.pairs, t.effect, t.significant()):
-            if sig and baseline is not None:
-                beaten[i][m].append("+" if effect > 0 else "-")
-            elif sig:
-                winner, loser = (i, j) if effect > 0 else (j, i)
-                beaten[winner][m].append(_letter(loser))
-    joiner = "," if len(runs) > 26 else ""  # two-letter labels need a separator
-    markers = [[joiner.join(x) for x in row] for row in beaten]
-    first = tests[0]
-    how = f"{first.test} test" + (f", B = {first.n_resamples}" if first.n_resamples else "")
-    how += f", {first.correction} correction" if first.correction != "none" else ""
-    if baseline is None:
-        legend = (f"letters: the runs a run is significantly better than ({how}, p < {first.alpha:g})")
+        return _emit(args, render_rows(report.pair_records(), args.format, header))
+    if args.format == "latex":
+        text = "% " + header.lstrip("# ").replace("\n", " ") + "\n" + report.to_latex(args.caption, args.label)
+    elif args.format == "markdown":
+        text = report.to_markdown()
+    elif args.format == "html":
+        text = report.to_html()
     else:
-        legend = f"+/-: significantly better/worse than the baseline {baseline} ({how}, p < {first.alpha:g})"
-    return {
-        "labels": [_letter(s) for s in range(len(runs))],
-        "runs": [f"{r} (baseline)" if r == baseline else r for r in runs],
-        "measures": [t.measure for t in tests],
-        "cells": [list(zip(means[s], markers[s])) for s in range(len(runs))],
-        "legend": legend,
-        "baseline": baseline,
-    }
+        text = text_table(report.table(), header)
+    return _emit(args, text)
 
 
 def text_table(table: dict[str, Any], header: str) -> str:
-    """The results table as aligned text."""
+    """The results table of :meth:`Report.table` as aligned text: the ``#`` header line, a row per
+    run with its letter and mean scores followed by its significance marks, the legend."""
     head = ["#", "run", *table["measures"]]
     body = [[label, run, *(f"{v:.4f} {mark}".rstrip() for v, mark in cells)]
             for label, run, cells in zip(table["labels"], table["runs"], table["cells"])]
     return "\n".join([header, *aligned(head, body, [True] * len(head)), f"# {table['legend']}"]) + "\n"
-
-
-def latex_table(table: dict[str, Any], header: str) -> str:
-    """The results table as a LaTeX tabular (markers as superscripts)."""
-    lines = ["% " + header.lstrip("# "), "% " + table["legend"],
-             "\\begin{tabular}{ll" + "r" * len(table["measures"]) + "}", "\\hline",
-             " & Run & " + " & ".join(_tex(m) for m in table["measures"]) + " \\\\", "\\hline"]
-    for label, run, cells in zip(table["labels"], table["runs"], table["cells"]):
-        values = [f"{v:.4f}" + (f"$^{{{mark}}}$" if mark else "") for v, mark in cells]
-        lines.append(f"{label} & {_tex(run)} & " + " & ".join(values) + " \\\\")
-    lines += ["\\hline", "\\end{tabular}"]
-    return "\n".join(lines) + "\n"
-
-
-_TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-
-
-def _tex(text: str) -> str:
-    return "".join(_TEX_SPECIAL.get(ch, ch) for ch in text)
 
 
 # --------------------------------------------------------------------------- other commands
@@ -434,7 +385,7 @@ def _run_discpower(args: argparse.Namespace) -> int:
     if args.plot:
         plot_asl_curves(powers, args.plot)
     b = powers[0].result.n_resamples
-    header = _header(results, "discpower", {"test": args.test, "B": b, "alpha": args.alpha,
+    header = _header(args, results, "discpower", {"test": args.test, "B": b, "alpha": args.alpha,
                                             "correction": args.correction, "seed": args.seed if b else None})
     if getattr(args, "overlap", False):
         rows = [o.to_dict() for o in significance_overlap(powers)]
@@ -448,7 +399,7 @@ def _run_correlate(args: argparse.Namespace) -> int:
     measures = _measures(args.measure)
     results = _scores(args, measures)
     rows = correlation_matrix(results, measures).rows()
-    return _emit(args, render_rows(rows, args.format, _header(results, "correlate", {})))
+    return _emit(args, render_rows(rows, args.format, _header(args, results, "correlate", {})))
 
 
 def _run_intuitiveness(args: argparse.Namespace) -> int:
@@ -462,7 +413,8 @@ def _run_intuitiveness(args: argparse.Namespace) -> int:
         raise CranfieldError("intuitiveness compares measures: give at least two -m")
     results = _scores(args, list(dict.fromkeys(measures + gold)))
     rows = [intuitiveness(results, measures[i], measures[j], gold).to_dict() for i, j in all_pairs(len(measures))]
-    return _emit(args, render_rows(rows, args.format, _header(results, "intuitiveness", {"gold": "+".join(gold)})))
+    header = _header(args, results, "intuitiveness", {"gold": "+".join(gold)})
+    return _emit(args, render_rows(rows, args.format, header))
 
 
 def _run_coverage(args: argparse.Namespace) -> int:
@@ -472,5 +424,5 @@ def _run_coverage(args: argparse.Namespace) -> int:
     reference = _measures(args.reference)
     results = _scores(args, list(dict.fromkeys(measures + reference)))
     cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed)
-    header = _header(results, "coverage", {"pairs": args.pairs, "seed": args.seed})
+    header = _header(args, results, "coverage", {"pairs": args.pairs, "seed": args.seed})
     return _emit(args, render_rows(cov.rows(), args.format, header))

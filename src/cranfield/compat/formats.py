@@ -1,16 +1,21 @@
 """Every output format by name: cranfield's own (``table``, ``csv``, ``json``, from
 :mod:`cranfield.render.tables`) and the layouts of the tools users compare with — trec_eval's
-``-q`` text, ndeval's and gdeval's CSV, NTCIREVAL's value lines."""
+``-q`` text, ndeval's and gdeval's CSV, NTCIREVAL's value lines.
+
+Every formatter takes ``trisk`` (runs × measures, risk-sensitive evaluation with a baseline):
+the TRisk values are then ordinary ``MEASURE[TRisk]`` rows of topic ``all`` (columns of the
+``amean`` row in ndeval's and gdeval's CSV)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from cranfield.evaluation.evaluator import Results
-from cranfield.render.tables import format_csv, format_json, format_table, provenance_line
+from cranfield.render.tables import format_csv, format_json, format_table, provenance_line, trisk_label
 
 FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval", "parquet")
 BINARY_FORMATS = ("parquet",)  # written to a file (Results.to_parquet, -o FILE), not rendered as text
@@ -29,7 +34,7 @@ def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
     return f"{measure:<22}\t{topic}\t{text}"
 
 
-def format_trec(results: Results, per_topic: bool = False, *, header: bool = True,
+def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None, *, header: bool = True,
                 runid: bool | None = None, relstrings: list[dict[str, str]] | None = None) -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
@@ -63,13 +68,45 @@ def format_trec(results: Results, per_topic: bool = False, *, header: bool = Tru
             lines.append(f"{'runid':<22}\tall\t{run}")
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
         lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
+    text = "\n".join(lines) + "\n"
+    return text if trisk is None else with_trec_trisk(text, results, trisk)
+
+
+def with_trec_trisk(text: str, results: Results, trisk: np.ndarray) -> str:
+    """trec layout text with each run's ``MEASURE[TRisk]  all  value`` rows after its ``all`` rows.
+
+    A run's ``all`` rows are the contiguous ``all`` lines that start after a per-topic line or at
+    its ``runid`` line; when they cannot be told apart (one block for several runs without
+    ``runid``), the rows go at the end, each after a ``runid all <run>`` line."""
+    lines = text.rstrip("\n").split("\n")
+    groups: list[list[int]] = []
+    before = False
+    for i, line in enumerate(lines):
+        fields = line.split("\t")
+        is_all = len(fields) >= 3 and fields[1] == "all"
+        if is_all and (not before or fields[0].strip() == "runid"):
+            groups.append([i, i])
+        elif is_all:
+            groups[-1][1] = i
+        before = is_all
+    extra = [[_trec_row(trisk_label(m), "all", float(trisk[s, k]), "mean") for k, m in enumerate(results.measures)]
+             for s in range(len(results.runs))]
+    if len(groups) != len(results.runs):
+        tail = [row for s, run in enumerate(results.runs) for row in [f"{'runid':<22}\tall\t{run}", *extra[s]]]
+        return "\n".join(lines + tail) + "\n"
+    for s in reversed(range(len(groups))):
+        end = groups[s][1] + 1
+        lines[end:end] = extra[s]
     return "\n".join(lines) + "\n"
 
 
-def _csv_with_amean(results: Results, digits: int) -> str:
-    """``runid,topic,<measures>``, a row per scored topic, then an ``amean`` row per run."""
-    lines = ["runid,topic," + ",".join(results.measures)]
+def _csv_with_amean(results: Results, digits: int, trisk: np.ndarray | None = None) -> str:
+    """``runid,topic,<measures>``, a row per scored topic, then an ``amean`` row per run (with
+    ``trisk``, columns ``MEASURE[TRisk]``, empty but in the ``amean`` rows)."""
+    risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
+    lines = ["runid,topic," + ",".join([*results.measures, *risk])]
     means = results.summary()
+    blank = np.full(len(risk), np.nan)
 
     def cells(vals: np.ndarray) -> str:
         return ",".join("" if np.isnan(v) else f"{v:.{digits}f}" for v in vals)
@@ -78,27 +115,27 @@ def _csv_with_amean(results: Results, digits: int) -> str:
         for t, topic in enumerate(results.topics):
             vals = results.values[s, :, t]
             if not np.isnan(vals).all():
-                lines.append(f"{run},{topic},{cells(vals)}")
-        lines.append(f"{run},amean,{cells(means[s])}")
+                lines.append(f"{run},{topic},{cells(np.concatenate([vals, blank]))}")
+        lines.append(f"{run},amean,{cells(np.concatenate([means[s], trisk[s] if trisk is not None else blank]))}")
     return "\n".join(lines) + "\n"
 
 
-def format_ndeval(results: Results, per_topic: bool = True) -> str:
+def format_ndeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
     """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
     (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
-    return _csv_with_amean(results, 6)
+    return _csv_with_amean(results, 6, trisk)
 
 
-def format_gdeval(results: Results, per_topic: bool = True) -> str:
+def format_gdeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
     """gdeval.pl's CSV layout: ``runid,topic,ndcg@20,err@20``, a row per topic, then ``amean``,
     values with 5 decimals (``printf "%.5f"``); no provenance line."""
-    return _csv_with_amean(results, 5)
+    return _csv_with_amean(results, 5, trisk)
 
 
-def format_ntcireval(results: Results, per_topic: bool = True) -> str:
+def format_ntcireval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
     """NTCIREVAL ``compute``'s value lines (``--out <topic>``): ``"<topic> "``, then ``"<name>="``
     padded to 21 characters and the value with 4 decimals, one block per topic, then the ``all``
-    block of topic means.
+    block of topic means (with ``trisk``, then ``MEASURE[TRisk]=`` lines).
     NTCIREVAL's ``# syslen= ... / # r1= ...`` comment lines are not written; with several runs
     each run's blocks open with ``# run=<name>``."""
     lines: list[str] = []
@@ -111,20 +148,23 @@ def format_ntcireval(results: Results, per_topic: bool = True) -> str:
             if not np.isnan(vals).all():
                 lines += [f"{topic} " + f"{m}=".ljust(21) + f"{v:0.4f}" for m, v in zip(results.measures, vals)]
         lines += ["all " + f"{m}=".ljust(21) + f"{v:0.4f}" for m, v in zip(results.measures, means[s])]
+        if trisk is not None:
+            lines += ["all " + f"{trisk_label(m)}=".ljust(21) + f"{v:0.4f}" for m, v in zip(results.measures, trisk[s])]
     return "\n".join(lines) + "\n"
 
 
-FORMATTERS: dict[str, Callable[[Results, bool], str]] = {
+FORMATTERS: dict[str, Callable[..., str]] = {
     "table": format_table, "trec": format_trec, "csv": format_csv, "json": format_json, "ndeval": format_ndeval,
     "gdeval": format_gdeval, "ntcireval": format_ntcireval,
 }
 
 
-def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
+def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None) -> str:
     """Render results in one of :data:`FORMATS` (the text ones: Parquet is written by
-    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`)."""
+    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); ``trisk`` (runs × measures)
+    adds the ``MEASURE[TRisk]`` rows."""
     if fmt in BINARY_FORMATS:
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
-    return FORMATTERS[fmt](results, per_topic)
+    return FORMATTERS[fmt](results, per_topic, None if trisk is None else np.asarray(trisk, dtype=np.float64))

@@ -324,7 +324,8 @@ class Report:
         how = self._how()
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
         if self.baseline is None:
-            return f"Superscript letters: the runs a run is significantly better than ({how}, {level})."
+            kind = "letters" if fmt == "text" else "Superscript letters"
+            return f"{kind}: the runs a run is significantly better than ({how}, {level})."
         marks = "$^\\dagger$/$^\\ddagger$" if fmt == "latex" else "+/-"
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 

@@ -1,8 +1,13 @@
 """Formatting results: aligned table, trec_eval-style text, CSV and JSON (docs/conventions.md#output).
 
-Every text format except JSON opens with one ``#`` provenance line (version and settings);
-JSON is exactly an array of ``{"run", "topic", "measure", "value"}`` objects, undefined
-values as ``null``.
+The aligned table and the trec layout open with one ``#`` provenance line (version and
+settings); CSV is a header row and data rows only, so ``pandas.read_csv(path)`` reads it as it
+is (the provenance goes to ``--provenance FILE``); JSON is exactly an array of
+``{"run", "topic", "measure", "value"}`` objects, undefined values as ``null``.
+
+With risk-sensitive evaluation (``--baseline``), TRisk is given as ``trisk`` (runs ×
+measures) and appears in every format as ordinary ``all`` rows ``MEASURE[TRisk]`` after each
+run's ``all`` rows (:func:`result_rows`); the aligned table gives them as columns.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -37,47 +42,84 @@ def _value(v: float, how: str, digits: int = 4) -> str:
     return f"{v:.{digits}f}"
 
 
-def format_csv(results: Results, per_topic: bool = False) -> str:
-    """Tidy CSV ``run,topic,measure,value`` with full precision (``#`` line first)."""
+def trisk_label(measure: str) -> str:
+    """The name of a measure's TRisk row: ``MEASURE[TRisk]`` (docs/parquet.md)."""
+    return f"{measure}[TRisk]"
+
+
+def result_rows(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None
+                ) -> Iterator[tuple[str, str, str, float]]:
+    """:meth:`Results.rows`, with each run's ``MEASURE[TRisk]`` rows (topic ``all``) right after
+    its ``all`` rows when ``trisk`` (shape (S, M)) is given."""
+    if trisk is None:
+        yield from results.rows(per_topic)
+        return
+    seen = 0
+    s = 0
+    n = len(results.measures)
+    for row in results.rows(per_topic):
+        yield row
+        if row[1] == "all":
+            seen += 1
+            if seen == n:
+                yield from ((results.runs[s], "all", trisk_label(m), float(trisk[s, k]))
+                            for k, m in enumerate(results.measures))
+                seen, s = 0, s + 1
+
+
+def csv_text(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A header row and data rows, quoted as needed (RFC 4180, ``\n`` line ends): what
+    ``pandas.read_csv(path)`` reads as it is, ``#`` and commas inside names included. None and
+    NaN are empty cells; floats are written in full (``repr``)."""
     buf = io.StringIO()
-    buf.write(provenance_line(results) + "\n")
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["run", "topic", "measure", "value"])
-    for run, topic, measure, value in results.rows(per_topic):
-        writer.writerow([run, topic, measure, "" if math.isnan(value) else repr(value)])
+    writer.writerow(head)
+    for row in rows:
+        writer.writerow(["" if v is None or (isinstance(v, float) and math.isnan(v)) else
+                         repr(v) if isinstance(v, float) else v for v in row])
     return buf.getvalue()
 
 
-def format_json(results: Results, per_topic: bool = False) -> str:
+def format_csv(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
+    """Tidy CSV ``run,topic,measure,value`` with full precision: the header row and data rows only
+    (the provenance goes to ``--provenance FILE``)."""
+    return csv_text(["run", "topic", "measure", "value"], result_rows(results, per_topic, trisk))
+
+
+def format_json(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
     """One JSON array of objects with exactly the keys run, topic, measure, value."""
     rows = [
         {"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
-        for run, topic, measure, value in results.rows(per_topic)
+        for run, topic, measure, value in result_rows(results, per_topic, trisk)
     ]
     return json.dumps(rows, indent=1) + "\n"
 
 
-def format_table(results: Results, per_topic: bool = False) -> str:
+def format_table(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
     """An aligned table: one row per run (per run and topic with ``per_topic``), one column
-    per measure, 4 decimals; with per-intent or per-iteration values, one row per (run, topic,
-    measure), so the rows ``measure[intent=i]`` and ``measure[iteration=k]`` have a place."""
+    per measure (then one per ``MEASURE[TRisk]``, filled in the ``all`` rows), 4 decimals; with
+    per-intent or per-iteration values, one row per (run, topic, measure), so the rows
+    ``measure[intent=i]``, ``measure[iteration=k]`` and ``MEASURE[TRisk]`` have a place."""
     how = dict(zip(results.measures, results.aggregate))
     body: list[list[str]] = []
     if results.intent_values is not None or results.iteration_values is not None:
         head, n_text = ["run", "topic", "measure", "value"], 3
-        for run, topic, measure, value in results.rows(True):
+        for run, topic, measure, value in result_rows(results, True, trisk):
             body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
         return _aligned(results, head, body, n_text)
-    head = ["run", "topic", *results.measures] if per_topic else ["run", *results.measures]
+    risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
+    head = ["run", "topic", *results.measures, *risk] if per_topic else ["run", *results.measures, *risk]
     means = results.summary()
     for s, run in enumerate(results.runs):
         if per_topic:
             for t, topic in enumerate(results.topics):
                 vals = results.values[s, :, t]
                 if not np.isnan(vals).all():
-                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals))])
+                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals)),
+                                 *([""] * len(risk))])
         row = [run, "all"] if per_topic else [run]
-        body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])])
+        body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])]
+                    + ([_value(float(v), "mean") for v in trisk[s]] if trisk is not None else []))
     return _aligned(results, head, body, 2 if per_topic else 1)
 
 
