@@ -6,6 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from cranfield.analysis.permuted import MAX_RUNS
+from cranfield.cli.meta import TEST_CHOICES
+from cranfield.cli.options import add_run_options
+from cranfield.errors import CranfieldError
 from cranfield.render.plots import plot_collection_diversity, plot_dss
 from cranfield.render.tables import collection_table, dss_table
 
@@ -18,10 +22,20 @@ harmonic mean, Eq. 2) and smr_i(k) (subtopic miss rate, Eq. 3); then min/max/mea
 Golbus, Aslam & Clarke, Inf. Retr. 2013. --depth xi reproduces its Table 3 (smr); Table 1's dd
 values need --depth xi+1.
 
+With --permuted N: N artificial runs, each ranking every topic's relevant documents in a uniformly
+random order (perfect combined precision), and the discriminative power of each -m measure over
+them (paired bootstrap test, B = 1000, alpha = 0.05 by default): Figure 6 of Golbus, Aslam &
+Clarke, where it is almost an order of magnitude below that on real runs.
+With runs: the runs scored by each -m measure, averaged over topics in each way of --averages
+(avg, geom, dd@xi, dd@xi+1 by default; dd = weights 1 - dd(t) at that depth), and Kendall's tau
+between the run orderings of each pair of averagings (their Tables 6-7).
+
 examples:
   cranfield collection qrels.diversity.txt
   cranfield collection qrels.diversity.txt --depth xi+1 --plot dd.png
   cranfield collection qrels.diversity.txt --format json > collection.json
+  cranfield collection qrels.diversity.txt --permuted 50 -m 'alpha#-IA@20,alpha#-IA(subtopics=geom)@20,ERR-IA@20'
+  cranfield collection qrels.diversity.txt runs/* -m ERR-IA@20,D#-nDCG@20 --averages avg,geom,dd@xi+1
 """
 
 DSS_EPILOG = """\
@@ -85,10 +99,30 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--xi", choices=("exact", "greedy"), default="exact",
                    help="xi: the minimum set cover (default) or the greedy one (an upper bound)")
     c.add_argument("--rel", default="1", help="the lowest label counted as relevant, >= 1 (default 1)")
-    c.add_argument("--format", choices=("table", "json"), default="table",
-                   help="table (default) or json (one object per topic)")
+    c.add_argument("--format", choices=("table", "json", "csv"), default="table",
+                   help="table (default), json (one object per topic; with --permuted or runs: one document) or csv "
+                        "(with --permuted or runs)")
     c.add_argument("--plot", metavar="FILE",
                    help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
+    c.add_argument("runs", nargs="*", metavar="run",
+                   help="runs: compare the topic averagings of each -m measure (Golbus, Aslam & Clarke, Inf. Retr. "
+                        "2013, Tables 6-7)")
+    c.add_argument("-m", "--measure", action="append", metavar="MEASURE",
+                   help="with runs or --permuted: a measure with its cutoff (repeatable, or comma-separated)")
+    c.add_argument("--averages", metavar="A,B,...",
+                   help="with runs: the topic averagings compared, at least two of avg, geom, dd (= dd@xi), dd@xi, "
+                        "dd@xi+1, dd@K (default avg,geom,dd@xi,dd@xi+1)")
+    c.add_argument("--permuted", metavar="N",
+                   help="discriminative power of the -m measures over N artificial runs, each a random permutation "
+                        f"of every topic's relevant documents, 2 to {MAX_RUNS} (Golbus, Aslam & Clarke, Inf. Retr. "
+                        "2013, Figure 6: 50)")
+    g = c.add_argument_group("--permuted: the significance test (as in `cranfield discpower`)")
+    g.add_argument("--test", choices=TEST_CHOICES, default="bootstrap", help="significance test (default: bootstrap)")
+    g.add_argument("--B", metavar="B", dest="B", help="resamples (default: the test's, bootstrap 1000)")
+    g.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
+    g.add_argument("--seed", default="0", help="seed of the permutations and the resampling, an integer >= 0 "
+                                              "(default: 0)")
+    add_run_options(c.add_argument_group("reading the runs (as in `cranfield eval`)"))
     c.set_defaults(handler=_run_collection)
 
     d = sub.add_parser(
@@ -124,6 +158,13 @@ def _run_collection(args: argparse.Namespace) -> int:
     from cranfield.analysis.diversity import collection_diversity
     from cranfield.cli.options import emit, qrels_options_from
 
+    if args.runs or args.permuted is not None:
+        return _run_collection_study(args)
+    for given, option in ((args.measure, "-m"), (args.averages, "--averages")):
+        if given:
+            raise CranfieldError(f"{option} goes with runs (topic averagings) or --permuted N (artificial runs)")
+    if args.format == "csv":
+        raise CranfieldError("--format csv goes with runs or --permuted; the per-topic table is table or json")
     _check_files(args)
     result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, xi=args.xi, **qrels_options_from(args))
     gaps = result.greedy_gaps()
@@ -167,4 +208,65 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     emit(text, args.output)
     if args.plot:
         plot_dss(result, args.plot)
+    return 0
+
+
+def _run_collection_study(args: argparse.Namespace) -> int:
+    """``collection QRELS --permuted N -m ...`` (Figure 6) or ``collection QRELS RUN... -m ...`` (Tables 6-7)."""
+    import json
+
+    from cranfield.cli.meta import render_rows
+    from cranfield.cli.options import check_output, emit, qrels_options_from, run_options_from, split_measures
+    from cranfield.errors import check_float, check_int
+
+    if args.runs and args.permuted is not None:
+        raise CranfieldError("give either runs (compare topic averagings) or --permuted N (artificial runs), not both")
+    if args.plot:
+        raise CranfieldError("--plot draws the dd histogram of the per-topic table; it does not go with runs or "
+                             "--permuted")
+    measures = list(dict.fromkeys(split_measures(args.measure)))
+    if not measures:
+        raise CranfieldError("give the measures with -m, with their cutoff (e.g. -m ERR-IA@20)")
+    check_output(args)
+    if args.permuted is not None:
+        from cranfield.analysis.permuted import permuted_power
+
+        if args.averages:
+            raise CranfieldError("--averages goes with runs, not with --permuted")
+        n = check_int(args.permuted, "--permuted", low=2, high=MAX_RUNS)
+        seed = check_int(args.seed, "--seed", low=0)
+        alpha = check_float(args.alpha, "--alpha", low=0, high=1, open_low=True, open_high=True)
+        b = None if args.B is None else check_int(args.B, "--B", low=1, high=1_000_000)
+        if b is None and args.test == "bootstrap":
+            b = 1000
+        power = permuted_power(args.qrels, measures, n_runs=n, seed=seed, test=args.test, alpha=alpha,
+                               n_resamples=b, rel=check_int(args.rel, "--rel", low=1), **qrels_options_from(args))
+        if args.format == "json":
+            text = json.dumps(power.to_dict(), indent=1) + "\n"
+        else:
+            header = (f"# {n} artificial runs (random permutations of each topic's relevant documents, seed {seed}), "
+                      f"{len(power.topics)} topics; discriminative power at alpha={alpha:g} "
+                      "(Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 6)")
+            keep = ("measure", "mean", "sd_runs", "test", "n_resamples", "pairs", "significant", "power")
+            text = render_rows([{k: r[k] for k in keep} for r in power.rows()], args.format, header)
+        emit(text, args.output)
+        return 0
+    from cranfield.analysis.topic_averaging import DEFAULT_AVERAGINGS, averaging_correlation
+    from cranfield.io import as_run
+
+    for option, value, default in (("--test", args.test, "bootstrap"), ("--B", args.B, None),
+                                   ("--alpha", args.alpha, "0.05")):
+        if value != default:
+            raise CranfieldError(f"{option} goes with --permuted (the significance test of the artificial runs)")
+    averages = args.averages or ",".join(DEFAULT_AVERAGINGS)
+    runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]
+    result = averaging_correlation(args.qrels, runs, measures, averagings=averages, **qrels_options_from(args),
+                                   **run_options_from(args))
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), indent=1) + "\n"
+    else:
+        header = (f"# Kendall's tau between the run orderings under two topic averagings ({len(result.runs)} runs, "
+                  f"{len(result.topics)} topics; Golbus, Aslam & Clarke, Inf. Retr. 2013, Tables 6-7)")
+        text = render_rows(result.rows(), args.format, header)
+    emit(text, args.output)
     return 0
