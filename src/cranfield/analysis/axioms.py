@@ -30,10 +30,12 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
 
+from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.batch import Batch, Topics
 from cranfield.errors import check_choice, check_int
@@ -41,6 +43,7 @@ from cranfield.measures.registry import Measure, parse_measure
 
 PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
 CHUNK = 1 << 18  # rankings scored per batch
+BLOCK = 1 << 18  # rankings (parents and children) per block of the streamed relations: memory per block
 MAX_RANKINGS = 10_000_000  # rankings enumerated (scores, relations and the induction pass are O(rankings))
 ASPECT_NAMES = "abcdefghijklmnopqrstuvw"  # x is the non-relevant document
 MAX_ASPECTS = len(ASPECT_NAMES)
@@ -319,6 +322,105 @@ def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: 
     return check
 
 
+@dataclass(frozen=True)
+class Block:
+    """A prefix block of the ranking space: the rankings of length ``length`` with codes in
+    ``[start, stop)`` (their base-(m + 1) digits: one prefix range) and their one-longer
+    extensions, codes ``[start·(m+1), stop·(m+1))`` of the next length. Every pair of the
+    three relations lies within one block."""
+
+    length: int
+    start: int
+    stop: int
+
+
+def blocks(space: Space, include_empty: bool = False, size: int | None = None) -> list[Block]:
+    """The blocks covering every pair of the relations, by length then prefix: at most ``size``
+    (default :data:`BLOCK`) rankings each, parents and children counted."""
+    per = max(1, (BLOCK if size is None else size) // (space.base + 1))
+    out = []
+    for length in range(0 if include_empty else 1, space.depth):
+        n = space.base**length
+        out.extend(Block(length, a, min(a + per, n)) for a in range(0, n, per))
+    return out
+
+
+def score_range(measure: Measure, space: Space, topics: Topics, start: int, stop: int) -> np.ndarray:
+    """The measure on rankings ``start..stop`` of the space, in batches of :data:`CHUNK`."""
+    out = np.empty(stop - start)
+    for a in range(start, stop, CHUNK):
+        b = min(a + CHUNK, stop)
+        labels, length = _labels(space, a, b)
+        out[a - start:b - start] = measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+    return out
+
+
+Example = tuple[int, int, int, str]  # (length, relation group, position in the level's pairs, text)
+
+
+@dataclass
+class BlockCount:
+    """What one block contributes to a check: counts and its first violations per group."""
+
+    applicable: int = 0
+    violations: int = 0
+    examples: list[Example] = field(default_factory=list)
+
+
+def _block_pairs(space: Space, block: Block, prop: str) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray]]:
+    """(group, position, smaller, larger) of the pairs of one relation within a block, in the
+    order :func:`relation_pairs` lists them (group by group, then by code)."""
+    m, base, off, length = space.aspects, space.base, space.offsets, block.length
+    codes = np.arange(block.start, block.stop, dtype=np.int64)
+    s = off[length] + codes
+    if prop == "relevance":
+        for a in range(1, base):
+            yield a, codes, s, off[length + 1] + codes * base + a
+    elif prop == "irrelevance":
+        yield 0, codes, off[length + 1] + codes * base, s
+    elif prop == "redundancy":
+        cov = space.coverage(length, codes) if length else np.zeros((codes.size, m), dtype=bool)
+        for p in range(1, base):
+            for n in range(1, base):
+                rows = np.flatnonzero(cov[:, p - 1] & ~cov[:, n - 1])
+                if rows.size:
+                    yield (p * base + n, codes[rows], off[length + 1] + codes[rows] * base + p,
+                           off[length + 1] + codes[rows] * base + n)
+
+
+def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topics: Topics,
+                properties: Sequence[str], keep: int) -> list[dict[str, BlockCount]]:
+    """Counts of each relation in ``properties`` for each measure on one block (a pure function
+    of its arguments, so blocks may run anywhere): scores the block's parents and children."""
+    base, off = space.base, space.offsets
+    lo, hi = off[block.length] + block.start, off[block.length] + block.stop
+    clo, chi = off[block.length + 1] + block.start * base, off[block.length + 1] + block.stop * base
+    out = []
+    for measure in measures:
+        # the block's scores: parents (indices lo..hi) then children (clo..chi)
+        scores = np.concatenate((score_range(measure, space, topics, lo, hi),
+                                 score_range(measure, space, topics, clo, chi)))
+
+        def at(idx: np.ndarray) -> np.ndarray:
+            return np.where(idx >= clo, idx - clo + (hi - lo), idx - lo)
+
+        counts = {}
+        for prop in properties:
+            count = BlockCount()
+            for group, position, low, high in _block_pairs(space, block, prop):
+                a, b = scores[at(low)], scores[at(high)]
+                bad = np.flatnonzero(_greater(a, b))
+                count.applicable += int(low.size)
+                count.violations += int(bad.size)
+                count.examples += [
+                    (block.length, group, int(position[k]),
+                     f"m({space.word(int(low[k]))})={a[k]:.6g} > m({space.word(int(high[k]))})={b[k]:.6g}")
+                    for k in bad[:keep]]
+            counts[prop] = count
+        out.append(counts)
+    return out
+
+
 def check_settings(depth: object, aspects: object, relevant_per_aspect: object = None, examples: object = 3
                    ) -> tuple[Space, int, int]:
     """(space, relevant documents per aspect, examples) from the settings of :func:`check_space`,
@@ -332,27 +434,60 @@ def check_settings(depth: object, aspects: object, relevant_per_aspect: object =
 
 def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: int = 2,
                 relevant_per_aspect: int | None = None, properties: Sequence[str] = PAPER_000,
-                include_empty: bool = False, examples: int = 3, progress_bar: bool | None = None) -> list[Check]:
+                include_empty: bool = False, examples: int = 3, progress_bar: bool | None = None,
+                client: Any = None) -> list[Check]:
     """Check Albahem et al.'s (ADCS 2018) properties for each measure over every ranking up to ``depth``.
 
     ``relevant_per_aspect`` defaults to ``depth`` and must be at least ``depth`` (a ranking of
     ``depth`` documents all relevant to one aspect needs that many distinct documents) and at
     most :data:`MAX_RELEVANT`; ``examples`` is the number of violating pairs kept per check.
     Every setting and measure is checked before any ranking is scored.
+
+    Relevance, Irrelevance and Redundancy are streamed: the space is cut into :func:`blocks`
+    (prefix ranges of one length with their extensions) scored and counted one at a time, so
+    memory is one block's whatever the depth; ``client`` (a ``dask.distributed.Client``) runs the
+    blocks on a cluster (docs/scaling.md). The counts and examples do not depend on the blocks or
+    where they ran. Induction needs every score at once: its memory grows with the space.
     """
     space, relevant, examples = check_settings(depth, aspects, relevant_per_aspect, examples)
     properties = [check_choice(p, "property", PAPER_000) for p in properties]
     parsed = [parse_measure(name) for name in measures]
     topics = synthetic_topics(space.aspects, relevant)
+    streamed = [p for p in properties if p != "induction"]
+    counted: list[list[dict[str, BlockCount]]] = []
+    if streamed:
+        work = blocks(space, include_empty)
+        fn = partial(check_block, measures=parsed, space=space, topics=topics, properties=streamed, keep=examples)
+        if client is None:
+            counted = [fn(b) for b in progress(work, len(work), "checking relations", progress_bar)]
+        else:
+            counted = map_blocks(fn, work, client=client)
     out = []
-    for name, measure in zip(measures, parsed):
-        scores = score_space(measure, space, topics, progress_bar=progress_bar)
+    for k, (name, measure) in enumerate(zip(measures, parsed)):
         for prop in properties:
             if prop == "induction":
+                scores = _all_scores(measure, space, topics, progress_bar, client)
                 out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples))
                 continue
             check = Check(str(name), prop)
-            for low, high in relation_pairs(space, prop, include_empty):
-                check.add(space, scores, low, high, examples)
+            found: list[Example] = []
+            for part in counted:
+                check.applicable += part[k][prop].applicable
+                check.violations += part[k][prop].violations
+                found += part[k][prop].examples
+            check.examples = [text for *_, text in sorted(found)[:examples]]
             out.append(check)
     return out
+
+
+def _all_scores(measure: Measure, space: Space, topics: Topics, progress_bar: bool | None, client: Any) -> np.ndarray:
+    """The measure on every ranking (:func:`score_space`), the chunks mapped on ``client``."""
+    if client is None:
+        return score_space(measure, space, topics, progress_bar=progress_bar)
+    parts = map_blocks(partial(_score_chunk, measure=measure, space=space, topics=topics),
+                       [range(a, min(a + CHUNK, space.size)) for a in range(0, space.size, CHUNK)], client=client)
+    return np.concatenate(parts) if parts else np.empty(0)
+
+
+def _score_chunk(rankings: range, *, measure: Measure, space: Space, topics: Topics) -> np.ndarray:
+    return score_range(measure, space, topics, rankings.start, rankings.stop)
