@@ -108,3 +108,32 @@ def test_docstring_examples(module):
         warnings.simplefilter("error")  # examples must not warn
         result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_evaluate_dd_depth_weights_by_hand():
+    """cranfield.evaluate(..., average="dd", dd_depth=...): topic t weighs 1 - dd(t) (Golbus, Aslam &
+    Clarke, Inf. Retr. 2013, §6.3), dd = 2·d_max·d_mean(k)/(d_max + d_mean(k)), d_max = 1.
+
+    Topic 1: x {d1}, y {d2}: xi = 2, d_mean(k) = 1 - 0.5^k: dd(2) = 6/7, dd(3) = 14/15.
+    Topic 2: x {d3, d4, d5}, y {d6}: xi = 2, d_mean(k) = 1 - (0.25^k + 0.75^k)/2: d_mean(2) = 22/32,
+    dd(2) = 22/27; d_mean(3) = 100/128, dd(3) = 50/57. The run scores S-recall@2 = 1 on topic 1
+    (d1, d2) and 1/2 on topic 2 (d3, d4)."""
+    import cranfield
+
+    qrels = {"1": {"x": {"d1": 1}, "y": {"d2": 1}}, "2": {"x": {"d3": 1, "d4": 1, "d5": 1}, "y": {"d6": 1}}}
+    run = {"1": {"d1": 2.0, "d2": 1.0}, "2": {"d3": 2.0, "d4": 1.0}}
+
+    def mean(**kw):
+        df = cranfield.evaluate(qrels, run, ["StRecall@2"], **kw)
+        return float(df[df.topic == "all"].value.iloc[0])
+
+    w_xi, w_xi1 = (1 - 6 / 7, 1 - 22 / 27), (1 - 14 / 15, 1 - 50 / 57)
+    hand_xi1 = (w_xi1[0] * 1.0 + w_xi1[1] * 0.5) / sum(w_xi1)
+    hand_xi = (w_xi[0] * 1.0 + w_xi[1] * 0.5) / sum(w_xi)
+    assert hand_xi1 == pytest.approx(0.675926, abs=1e-6) and hand_xi == pytest.approx(0.717742, abs=1e-6)
+    assert mean(average="dd", dd_depth="xi+1") == pytest.approx(hand_xi1, abs=1e-12)
+    assert mean(average="dd", dd_depth="xi") == pytest.approx(hand_xi, abs=1e-12)
+    assert mean(average="dd") == pytest.approx(hand_xi, abs=1e-12)  # the default depth is xi
+    assert abs(hand_xi1 - hand_xi) > 0.04 and mean(average="avg") == pytest.approx(0.75)
+    # an integer depth: dd(3) is the xi+1 value here
+    assert mean(average="dd", dd_depth=3) == pytest.approx(hand_xi1, abs=1e-12)
