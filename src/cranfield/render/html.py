@@ -103,11 +103,14 @@ def _settings(report: Any) -> str:
     rows = [("cranfield", __version__)]
     rows += [(k, v) for k, v in s.items() if v is not None]
     rows += [(f"evaluation: {k}", v) for k, v in evaluation.items() if k != "cranfield" and v is not None]
-    out = ['<section id="settings"><h2>Settings and provenance</h2><div class="wrap"><table><tbody>']
-    out += [f"<tr><th>{esc(k)}</th><td>{esc(', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v)}</td></tr>"
-            for k, v in rows]
-    out.append("</tbody></table></div>")
+    table = ['<div class="wrap"><table><tbody>']
+    table += [f"<tr><th>{esc(k)}</th><td>{esc(', '.join(map(str, v)) if isinstance(v, (list, tuple)) else v)}</td>"
+              "</tr>" for k, v in rows]
+    table.append("</tbody></table></div>")
     inputs = list(report.inputs or [])
+    gist = (f"cranfield {esc(__version__)}, test {esc(s.get('test'))}, correction {esc(s.get('correction'))}, "
+            f"alpha {esc(s.get('alpha'))}, {len(inputs)} input file{'s' * (len(inputs) != 1)} with SHA-256")
+    out = ['<section id="settings"><h2>Settings and provenance</h2>', _collapsible(gist, "".join(table), False)]
     if inputs:
         out.append('<h3>Input files</h3><div class="wrap"><table><thead><tr><th>role</th><th>file</th>'
                    '<th class="n">size</th><th>SHA-256</th></tr></thead><tbody>')
@@ -195,7 +198,7 @@ def _pairs(report: Any, digits: list[int]) -> str:
                 "</td></tr>")
         rows.append("</tbody></table></div>")
         out.append(_collapsible(f"{esc(c.measure)}: {n} pair{'s' * (n != 1)}, {int(np.sum(c.significant))} "
-                                "significant (bold)", "".join(rows), n <= 10))
+                                "significant (bold)", "".join(rows), False))
     return "\n".join(out)
 
 
