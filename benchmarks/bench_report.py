@@ -19,7 +19,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from _gen import make_collection  # noqa: E402
-
 from cranfield.render.report import Report  # noqa: E402
 
 
