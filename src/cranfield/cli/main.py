@@ -12,11 +12,10 @@ import argparse
 import sys
 import warnings
 from collections.abc import Sequence
+from importlib import import_module
 from typing import NoReturn
 
 from cranfield._version import __version__
-from cranfield.cli import aspects, axioms, collection, evaluate, meta, truncation
-from cranfield.cli import report as report_command
 from cranfield.cli.options import silence_stdout
 from cranfield.errors import EvaluationWarning
 
@@ -29,8 +28,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"cranfield: error: {message} (see `{self.prog} --help`)\n")
 
 
-# The commands of `cranfield --help`, in groups; each module's add_parser adds its parsers.
-COMMANDS = (evaluate, meta, axioms, collection, truncation, aspects, report_command)
+# The commands of `cranfield --help`, in groups; each module of cranfield.cli named here adds
+# the parsers of its commands (add_parser). Only the module of the command that runs is imported.
+COMMANDS = {
+    "evaluate": ("eval", "example", "measures"),
+    "meta": ("compare", "discpower", "correlate", "intuitiveness", "coverage"),
+    "axioms": ("axioms",),
+    "collection": ("collection", "dss"),
+    "truncation": ("truncation",),
+    "aspects": ("aspects",),
+    "report": ("report",),
+}
 GROUPS = (
     ("evaluate runs", ("eval", "example", "measures", "report")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
@@ -45,8 +53,23 @@ other tools' formats (options of eval):
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``cranfield`` parser with every command, listed by group in ``--help``."""
+def chosen_module(argv: Sequence[str] | None) -> str | None:
+    """The module of :data:`COMMANDS` that adds the command of ``argv`` (its first word that is
+    not an option or the value of ``--plugin``), or None (no command, or an unknown one)."""
+    words = iter(sys.argv[1:] if argv is None else argv)
+    for word in words:
+        if word == "--plugin":
+            next(words, None)
+        elif not word.startswith("-"):
+            return next((module for module, names in COMMANDS.items() if word in names), None)
+    return None
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``cranfield`` parser with every command, listed by group in ``--help``; given the
+    command line ``argv``, only the parsers of the module of its command (so only that module is
+    imported: ``cranfield eval`` does not import the code of ``cranfield axioms``)."""
+    chosen = chosen_module(argv) if argv is not None else None
     parser = _Parser(
         prog="cranfield", usage="%(prog)s [-h] [--version] [--plugin MODULE] COMMAND ...",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -54,9 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
-    for module in COMMANDS:
-        module.add_parser(sub)
+    for name in COMMANDS if chosen is None else (chosen,):
+        import_module(f"cranfield.cli.{name}").add_parser(sub)
     _add_plugin_option(parser)
+    if chosen is not None:
+        return parser
     parser.epilog = _grouped_commands(sub) + "\n" + OTHER_TOOLS + (
         "\nrun `cranfield COMMAND --help` for the options and examples of a command; "
         "`cranfield example` evaluates the bundled TREC Web 2012 example.")
@@ -110,7 +135,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cranfield`` console script."""
-    parser = build_parser()
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
