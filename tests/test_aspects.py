@@ -215,3 +215,51 @@ def test_multi_column_qrels_and_config(capsys, write):
                  "--format", "json"]) == 0
     rows = {r["measure"]: r["value"] for r in json.loads(capsys.readouterr().out)}
     assert round(rows["CAM(nDCG)"], 4) == 0.9073 and round(rows["TOMA(nDCG,dist=chebyshev)"], 4) == 0.8597
+
+
+def test_table_4_middle_aspect_tau_by_hand(tmp_path, capsys):
+    """Maistro et al., CIKM 2021, Table 4 (middle): each aspect alone orders the runs; per-topic Kendall's
+    tau-b between two aspects' orderings, averaged over topics. P@1 per aspect (label index >= 1):
+    t1: R1 a (r, nc), R2 b (nr, c), R3 c (r, c): relevance (1, 0, 1), correctness (0, 1, 1):
+        one discordant pair, one tie in each ordering: tau-b = -1/sqrt(2*2) = -1/2;
+    t2: R1 d (r, c), R2 e (r, c), R3 f (nr, nc): (1, 1, 0) both: tau-b = 2/sqrt(2*2) = 1;  mean 1/4."""
+    import json
+
+    from cranfield.analysis.aspects import aspect_correlation, aspect_scores
+    from cranfield.cli.main import main
+
+    judgments = {"t1": {"a": ("r", "nc"), "b": ("nr", "c"), "c": ("r", "c")},
+                 "t2": {"d": ("r", "c"), "e": ("r", "c"), "f": ("nr", "nc")}}
+    picks = {"R1": ("a", "d"), "R2": ("b", "e"), "R3": ("c", "f")}
+    qrels = tmp_path / "multi.qrels"
+    qrels.write_text("".join(f"{t} 0 {d} {x} {y}\n" for t, docs in judgments.items() for d, (x, y) in docs.items()))
+    paths = []
+    for name, (d1, d2) in picks.items():
+        path = tmp_path / name
+        path.write_text(f"t1 Q0 {d1} 1 1 {name}\nt2 Q0 {d2} 1 1 {name}\n")
+        paths.append(str(path))
+    space = AspectSpace({"relevance": ("nr", "r"), "correctness": ("nc", "c")})
+    multi = {a: {t: {d: labels[k] for d, labels in docs.items()} for t, docs in judgments.items()}
+             for k, a in enumerate(space.aspects)}  # {aspect: {topic: {docno: label}}}
+    scores, topics = aspect_scores(space, multi, paths, "P@1")
+    assert topics == ["t1", "t2"]
+    assert scores["relevance"].tolist() == [[1, 1], [0, 1], [1, 0]]
+    assert scores["correctness"].tolist() == [[0, 1], [1, 1], [1, 0]]
+    res = aspect_correlation(space, multi, paths, ["P@1"])
+    tc = res.correlations["P@1"]
+    assert tc.values.tolist() == [[pytest.approx(-0.5), pytest.approx(1.0)]]
+    row = res.to_dict()["rows"][0]
+    assert (row["measure"], row["a"], row["b"], row["topics"]) == ("P@1", "relevance", "correctness", 2)
+    assert row["tau"] == pytest.approx(0.25) and res.to_frame().loc[0, "tau"] == pytest.approx(0.25)
+    argv = ["aspects", "eval", "--aspect-qrels", str(qrels), "--aspect-names", "relevance,correctness",
+            "--labels", "relevance=nr,r", "--labels", "correctness=nc,c", *paths,
+            "-m", "CAM(P@1),TOMA(P@1,dist=manhattan)", "--study", "aspect-tau"]
+    assert main([*argv, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["tau"] for r in doc["aspect-tau"]["rows"]] == [pytest.approx(0.25)]  # one base measure, P@1
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Table 4, middle" in out and "relevance  correctness  0.2500       2" in out
+    with pytest.raises(CranfieldError, match="at least 2"):
+        aspect_correlation(AspectSpace({"relevance": ("nr", "r")}), {"relevance": {"t1": {"a": "r"}}}, paths,
+                           ["P@1"])

@@ -218,6 +218,62 @@ def topic_correlation(scores: Mapping[str, Any], topics: Sequence[str]) -> Topic
     return TopicCorrelation(names, list(topics), [(names[a], names[b]) for a, b in pairs], values)
 
 
+def aspect_scores(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], measure: str,
+                  grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> tuple[dict[str, np.ndarray],
+                                                                                       list[str]]:
+    """Each aspect alone: the runs scored by the single-aspect ``measure`` against that aspect's
+    judgments (labels mapped through ``grades``, default the label index, as CAM's per-aspect scores;
+    Maistro et al., CIKM 2021, Table 4, middle). Returns ({aspect: (runs × topics)}, topics)."""
+    table = check_grades(space, grades)
+    out: dict[str, np.ndarray] = {}
+    topics: list[str] = []
+    for aspect in space.aspects:
+        values, res = _scores(aspect_qrels(space, judgments, aspect, table[aspect]), runs, measure, **options)
+        out[aspect], topics = values, list(res.topics)
+    return out, topics
+
+
+class AspectCorrelation(NamedTuple):
+    """Per-topic Kendall's τ between the run orderings of each pair of aspects, each aspect scored alone by
+    one single-aspect measure (Maistro et al., CIKM 2021, §4.3.1, Table 4, middle: e.g. Relevance -
+    Credibility). A tuple ``(correlations,)``: one :class:`TopicCorrelation` per single-aspect measure, whose
+    ``measures`` are the aspects."""
+
+    correlations: dict[str, TopicCorrelation]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``rows``: one ``{measure, a, b, tau, topics}`` per single-aspect measure and pair of aspects
+        (``tau`` averaged over ``topics`` topics), and ``per_topic``: each measure's τ per topic."""
+        rows, per = [], []
+        for name, tc in self.correlations.items():
+            d = tc.to_dict()
+            rows += [{"measure": name, **r} for r in d["rows"]]
+            per += [{"measure": name, **r} for r in d["per_topic"]]
+        return {"rows": rows, "per_topic": per}
+
+    def to_frame(self) -> Any:
+        """:meth:`to_dict`'s ``rows`` as a DataFrame: ``measure``, ``a``, ``b``, ``tau``, ``topics``."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["rows"], columns=["measure", "a", "b", "tau", "topics"]).astype(
+            {"tau": float})
+
+
+def aspect_correlation(space: AspectSpace, judgments: Mapping, runs: Sequence[Any], measures: Sequence[str],
+                       grades: Mapping[str, Sequence[int]] | None = None, **options: Any) -> AspectCorrelation:
+    """Table 4's middle part (Maistro et al., CIKM 2021, §4.3.1): for each single-aspect measure (e.g.
+    ``nDCG``, ``AP``), every aspect's ordering of the runs on each topic (:func:`aspect_scores`) against
+    every other aspect's, by Kendall's τ-b averaged over the topics (:func:`topic_correlation`). At least two
+    aspects."""
+    if len(space.aspects) < 2:
+        raise invalid("number of aspects to correlate", "at least 2", len(space.aspects))
+    out = {}
+    for measure in dict.fromkeys(str(m) for m in measures):
+        scores, topics = aspect_scores(space, judgments, runs, measure, grades, **options)
+        out[measure] = topic_correlation(scores, topics)
+    return AspectCorrelation(out)
+
+
 def _score_arrays(scores: Mapping[str, Any], topics: Sequence[str]) -> tuple[list[str], list[np.ndarray]]:
     """The measures and their (runs × topics) score arrays, checked: at least one, all of one shape."""
     names = list(scores)

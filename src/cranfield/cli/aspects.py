@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from cranfield.analysis.aspects import (
+    aspect_correlation,
     band_quality,
     evaluate_named,
     topic_correlation,
@@ -94,7 +95,9 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--study", action="append", choices=STUDIES,
                            help="also a Maistro et al., CIKM 2021, §4.3 analysis of the measures (repeatable): "
                                 "tau: per-topic Kendall's tau between the run orderings of each pair of measures, "
-                                "averaged over topics (Table 4); zero: documents whose aspect labels sum to 0 at "
+                                "averaged over topics (Table 4, top); aspect-tau: the same between the run orderings "
+                                "of each pair of aspects, each aspect scored alone by the measures' single-aspect "
+                                "measure (Table 4, middle); zero: documents whose aspect labels sum to 0 at "
                                 "ranks 1..--zero-depth of each topic's best run (Table 5); bands: mean sum of "
                                 "aspect labels per band of ranks of each topic's best run (Table 6)")
             q.add_argument("--zero-depth", default="5", metavar="K", help="--study zero: ranks 1..K (default 5)")
@@ -149,7 +152,9 @@ def _run_eval(args: Any) -> int:
     if studies:
         scores = {n: merged.values[:, k, :] for k, n in enumerate(names)}
         topics = list(merged.topics)
+        bases = [str(parse_measure(n).params["measure"]) for n in names]
         made = {"tau": lambda: topic_correlation(scores, topics),
+                "aspect-tau": lambda: aspect_correlation(sp, judgments, runs, bases, grades, **run_options_from(args)),
                 "zero": lambda: zero_aspect_documents(sp, judgments, runs, scores, topics, depth),
                 "bands": lambda: band_quality(sp, judgments, runs, scores, topics, bands)}
         extra.update({s: made[s]() for s in studies})
@@ -165,7 +170,7 @@ def _run_eval(args: Any) -> int:
     return 0
 
 
-STUDIES = ("tau", "zero", "bands")
+STUDIES = ("tau", "aspect-tau", "zero", "bands")
 
 
 def _score(sp: AspectSpace, judgments: Mapping, runs: list[Any], names: list[str], grades: Mapping,
@@ -236,6 +241,12 @@ def _study_text(key: str, result: Any) -> str:
         title = "mean per-topic Kendall's tau between the run orderings (Maistro et al., CIKM 2021, Table 4)"
         head, body = ["a", "b", "tau", "topics"], [[r["a"], r["b"], num(r["tau"]), str(r["topics"])] for r in rows]
         return f"\n{title}\n" + "".join(line + "\n" for line in aligned(head, body, [True, True, False, False]))
+    if key == "aspect-tau":
+        title = ("mean per-topic Kendall's tau between the run orderings of two aspects, each scored alone "
+                 "(Maistro et al., CIKM 2021, Table 4, middle)")
+        head = ["measure", "a", "b", "tau", "topics"]
+        body = [[r["measure"], r["a"], r["b"], num(r["tau"]), str(r["topics"])] for r in rows]
+        return f"\n{title}\n" + "".join(line + "\n" for line in aligned(head, body, [True] * 3 + [False] * 2))
     measures = result.measures
     grid: dict[str, list[str]] = {}
     for r in rows:
