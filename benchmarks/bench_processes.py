@@ -1,0 +1,116 @@
+"""Whole-process benchmark of issue #18: cranfield's command line against the usual Python
+harnesses of pytrec_eval and pyndeval, side by side, each in its own fresh process (start-up,
+imports, reading and scoring included), with the ratio and the peak memory printed.
+
+Cases (data written by _gen.py / bench_ndeval.py into benchmarks/_work/, reused later):
+  adhoc-1M   10 runs × 100 topics × 1,000 docs, P@10, AP, nDCG@10, RR   target ratio <= 0.5
+  ndeval-1M  10 runs × 100 topics × 1,000 docs, diversity qrels, ndeval's 21 measures  <= 0.5
+  adhoc-10M  50 runs × 200 topics × 1,000 docs, as adhoc-1M   <= 0.3, peak memory <= 1.5 GB
+
+    python benchmarks/bench_processes.py                 # all three (the 10M data: ~560 MB)
+    python benchmarks/bench_processes.py --cases adhoc-1M,ndeval-1M --repeat 3
+
+Time is the best wall-clock of --repeat runs; memory the peak resident set of the child
+(getrusage RUSAGE_CHILDREN ru_maxrss, via os.wait4 per child).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from _gen import make_collection  # noqa: E402
+from bench_ndeval import NDEVAL, make_data  # noqa: E402
+
+MEASURES = ["P@10", "AP", "nDCG@10", "RR"]
+PYTREC = """
+import sys, pytrec_eval
+with open(sys.argv[1]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+ev = pytrec_eval.RelevanceEvaluator(qrels, {"P_10", "map", "ndcg_cut_10", "recip_rank"})
+for path in sys.argv[2:]:
+    with open(path) as f:
+        run = pytrec_eval.parse_run(f)
+    ev.evaluate(run)
+"""
+PYNDEVAL = """
+import sys, pyndeval
+with open(sys.argv[1]) as f:
+    judged = [(q, i, d, int(r)) for q, i, d, r in (line.split() for line in f)]
+ev = pyndeval.RelevanceEvaluator(judged, MEASURES)
+for path in sys.argv[2:]:
+    with open(path) as f:
+        run = [(q, d, float(s)) for q, _, d, _, s, _ in (line.split() for line in f)]
+    ev.evaluate(run)
+""".replace("MEASURES", repr(list(NDEVAL)))
+TARGETS = {"adhoc-1M": 0.5, "ndeval-1M": 0.5, "adhoc-10M": 0.3}
+
+
+def run_process(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of one child process; its output is discarded."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({proc.returncode}):\n{err}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def best(cmd: list[str], repeat: int) -> tuple[float, float]:
+    runs = [run_process(cmd) for _ in range(repeat)]
+    return min(w for w, _ in runs), max(m for _, m in runs)
+
+
+def case(name: str, work: Path) -> tuple[list[str], list[str]]:
+    """(cranfield command, reference command) of a case."""
+    cranfield = [sys.executable, "-m", "cranfield.cli.main", "eval"]
+    if name.startswith("ndeval"):
+        qrels, runs = make_data(work / "ndeval_r10_t100_d1000_s0", 10, 100, 1000, 0)
+        files = [str(qrels), *map(str, runs)]
+        ours = [*cranfield, *files, "--diversity", "--missing", "skip", "-q", "-o", os.devnull,
+                *(a for m in NDEVAL.values() for a in ("-m", m))]
+        return ours, [sys.executable, "-c", PYNDEVAL, *files]
+    runs_, topics = (10, 100) if name == "adhoc-1M" else (50, 200)
+    qrels, runs = make_collection(work / f"adhoc_r{runs_}_t{topics}_d1000_j300_s0", topics=topics, runs=runs_,
+                                  docs=1000, judged=300, seed=0)
+    files = [str(qrels), *map(str, runs)]
+    ours = [*cranfield, *files, "-q", "-o", os.devnull, *(a for m in MEASURES for a in ("-m", m))]
+    return ours, [sys.executable, "-c", PYTREC, *files]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", default=",".join(TARGETS))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--work", type=Path, default=HERE / "_work")
+    args = ap.parse_args()
+    rows = []
+    for name in args.cases.split(","):
+        ours, theirs = case(name, args.work)
+        reference = "pyndeval" if name.startswith("ndeval") else "pytrec_eval"
+        t_ours, m_ours = best(ours, args.repeat)
+        t_ref, m_ref = best(theirs, args.repeat)
+        rows.append((name, reference, t_ours, m_ours, t_ref, m_ref))
+        print(f"{name}: cranfield {t_ours:.2f} s ({m_ours:,.0f} MB), {reference} {t_ref:.2f} s ({m_ref:,.0f} MB), "
+              f"ratio {t_ours / t_ref:.2f}", flush=True)
+    print(f"\n{'case':<11}{'reference':<13}{'cranfield s':>12}{'ref s':>8}{'ratio':>7}{'target':>8}"
+          f"{'peak MB':>9}{'ref MB':>8}")
+    print("-" * 76)
+    for name, reference, t_ours, m_ours, t_ref, m_ref in rows:
+        print(f"{name:<11}{reference:<13}{t_ours:>12.2f}{t_ref:>8.2f}{t_ours / t_ref:>7.2f}"
+              f"{'<= ' + str(TARGETS[name]):>8}{m_ours:>9,.0f}{m_ref:>8,.0f}")
+    print("(whole processes, best wall-clock of --repeat; ratio = cranfield / reference; peak = max RSS)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
