@@ -338,7 +338,7 @@ def blocks(space: Space, include_empty: bool = False, size: int | None = None) -
     """The blocks covering every pair of the relations, by length then prefix: at most ``size``
     (default :data:`BLOCK`) rankings each, parents and children counted."""
     per = max(1, (BLOCK if size is None else size) // (space.base + 1))
-    out = []
+    out: list[Block] = []
     for length in range(0 if include_empty else 1, space.depth):
         n = space.base**length
         out.extend(Block(length, a, min(a + per, n)) for a in range(0, n, per))
