@@ -95,8 +95,12 @@ def test_cli(tmp_path, capsys):
     assert main(["collection", str(qrels), *paths, "-m", "StRecall@2"]) == 0
     out = capsys.readouterr().out
     assert "Tables 6-7" in out and len([line for line in out.splitlines() if line.startswith("StRecall@2")]) == 6
-    assert main(["collection", str(qrels), *paths, "-m", "StRecall@2", "--format", "csv"]) == 0
-    assert "measure,a,b,tau" in capsys.readouterr().out
+    assert main(["collection", str(qrels), *paths, "-m", "StRecall@2,StRecall@1", "--averages", "avg,geom",
+                 "--format", "csv"]) == 0
+    out = capsys.readouterr().out
+    assert "compare,under,a,b,tau" in out and "measures,geom,StRecall@2,StRecall@1," in out
+    assert main(["collection", str(qrels), *paths, "-m", "StRecall@2,StRecall@1", "--averages", "avg,geom"]) == 0
+    assert "(Table 8)" in capsys.readouterr().out
     for argv, message in [([*paths], "give the measures with -m"),
                           ([*paths, "-m", "P@2", "--averages", "avg"], "at least two"),
                           ([*paths, "-m", "P@2", "--B", "100"], "--B goes with --permuted"),
@@ -106,8 +110,21 @@ def test_cli(tmp_path, capsys):
         assert message in capsys.readouterr().err
 
 
+def test_between_measures_table_8():
+    """StRecall@1 of the runs (the first document): A (1/2, 1/2), B (1/2, 1/2), C (1/2, 0), D (1/2, 1/2).
+    avg: A = B = D (0.5) > C (0.25); StRecall@2's avg: A = B (0.75) > C = D (0.5). Six pairs: (A,C), (B,C)
+    concordant; ties in StRecall@2: (A,B), (C,D); in StRecall@1: (A,B), (A,D), (B,D):
+    tau-b = 2/sqrt((6-2)(6-3)) = 2/sqrt(12)."""
+    res = averaging_correlation(QRELS, RUNS, ["StRecall@2", "StRecall@1"], averagings="avg,geom")
+    assert res.means[0, :, 1] == pytest.approx([0.5, 0.5, 0.25, 0.5])
+    assert res.measure_pairs == [("StRecall@2", "StRecall@1")]
+    row = res.between_measures()[0]
+    assert (row["average"], row["a"], row["b"]) == ("avg", "StRecall@2", "StRecall@1")
+    assert row["tau"] == pytest.approx(2 / math.sqrt(12))
+
+
 def test_result_is_a_dataclass_with_plain_outputs():
     res = averaging_correlation(QRELS, RUNS, ["StRecall@2", "StRecall@1"], averagings="avg,geom")
-    assert isinstance(res, AveragingCorrelation) and res.tau.shape == (2, 1)
+    assert isinstance(res, AveragingCorrelation) and res.tau.shape == (2, 1) and res.measure_tau.shape == (2, 1)
     json.dumps(res.to_dict())
     assert np.isfinite(res.means).all()

@@ -5,7 +5,8 @@ The runs are scored once; their per-topic scores are then averaged over topics i
 ``avg`` (arithmetic mean), ``geom`` (geometric mean, floor 1e-5 as trec_eval's gm_map) and
 ``dd`` (weights 1 − dd(t), dd at depth ξ, ξ + 1 or k; §6.3) — and each pair of averagings is
 compared by Kendall's τ between the orderings of the runs by their averaged scores
-(:func:`cranfield.meta.agreement.kendall_tau`, τ-b), as Tables 6 (ERR-IA) and 7 (D#-nDCG) do.
+(:func:`cranfield.meta.agreement.kendall_tau`, τ-b), as Tables 6 (ERR-IA) and 7 (D#-nDCG) do. Under
+each averaging, the measures are compared with each other too (Table 8: α#-IA's subtopic averagings).
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ class AveragingCorrelation:
         The pairs of averagings compared, in the order of ``averagings``.
     tau : ndarray, shape (M, P)
         Kendall's τ-b between the run orderings of each pair (NaN when an ordering ties every run).
+    measure_pairs : list of (str, str)
+        The pairs of measures (none with one measure).
+    measure_tau : ndarray, shape (A, Q)
+        Under each averaging, Kendall's τ-b between the run orderings of each pair of measures (Table 8:
+        the subtopic averagings of α#-IA as measures, under avg, geom and DD topic averaging).
     """
 
     runs: list[str]
@@ -73,6 +79,14 @@ class AveragingCorrelation:
     means: np.ndarray
     pairs: list[tuple[str, str]]
     tau: np.ndarray
+    measure_pairs: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    measure_tau: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 0)))
+
+    def between_measures(self) -> list[dict[str, Any]]:
+        """One dict per averaging and pair of measures: ``average``, ``a``, ``b``, ``tau`` (Table 8)."""
+        return [{"average": h, "a": a, "b": b,
+                 "tau": None if np.isnan(self.measure_tau[k, q]) else float(self.measure_tau[k, q])}
+                for k, h in enumerate(self.averagings) for q, (a, b) in enumerate(self.measure_pairs)]
 
     def rows(self) -> list[dict[str, Any]]:
         """One dict per measure and pair: ``measure``, ``a``, ``b``, ``tau`` (None when undefined)."""
@@ -80,12 +94,14 @@ class AveragingCorrelation:
                 for i, m in enumerate(self.measures) for p, (a, b) in enumerate(self.pairs)]
 
     def to_dict(self) -> dict[str, Any]:
-        """``runs``, ``measures``, ``topics`` (count), ``averagings``, ``rows`` (:meth:`rows`) and ``means``:
+        """``runs``, ``measures``, ``topics`` (count), ``averagings``, ``rows`` (:meth:`rows`),
+        ``between_measures`` (:meth:`between_measures`) and ``means``:
         one ``{run, measure, <averaging>: value, ...}`` per run and measure."""
         means = [{"run": r, "measure": m, **{a: float(self.means[k, s, i]) for k, a in enumerate(self.averagings)}}
                  for i, m in enumerate(self.measures) for s, r in enumerate(self.runs)]
         return {"runs": list(self.runs), "measures": list(self.measures), "topics": len(self.topics),
-                "averagings": list(self.averagings), "rows": self.rows(), "means": means}
+                "averagings": list(self.averagings), "rows": self.rows(), "between_measures": self.between_measures(),
+                "means": means}
 
     def to_frame(self) -> Any:
         """:meth:`rows` as a DataFrame: ``measure``, ``a``, ``b``, ``tau``."""
@@ -151,8 +167,12 @@ def averaging_correlation(
     pairs = list(itertools.combinations(range(len(names)), 2))
     tau = np.array([[kendall_tau(means[a, :, m], means[b, :, m]) for a, b in pairs]
                     for m in range(len(res.measures))], dtype=np.float64).reshape(len(res.measures), len(pairs))
+    mpairs = list(itertools.combinations(range(len(res.measures)), 2))
+    mtau = np.array([[kendall_tau(means[k, :, i], means[k, :, j]) for i, j in mpairs] for k in range(len(names))],
+                    dtype=np.float64).reshape(len(names), len(mpairs))
     return AveragingCorrelation(list(res.runs), list(res.measures), list(res.topics), names, means,
-                                [(names[a], names[b]) for a, b in pairs], tau)
+                                [(names[a], names[b]) for a, b in pairs], tau,
+                                [(res.measures[i], res.measures[j]) for i, j in mpairs], mtau)
 
 
 def _averaged(res: Results, how: str, ev: Evaluator, keep: np.ndarray) -> np.ndarray:

@@ -28,7 +28,8 @@ them (paired bootstrap test, B = 1000, alpha = 0.05 by default): Figure 6 of Gol
 Clarke, where it is almost an order of magnitude below that on real runs.
 With runs: the runs scored by each -m measure, averaged over topics in each way of --averages
 (avg, geom, dd@xi, dd@xi+1 by default; dd = weights 1 - dd(t) at that depth), and Kendall's tau
-between the run orderings of each pair of averagings (their Tables 6-7).
+between the run orderings of each pair of averagings (their Tables 6-7), then between each pair of
+measures under each averaging (Table 8, with the alpha#-IA subtopic averagings as the measures).
 
 examples:
   cranfield collection qrels.diversity.txt
@@ -267,6 +268,17 @@ def _run_collection_study(args: argparse.Namespace) -> int:
     else:
         header = (f"# Kendall's tau between the run orderings under two topic averagings ({len(result.runs)} runs, "
                   f"{len(result.topics)} topics; Golbus, Aslam & Clarke, Inf. Retr. 2013, Tables 6-7)")
-        text = render_rows(result.rows(), args.format, header)
+        if args.format == "csv":  # one table: what is compared, under which measure or averaging
+            rows = [{"compare": "averagings", "under": r["measure"], "a": r["a"], "b": r["b"], "tau": r["tau"]}
+                    for r in result.rows()]
+            rows += [{"compare": "measures", "under": r["average"], "a": r["a"], "b": r["b"], "tau": r["tau"]}
+                     for r in result.between_measures()]
+            text = render_rows(rows, "csv", header)
+        else:
+            text = render_rows(result.rows(), args.format, header)
+            if result.measure_pairs:
+                text += "\n" + render_rows(result.between_measures(), args.format,
+                                           "# Kendall's tau between two measures' run orderings under each topic "
+                                           "averaging (Table 8)")
     emit(text, args.output)
     return 0
