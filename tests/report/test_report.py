@@ -238,3 +238,21 @@ def test_compare_cli_markdown_and_latex_caption(capsys):
     assert out.startswith("% cranfield") and "\\caption{Cap.}" in out and "\\label{t:1}" in out
     assert main(["compare", QRELS, *RUNS, "-m", "AP", "--format", "markdown"]) == 0
     assert capsys.readouterr().out == cranfield.Report(QRELS, RUNS, ["AP"], correction="none").to_markdown()
+
+
+@pytest.mark.parametrize("command", ["eval", "compare"])
+def test_plot_option_of_eval_and_compare(capsys, tmp_path, monkeypatch, command):
+    from cranfield.cli.main import main
+    from cranfield.evaluation.evaluator import Evaluator
+
+    target = tmp_path / "fig.svg"
+    assert main([command, QRELS, *RUNS[:2], "-m", "AP,P@10", "--baseline", RUNS[1], "--plot", str(target)]) == 0
+    capsys.readouterr()
+    assert target.read_text().lstrip().startswith("<?xml") and "<svg" in target.read_text()
+
+    def boom(*args, **kwargs):
+        raise AssertionError("the runs were scored before the plot file was checked")
+
+    monkeypatch.setattr(Evaluator, "evaluate", boom)
+    assert main([command, QRELS, *RUNS[:2], "-m", "AP", "--plot", str(tmp_path / "fig.txt")]) == 2
+    assert "The plot file must be named with one of the extensions" in capsys.readouterr().err

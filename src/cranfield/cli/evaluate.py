@@ -139,6 +139,10 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--risk-alpha", default="0", metavar="A",
                    help="with --baseline, the weight of losses: 1 + A (a finite number >= 0; default 0)")
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
+    p.add_argument("--plot", metavar="FILE",
+                   help="also save the figures (per measure: score distributions and the ranking with confidence "
+                        "intervals; with --baseline among the runs, the sorted per-topic differences) to FILE "
+                        "(.png, .svg, .pdf)")
     add_output_option(p)
 
 
@@ -167,6 +171,10 @@ def _check_options(args: argparse.Namespace) -> None:
         if args.compat not in ("gdeval", "ntcireval") or args.measure:
             warn("--cutoffs applies only to the measures of --compat gdeval or --compat ntcireval "
                  "(without -m): ignored")
+    if args.plot:
+        from cranfield.render.plots import check_plot_path
+
+        check_plot_path(args.plot)
     outputs = {"output file": args.output, "provenance file": args.provenance}
     for what, path in outputs.items():
         if path:
@@ -246,6 +254,10 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
              "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
+    if args.plot and results.measures:
+        from cranfield.render.plots import plot_results
+
+        plot_results(results, args.plot, baseline=_baseline_index(args.baseline, runs))
     risk = None
     if args.baseline:  # URisk in the all rows, TRisk as ordinary rows MEASURE[TRisk] in every format
         from cranfield.evaluation.evaluator import risk_adjusted, trisk
@@ -264,6 +276,16 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _baseline_index(baseline: str | None, runs: list[Any]) -> int | None:
+    """The place of the --baseline file among the runs given (for --plot), or None."""
+    if baseline is None:
+        return None
+    sources = [r if isinstance(r, (str, Path)) else getattr(r, "source", None) for r in runs]
+    given = [str(Path(r).resolve()) if isinstance(r, (str, Path)) else None for r in sources]
+    target = str(Path(baseline).resolve())
+    return given.index(target) if target in given else None
 
 
 def _require_scored_topics(results: Any) -> None:

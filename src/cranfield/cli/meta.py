@@ -198,6 +198,9 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
     _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
     p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
     p.add_argument("--label", help="--format latex: the table's \\label")
+    p.add_argument("--plot", metavar="FILE",
+                   help="also save the figures (per measure: score distributions, the ranking with confidence "
+                        "intervals, with --baseline the sorted per-topic differences) to FILE (.png, .svg, .pdf)")
 
 
 def _discpower_options(p: argparse.ArgumentParser) -> None:
@@ -347,6 +350,10 @@ def _run_compare(args: argparse.Namespace) -> int:
         correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
         order=args.order, on_duplicate=args.on_duplicate)
     results, first = report.results, report.comparisons[0]
+    if args.plot:
+        from cranfield.render.plots import plot_results
+
+        plot_results(results, args.plot, baseline=report.baseline, ci=[c.ci for c in report.comparisons])
     header = _header(args, results, "compare", {
         "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
         "seed": args.seed if first.n_resamples else None, "baseline": report.baseline,
