@@ -50,7 +50,10 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "truncation": ([QRELS, *RUNS[:2], "-m", "RBU,OIE", "--full", "AP"], RUN_OPTIONS + QRELS_OPTIONS),
     "aspects order": ([*LABELS], []),
     "aspects eval": (["<aspect files>"], RUN_OPTIONS),
+    "report": ([QRELS, *RUNS[:2], "-m", "AP,P@10"], RUN_OPTIONS + QRELS_OPTIONS),
 }
+# Commands that write only to -o (a report file), never to standard output.
+FILE_ONLY = {"report": ".md"}
 
 
 def commands(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, argparse.ArgumentParser]:
@@ -94,6 +97,13 @@ def test_help_lists_output_and_input_options(command: str, capsys: pytest.Captur
 def test_output_file_holds_what_stdout_shows(command: str, tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     argv = args_of(command, tmp_path)
+    if command in FILE_ONLY:  # no standard output: the file is written whole, the same each time
+        first, second = tmp_path / f"a{FILE_ONLY[command]}", tmp_path / f"b{FILE_ONLY[command]}"
+        assert quiet_main([*argv, "-o", str(first)]) == 0 and quiet_main([*argv, "-o", str(second)]) == 0
+        assert capsys.readouterr().out == ""
+        assert first.read_text(encoding="utf-8").strip() and first.read_bytes() == second.read_bytes()
+        assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")]
+        return
     assert quiet_main(argv) == 0
     shown = capsys.readouterr().out
     assert shown.strip()
@@ -108,9 +118,11 @@ def test_output_file_holds_what_stdout_shows(command: str, tmp_path: Path,
 def test_unwritable_output_fails_before_the_work(command: str, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     argv = args_of(command, tmp_path)
-    assert quiet_main([*argv, "-o", str(tmp_path / "missing" / "out.txt")]) == 2
+    name = f"out{FILE_ONLY.get(command, '.txt')}"
+    assert quiet_main([*argv, "-o", str(tmp_path / "missing" / name)]) == 2
     captured = capsys.readouterr()
-    assert captured.out == "" and "cannot write the output file" in captured.err
+    what = "report" if command in FILE_ONLY else "output"
+    assert captured.out == "" and f"cannot write the {what} file" in captured.err
     # one error line, no warning of a started evaluation (example names its files on stderr first)
     assert [line for line in captured.err.splitlines() if not line.startswith("# ")] == [
         line for line in captured.err.splitlines() if line.startswith("cranfield: error: cannot write")]
