@@ -37,10 +37,23 @@ def gt(a: float, b: float) -> bool:
 
 
 # --------------------------------------------------------------------------- reference loops
+def block_generators(seed, b, size=250):
+    """The documented streams (docs/scaling.md#streams), written out with numpy alone: resample r
+    belongs to block r // 250, whose generator is default_rng of the block's SeedSequence child."""
+    blocks = [(start, min(start + size, b)) for start in range(0, b, size)]
+    children = np.random.SeedSequence(seed).spawn(len(blocks))
+    return [(stop - start, np.random.default_rng(child)) for (start, stop), child in zip(blocks, children)]
+
+
+def drawn_integers(seed, b, n, high):
+    """The (B, N) draws ``integers(0, high, (r, N))`` of each block's generator, stacked."""
+    return np.concatenate([gen.integers(0, high, (r, n)) for r, gen in block_generators(seed, b)])
+
+
 def loop_bootstrap(x, b, seed, alpha=0.05):
     """Sakai, WWW 2012, Figures 2 and 3, one pair and one resample at a time."""
     n, s = x.shape
-    idx = np.random.default_rng(seed).integers(0, n, (b, n))
+    idx = drawn_integers(seed, b, n, n)
     k = int(np.floor(b * alpha))
     asl, delta = [], []
     for i, j in combinations(range(s), 2):
@@ -70,7 +83,7 @@ def loop_bootstrap(x, b, seed, alpha=0.05):
 
 def loop_randomization(x, b, seed):
     n, s = x.shape
-    signs = 1 - 2 * np.random.default_rng(seed).integers(0, 2, (b, n))
+    signs = 1 - 2 * drawn_integers(seed, b, n, 2)
     out = []
     for i, j in combinations(range(s), 2):
         d = x[:, i] - x[:, j]
@@ -78,13 +91,19 @@ def loop_randomization(x, b, seed):
     return np.array(out)
 
 
-def loop_tukey(x, b, gen, strict=False):
+def tukey_keys(seed, b, n, s):
+    """Each resample's keys ``random((N, S))``, drawn in order from its block's generator."""
+    for r, gen in block_generators(seed, b):
+        for _ in range(r):
+            yield gen.random((n, s))
+
+
+def loop_tukey(x, b, seed, strict=False):
     """Sakai, WWW 2012, Figure 4: for b = 1..B permute every topic's row by argsort of its keys."""
     n, s = x.shape
     means = x.mean(axis=0)
     count = np.zeros(s * (s - 1) // 2)
-    for _ in range(b):
-        keys = gen.random((n, s))
+    for keys in tukey_keys(seed, b, n, s):
         x_b = np.array([x[t, np.argsort(keys[t], kind="stable")] for t in range(n)])
         m_b = x_b.mean(axis=0)
         spread = m_b.max() - m_b.min()
@@ -130,39 +149,52 @@ def test_randomization_equals_reference_loop(x):
 @pytest.mark.parametrize("x", MATRICES)
 @pytest.mark.parametrize("strict", [False, True])
 def test_tukey_equals_reference_loop(x, strict):
-    expected = loop_tukey(x, 150, np.random.default_rng(9), strict)
+    expected = loop_tukey(x, 150, 9, strict)
     r = tukey_hsd(x, n_resamples=150, rng=9, tie="strict" if strict else "inclusive")
     assert np.array_equal(r.pvalue, expected)
     assert r.null_distribution.shape == (150,)
 
 
-@pytest.mark.parametrize("bit_generator", [np.random.MT19937, np.random.SFC64])
-def test_tukey_sequential_path_for_other_generators(bit_generator):
-    """These cannot jump ahead: the blocks are drawn in order on one thread, same draws
-    (SFC64's keys come from its raw words, MT19937's from ``random``)."""
-    x = continuous(n=8, s=5)
-    expected = loop_tukey(x, 120, np.random.Generator(bit_generator(2)))
-    gen = np.random.Generator(bit_generator(2))
-    assert np.array_equal(tukey_hsd(x, n_resamples=120, rng=gen).pvalue, expected)
+@pytest.mark.parametrize("b", [250, 251, 700])
+@pytest.mark.parametrize("x", [continuous(n=8, s=5), discrete()])
+def test_resamples_span_several_streams(b, x):
+    """More than one block of 250: every block draws from its own stream, in resample order;
+    Δ's k-th largest |t*| is found across blocks, equal values ordered by b."""
+    assert np.array_equal(tukey_hsd(x, n_resamples=b, rng=3).pvalue, loop_tukey(x, b, 3))
+    assert np.array_equal(randomization_test(x, n_resamples=b, rng=3).pvalue, loop_randomization(x, b, 3))
+    asl, delta = loop_bootstrap(x, b, 3)
+    r = bootstrap_test(x, n_resamples=b, rng=3)
+    assert np.array_equal(r.pvalue, asl)
+    np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
 
 
-def test_tukey_leaves_the_generator_where_sequential_draws_would(monkeypatch):
-    monkeypatch.setattr(sig, "_TUKEY_CELLS", 40)  # many blocks, several threads
+@pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
+def test_a_generator_seeds_the_streams_and_is_advanced(bit_generator):
+    """Any Generator works: equal states give equal results, and each call advances it."""
     x = continuous(n=8, s=5)
-    gen, ref = np.random.default_rng(4), np.random.default_rng(4)
-    r = tukey_hsd(x, n_resamples=60, rng=gen)
-    assert np.array_equal(r.pvalue, loop_tukey(x, 60, ref))
-    assert gen.random() == ref.random()
+    gen, twin = np.random.Generator(bit_generator(2)), np.random.Generator(bit_generator(2))
+    first = tukey_hsd(x, n_resamples=120, rng=gen)
+    assert np.array_equal(first.null_distribution, tukey_hsd(x, n_resamples=120, rng=twin).null_distribution)
+    assert gen.random() == twin.random()
+    assert not np.array_equal(first.null_distribution, tukey_hsd(x, n_resamples=120, rng=gen).null_distribution)
+
+
+def test_tukey_threads_change_nothing(monkeypatch):
+    """Blocks of resamples run on several threads here; one thread gives the same ranges."""
+    x = continuous(n=8, s=5)
+    threaded = tukey_hsd(x, n_resamples=600, rng=4)
+    monkeypatch.setattr(sig, "_MAX_THREADS", 1)
+    monkeypatch.setattr(sig, "_TUKEY_CELLS", 40)  # many sub-blocks within a stream
+    assert np.array_equal(tukey_hsd(x, n_resamples=600, rng=4).null_distribution, threaded.null_distribution)
+    assert np.array_equal(threaded.pvalue, loop_tukey(x, 600, 4))
 
 
 def test_tukey_wide_matrix_falls_back_to_argsort():
     """More than 2,048 systems leave no spare bits beside the 53-bit keys."""
     x = np.random.default_rng(1).random((2, 2100))
-    ranges = sig._tukey_ranges(x, 4, np.random.default_rng(3))
-    gen = np.random.default_rng(3)
+    ranges = tukey_hsd(x, n_resamples=4, rng=3).null_distribution
     expected = []
-    for _ in range(4):
-        keys = gen.random((2, 2100))
+    for keys in tukey_keys(3, 4, 2, 2100):
         m = np.array([x[t, np.argsort(keys[t], kind="stable")] for t in range(2)]).mean(axis=0)
         expected.append(m.max() - m.min())
     assert np.array_equal(ranges, expected)
@@ -330,3 +362,13 @@ def test_pairwise_test_dispatches_with_defaults():
     assert pairwise_test(x, test="tukey", rng=1, n_resamples=50).n_resamples == 50
     r = pairwise_test(x, test="wilcoxon", alpha=0.1)
     assert r.alpha == 0.1 and r.test == "wilcoxon"
+
+
+@pytest.mark.parametrize("module", ["cranfield.meta.significance", "cranfield.meta.power", "cranfield.meta.uir"])
+def test_docstring_examples(module):
+    """The seeded examples print what the documented streams give."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0

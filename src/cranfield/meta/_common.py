@@ -1,16 +1,22 @@
-"""Shared pieces of the meta-evaluation code: the equality rule, random generators, checks of
-user parameters, pair enumeration and memory-bounded chunking."""
+"""Shared pieces of the meta-evaluation code: the equality rule, random generators and the
+per-block random streams of the resampling tests, checks of user parameters, pair enumeration
+and memory-bounded chunking."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from cranfield._numeric import CHUNK_CELLS, RELATIVE_TOLERANCE, equal
+from cranfield._parallel import block_seeds
+from cranfield._parallel import chunks as parallel_chunks
 from cranfield.errors import check_float, check_int, invalid
 
 MAX_SAMPLES = 100_000  # resamples B and sampled topic pairs: (B, topics) arrays are drawn at once
+# Resamples per random stream (docs/scaling.md#streams): resample b of a test belongs to block
+# b // RESAMPLE_BLOCK, whose draws come from the block's own SeedSequence child of the seed.
+RESAMPLE_BLOCK = 250
 
 
 
@@ -56,9 +62,47 @@ def make_rng(rng: Any) -> np.random.Generator:
     used (and advanced) as is, None draws fresh entropy. A seed is an integer >= 0."""
     if rng is None or isinstance(rng, np.random.Generator):
         return np.random.default_rng(rng)
+    return np.random.default_rng(_check_seed(rng))
+
+
+def _check_seed(rng: Any) -> int:
     if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (int, np.integer)):
         raise invalid("seed", "an integer >= 0, a numpy Generator or None", rng)
-    return np.random.default_rng(check_int(rng, "seed", low=0))
+    return check_int(rng, "seed", low=0)
+
+
+class ResampleBlock(NamedTuple):
+    """Resamples ``resamples`` of a test and the random stream they are drawn from."""
+
+    resamples: slice
+    seed: np.random.SeedSequence
+
+    @property
+    def size(self) -> int:
+        return self.resamples.stop - self.resamples.start
+
+    def generator(self) -> np.random.Generator:
+        """A fresh PCG64 generator on this block's stream."""
+        return np.random.default_rng(self.seed)
+
+
+def root_seed(rng: Any) -> np.random.SeedSequence:
+    """The SeedSequence every resample block derives from: ``SeedSequence(seed)`` for an int;
+    for a Generator, a SeedSequence of four 64-bit words drawn from it (so it is advanced, and
+    equal states give equal results); fresh entropy for None. A seed is an integer >= 0."""
+    if rng is None:
+        return np.random.SeedSequence()
+    if isinstance(rng, np.random.Generator):
+        return np.random.SeedSequence(rng.integers(0, 2**63, size=4, dtype=np.int64).tolist())
+    return np.random.SeedSequence(_check_seed(rng))
+
+
+def resample_blocks(n_resamples: int, rng: Any) -> list[ResampleBlock]:
+    """Resamples 0..B−1 cut into blocks of :data:`RESAMPLE_BLOCK`, block k drawing from the
+    k-th ``SeedSequence.spawn`` child of :func:`root_seed` (``rng``): the draws of a resample
+    depend on the seed and its place b only, never on where or in which order blocks run."""
+    slices = parallel_chunks(n_resamples, RESAMPLE_BLOCK)
+    return [ResampleBlock(sl, seed) for sl, seed in zip(slices, block_seeds(root_seed(rng), len(slices)))]
 
 
 def check_alpha(alpha: Any) -> float:

@@ -72,8 +72,8 @@ class DiscriminativePower:
 
 
 def discriminative_power(data: Any, *, measure: str | None = None, test: str = "bootstrap", alpha: float = 0.05,
-                         n_resamples: int | None = None, rng: Any = None, correction: str = "none"
-                         ) -> DiscriminativePower:
+                         n_resamples: int | None = None, rng: Any = None, correction: str = "none",
+                         client: Any = None) -> DiscriminativePower:
     """The fraction of system pairs a measure tells apart at level α (Sakai, WWW 2012, §4).
 
     Parameters
@@ -92,6 +92,9 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
         Sakai's comparisons.
     correction : {"none", "holm", "bonferroni"}
         Adjust the pairwise ASLs for multiple comparisons first (not with Tukey HSD).
+    client : dask.distributed.Client, optional
+        Run the test's blocks of resamples as tasks on a Dask cluster: the same result, bit
+        for bit, for any number of workers (docs/scaling.md#streams).
 
     Returns
     -------
@@ -107,7 +110,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     """
     level = check_alpha(alpha)
     result = pairwise_test(data, test=test, measure=measure, n_resamples=n_resamples, rng=rng, alpha=level,
-                           correction=correction)
+                           correction=correction, client=client)
     significant = result.significant(level)
     if test == "bootstrap" and result.delta is not None and not np.isnan(result.delta).all():
         delta = float(np.nanmax(result.delta))

@@ -15,7 +15,10 @@ mean(i) − mean(j). All tests are two-sided.
 - :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4).
 
 The resampling tests draw their random numbers in the order docs/conventions.md#significance
-fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws;
+fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws.
+Resamples come in blocks of 250, each drawn from its own ``SeedSequence.spawn`` child of the seed
+(docs/scaling.md#streams), so a block is a task that can run anywhere (``client=``, a Dask cluster) with the
+same numbers;
 pairs and resamples are processed as array operations in chunks of at most ~4 million cells. "≥" between a
 resampled statistic and the observed one is decided with the equality rule of docs/conventions.md#equality
 (values within 1e-12 relative count as equal), so mathematically tied statistics count whatever the rounding.
@@ -30,14 +33,18 @@ import warnings
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from functools import partial
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.errors import CranfieldError, check_choice
 from cranfield.meta import _common
 from cranfield.meta._common import (
+    RESAMPLE_BLOCK,
+    ResampleBlock,
     all_pairs,
     baseline_pairs,
     check_alpha,
@@ -45,7 +52,7 @@ from cranfield.meta._common import (
     chunks,
     count_at_least,
     lower_bound,
-    make_rng,
+    resample_blocks,
 )
 from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
@@ -61,12 +68,11 @@ DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000
 # A resample whose variance is below this fraction of its mean square is recomputed from its
 # values (two-pass), where the one-pass formula of the vectorised path would lose digits.
 _NEAR_DEGENERATE = 1e-2
-# Pairs per block of the bootstrap and randomisation tests: (pairs, B) products this small
-# stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
-_RESAMPLED_PAIRS = 16
+# (pairs, resamples) cells per block of the bootstrap and randomisation tests: products this
+# small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
+_RESAMPLED_CELLS = 16_000
 _TUKEY_CELLS = 1 << 18  # keys per block of Tukey resamples (2 MB)
 _MAX_THREADS = 8
-_JUMPABLE = (np.random.PCG64, np.random.PCG64DXSM)  # bit generators whose advance(k) skips k words
 _RAW_DOUBLES = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = raw >> 11
 
 
@@ -223,6 +229,23 @@ def _pair_blocks(setup: _Setup, cells_per_pair: int, label: str, max_pairs: int 
         yield block, columns[pairs[block, 0]] - columns[pairs[block, 1]]
 
 
+def _columns(setup: _Setup) -> np.ndarray:
+    """The score matrix as contiguous system rows, shape (S, T)."""
+    return np.ascontiguousarray(setup.matrix.values.T)
+
+
+def _pair_chunks(n_pairs: int, resamples: int) -> list[slice]:
+    """Blocks of pairs holding at most :data:`_RESAMPLED_CELLS` (pair, resample) cells (fewer
+    within the memory budget); the same blocks wherever they run."""
+    return chunks(n_pairs, resamples, min(_common.CHUNK_CELLS, _RESAMPLED_CELLS))
+
+
+def _differences(columns: np.ndarray, pairs: np.ndarray, block: slice) -> np.ndarray:
+    """The per-topic differences x_i − x_j of the pairs of ``block``, one contiguous row per
+    pair, so its mean and SD are summed as for a lone vector: shape (pairs in block, T)."""
+    return columns[pairs[block, 0]] - columns[pairs[block, 1]]
+
+
 def _result(test: str, setup: _Setup, statistic: np.ndarray, pvalue: np.ndarray, correction: str,
             **extra: Any) -> PairwiseResult:
     matrix = setup.matrix
@@ -323,12 +346,13 @@ def _wilcoxon_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 # --------------------------------------------------------------------------- randomisation
 def randomization_test(data: Any, *, measure: str | None = None, n_resamples: int = 10_000, rng: Any = None,
                        correction: str = "none", baseline: str | int | None = None,
-                       keep_null: bool = False) -> PairwiseResult:
+                       keep_null: bool = False, client: Any = None) -> PairwiseResult:
     """Fisher's randomisation (paired permutation) test for every pair of systems.
 
     Under H0 the sign of each per-topic difference d_t = x_i(t) − x_j(t) is exchangeable.
-    The sign flips ``F = rng.integers(0, 2, (B, T))`` are drawn once and shared by all pairs
-    (F = 1 flips the sign of that topic); the resampled mean is mean(d · (1 − 2F_b)) and
+    The sign flips F (B, T) are drawn once and shared by all pairs, block by block from the
+    seed's streams (docs/scaling.md#streams: block k's rows are ``integers(0, 2, (r, T))`` of its
+    generator) (F = 1 flips the sign of that topic); the resampled mean is mean(d · (1 − 2F_b)) and
     p = #{b : |mean(d*_b)| ≥ |mean(d)|} / B (docs/conventions.md#significance; no +1 correction).
     Smucker, Allan and Carterette (CIKM 2007) recommend this test for pairwise comparisons.
 
@@ -342,41 +366,57 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
     keep_null : bool
         Keep the resampled mean differences, shape (B, P), as ``null_distribution``
         (B·P·8 bytes).
+    client : dask.distributed.Client, optional
+        Run the blocks of resamples as tasks on a Dask cluster: the same result, bit for bit.
 
     Examples
     --------
     >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]
     >>> float(randomization_test(x, n_resamples=2000, rng=1).pvalue[0])  # exact: 2 of 8 patterns, 0.25
-    0.2645
+    0.244
     """
     check_choice(correction, "correction", CORRECTIONS)
     b = check_count(n_resamples, "number of resamples B (n_resamples)")
     setup = _setup(data, measure, baseline)
-    gen = make_rng(rng)
-    n = setup.matrix.n_topics
-    signs = 1.0 - 2.0 * gen.integers(0, 2, (b, n))  # (B, T): +1 keeps, -1 flips a topic's sign
+    columns = _columns(setup)
     observed = np.empty(len(setup.pairs))
-    hits = np.empty(len(setup.pairs), dtype=np.int64)
-    null = np.empty((b, len(setup.pairs))) if keep_null else None
-    for block, d in _pair_blocks(setup, b, "randomization", _RESAMPLED_PAIRS):
-        observed[block] = d.mean(axis=1)
-        resampled = (d @ signs.T) / n  # (pairs, B): mean difference under each sign pattern
-        hits[block] = (np.abs(resampled) >= lower_bound(np.abs(observed[block]))[:, None]).sum(axis=1)
-        if null is not None:
-            null[:, block] = resampled.T
+    for block in _pair_chunks(len(setup.pairs), RESAMPLE_BLOCK):
+        observed[block] = _differences(columns, setup.pairs, block).mean(axis=1)
+    parts = map_blocks(_randomization_block, resample_blocks(b, rng), client=client, label="randomization",
+                       shared={"columns": columns, "pairs": setup.pairs, "keep_null": keep_null})
+    hits = np.sum([hits for hits, _ in parts], axis=0, dtype=np.int64)
+    null = np.concatenate([part for _, part in parts]) if keep_null else None
     return _result("randomization", setup, observed, hits / b, correction, n_resamples=b, null_distribution=null)
+
+
+def _randomization_block(block: ResampleBlock, columns: np.ndarray, pairs: np.ndarray, keep_null: bool
+                         ) -> tuple[np.ndarray, np.ndarray | None]:
+    """One block of sign-flip resamples for every pair: the hit counts (P,) and, with
+    ``keep_null``, the resampled mean differences (resamples, P)."""
+    n = columns.shape[1]
+    signs = 1.0 - 2.0 * block.generator().integers(0, 2, (block.size, n))  # +1 keeps, -1 flips a topic's sign
+    hits = np.empty(len(pairs), dtype=np.int64)
+    null = np.empty((block.size, len(pairs))) if keep_null else None
+    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+        d = _differences(columns, pairs, part)
+        resampled = (d @ signs.T) / n  # (pairs, resamples): mean difference under each sign pattern
+        hits[part] = (np.abs(resampled) >= lower_bound(np.abs(d.mean(axis=1)))[:, None]).sum(axis=1)
+        if null is not None:
+            null[:, part] = resampled.T
+    return hits, null
 
 
 # --------------------------------------------------------------------------- bootstrap
 def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 1_000, rng: Any = None,
                    alpha: float = 0.05, correction: str = "none", baseline: str | int | None = None,
-                   keep_null: bool = False) -> PairwiseResult:
+                   keep_null: bool = False, client: Any = None) -> PairwiseResult:
     """Sakai's two-sided, studentised paired bootstrap test for every pair (Sakai, WWW 2012,
     Figure 2).
 
     For a pair, z = x_i − x_j over the T topics and w = z − mean(z) (H0 holds for w);
-    t(v) = mean(v) / (sd(v) / √T) with sd of ddof = 1. The bootstrap indices
-    ``I = rng.integers(0, T, (B, T))`` are drawn once and shared by all pairs; resample b is
+    t(v) = mean(v) / (sd(v) / √T) with sd of ddof = 1. The bootstrap indices I (B, T) are
+    drawn once and shared by all pairs, block by block from the seed's streams
+    (docs/scaling.md#streams: block k's rows are ``integers(0, T, (r, T))`` of its generator); resample b is
     w*_b = w[I_b] and ASL = #{b : |t(w*_b)| ≥ |t(z)|} / B (no +1 correction).
 
     Degenerate cases (docs/conventions.md#bootstrap): if z is constant, ASL = 1 when it is 0 and 0 otherwise (and w
@@ -397,6 +437,8 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
         The significance level of Δ (default 0.05).
     keep_null : bool
         Keep the resampled t*, shape (B, P), as ``null_distribution``.
+    client : dask.distributed.Client, optional
+        Run the blocks of resamples as tasks on a Dask cluster: the same result, bit for bit.
 
     References
     ----------
@@ -408,31 +450,138 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]
     >>> r = bootstrap_test(x, rng=1)
     >>> float(r.pvalue[0]), round(float(r.delta[0]), 4)
-    (0.118, 0.125)
+    (0.137, 0.125)
     """
     check_choice(correction, "correction", CORRECTIONS)
     b = check_count(n_resamples, "number of resamples B (n_resamples)")
     level = check_alpha(alpha)
     setup = _setup(data, measure, baseline, min_topics=2)
-    gen = make_rng(rng)
-    n = setup.matrix.n_topics
-    idx = gen.integers(0, n, (b, n))  # (B, T): topics drawn by each resample, shared by all pairs
-    counts = _draw_counts(idx, n)
+    columns, pairs = _columns(setup), setup.pairs
     k = int(np.floor(b * level))
-    t_obs = np.empty(len(setup.pairs))
-    asl = np.empty(len(setup.pairs))
-    delta = np.full(len(setup.pairs), np.nan)
-    null = np.empty((b, len(setup.pairs))) if keep_null else None
-    for block, z in _pair_blocks(setup, b, "bootstrap", _RESAMPLED_PAIRS):
-        t_obs[block], asl[block], w, t_star = _bootstrap_block(z, idx, counts)
-        if k >= 1:
-            rows = np.arange(len(w))[:, None]
-            picked = w[rows, idx[_kth_largest(np.abs(t_star), k)]]  # (pairs, T): the chosen resamples
-            delta[block] = np.abs(_exact_t(picked)[0])
-        if null is not None:
-            null[:, block] = t_star.T
+    blocks = resample_blocks(b, rng)
+    groups = [blocks] if client is None else [[block] for block in blocks]  # one task per block on a cluster
+    parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
+                       shared={"columns": columns, "pairs": pairs, "k": k, "keep_null": keep_null})
+    hits = np.sum([part.hits for part in parts], axis=0, dtype=np.int64)
+    t_obs = np.empty(len(pairs))
+    asl = hits / b
+    for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+        z = _differences(columns, pairs, block)
+        t_obs[block], _, constant = _observed_t(z)
+        asl[block][constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
+    delta = np.full(len(pairs), np.nan)
+    if k >= 1:
+        delta = _bootstrap_delta(columns, pairs, blocks, parts, k)
+    null = np.concatenate([part.null for part in parts]) if keep_null else None
     return _result("bootstrap", setup, t_obs, asl, correction, n_resamples=b, null_distribution=null,
                    delta=delta, alpha=level)
+
+
+class _BootstrapPart(NamedTuple):
+    """What one block of bootstrap resamples returns for every pair (P pairs, r resamples)."""
+
+    hits: np.ndarray
+    """(P,): resamples with |t*| >= |t(z)|."""
+    top: np.ndarray
+    """(P, min(k, r)): the largest |t*| of the block, descending, equal values by resample."""
+    top_at: np.ndarray
+    """(P, min(k, r)): their resample numbers b."""
+    null: np.ndarray | None
+    """(r, P): t* with ``keep_null``."""
+
+
+def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
+                         keep_null: bool) -> _BootstrapPart:
+    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair: hit
+    counts, the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
+
+    Each block is computed alone, with arrays of the same shapes whatever the group, so a
+    result never depends on how blocks are grouped into tasks; a group only shares the work
+    that depends on the pairs alone (t(z), w and its value classes).
+    """
+    n = columns.shape[1]
+    draws = []
+    for block in group:
+        idx = block.generator().integers(0, n, (block.size, n))  # topics drawn by each resample, for all pairs
+        draws.append((block, idx, _draw_counts(idx, n), min(k, block.size)))
+    hits = np.zeros(len(pairs), dtype=np.int64)
+    top = [np.empty((len(pairs), kept)) for _, _, _, kept in draws]
+    top_at = [np.empty((len(pairs), kept), dtype=np.int64) for _, _, _, kept in draws]
+    null = [np.empty((block.size, len(pairs))) for block in group] if keep_null else None
+    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+        t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
+        ids = _value_classes(w)
+        with np.errstate(invalid="ignore"):
+            bound = lower_bound(np.abs(t_obs))[:, None]
+        for g, (block, idx, counts, kept) in enumerate(draws):
+            t_star = _resampled_t(w, idx, counts, ids)
+            size = np.abs(t_star)
+            with np.errstate(invalid="ignore"):
+                hits[part] += (size >= bound).sum(axis=1)
+            if kept:
+                at = _largest(size, kept)
+                top[g][part] = np.take_along_axis(size, at, axis=1)
+                top_at[g][part] = at + block.resamples.start
+            if null is not None:
+                null[g][:, part] = t_star.T
+    return _BootstrapPart(hits, np.concatenate(top, axis=1), np.concatenate(top_at, axis=1),
+                          np.concatenate(null) if null is not None else None)
+
+
+def _largest(values: np.ndarray, k: int) -> np.ndarray:
+    """Per row of ``values`` (P, r), the columns of its k largest values, equal values taken
+    by column (the first k of a stable descending sort), in column order; shape (P, k)."""
+    r = values.shape[1]
+    if k >= r:
+        return np.broadcast_to(np.arange(r), values.shape).copy()
+    kth = np.partition(values, r - k, axis=1)[:, r - k, None]  # each row's k-th largest value
+    keep = values >= kth
+    several = np.flatnonzero(keep.sum(axis=1) > k)  # the k-th value is tied: take the ties by column
+    if several.size:
+        sub, tied = values[several], values[several] == kth[several]
+        room = k - (sub > kth[several]).sum(axis=1, keepdims=True)
+        keep[several] = (sub > kth[several]) | (tied & (np.cumsum(tied, axis=1) <= room))
+    return np.nonzero(keep)[1].reshape(len(values), k)
+
+
+def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
+    """Per row of ``values`` (P, B), the column holding the k-th largest value, equal values
+    ordered by column (a stable descending sort), shape (P,)."""
+    kth = -np.partition(-values, k - 1, axis=1)[:, k - 1]
+    tied = values == kth[:, None]
+    pick = tied.argmax(axis=1)
+    several = np.flatnonzero(tied.sum(axis=1) > 1)
+    if several.size:
+        sub = values[several]
+        above = (sub > kth[several, None]).sum(axis=1)
+        rank = np.cumsum(tied[several], axis=1)
+        pick[several] = (tied[several] & (rank == (k - above)[:, None])).argmax(axis=1)
+    return pick
+
+
+def _bootstrap_delta(columns: np.ndarray, pairs: np.ndarray, blocks: list[ResampleBlock],
+                     parts: list[_BootstrapPart], k: int) -> np.ndarray:
+    """Per pair, the |mean| of the resample whose |t*| is the k-th largest over all B (equal
+    values ordered by b; Sakai, WWW 2012, Figure 3). The blocks' candidates arrive in block
+    order, so a stable sort of their concatenation orders equal values by b; the chosen
+    resamples' topics are drawn again from their blocks' streams."""
+    top = np.concatenate([part.top for part in parts], axis=1)
+    top_at = np.concatenate([part.top_at for part in parts], axis=1)
+    rows = np.arange(len(pairs))
+    chosen = top_at[rows, _kth_largest(top, k)]  # (P,): resample numbers b
+    n = columns.shape[1]
+    drawn = np.empty((len(pairs), n), dtype=np.int64)  # the chosen resample's topics, per pair
+    for block in blocks:
+        here = np.flatnonzero((chosen >= block.resamples.start) & (chosen < block.resamples.stop))
+        if here.size:
+            idx = block.generator().integers(0, n, (block.size, n))
+            drawn[here] = idx[chosen[here] - block.resamples.start]
+    delta = np.empty(len(pairs))
+    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+        _, w, _ = _observed_t(_differences(columns, pairs, part))
+        picked = np.take_along_axis(w, drawn[part], axis=1)
+        delta[part] = np.abs(_exact_t(picked)[0])
+    return delta
 
 
 def _draw_counts(idx: np.ndarray, n: int) -> np.ndarray:
@@ -442,23 +591,20 @@ def _draw_counts(idx: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(flat, minlength=b * n).reshape(b, n).T.astype(np.float64, order="C")
 
 
-def _bootstrap_block(z: np.ndarray, idx: np.ndarray, counts: np.ndarray
-                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """t(z), ASL, w = z − mean(z) and each resample's t* (pairs, B) for the pairs of z (pairs, T)."""
+def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """t(z), w = z − mean(z) (exactly 0 for a constant z) and whether z is constant, for the
+    pairs of z (pairs, T)."""
     n = z.shape[1]
     constant = (z == z[:, :1]).all(axis=1)
     mean = z.mean(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t_obs = mean / (z.std(axis=1, ddof=1) / np.sqrt(n))
     w = np.where(constant[:, None], 0.0, z - mean[:, None])
-    t_star = _resampled_t(w, idx, counts)
-    with np.errstate(invalid="ignore"):
-        asl = (np.abs(t_star) >= lower_bound(np.abs(t_obs))[:, None]).sum(axis=1) / idx.shape[0]
-    asl[constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
-    return t_obs, asl, w, t_star
+    return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, ids: np.ndarray | None = None
+                 ) -> np.ndarray:
     """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
     (pairs, B).
 
@@ -475,7 +621,7 @@ def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray) -> np.ndarr
     var = (s2 - s1 * means) / (n - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t_star = means / np.sqrt(np.maximum(var, 0.0) / n)
-    ids = _value_classes(w)
+    ids = _value_classes(w) if ids is None else ids
     exact = counts if n ** 4 < 2 ** 53 else counts.astype(np.int64)  # Σc·g and Σc·g² stay exact
     q1 = ids.astype(exact.dtype) @ exact
     flat = n * ((ids * ids).astype(exact.dtype) @ exact) == q1 * q1
@@ -510,27 +656,13 @@ def _value_classes(w: np.ndarray) -> np.ndarray:
     return ids
 
 
-def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
-    """Per row of ``values`` (P, B), the column holding the k-th largest value, equal values
-    ordered by column (a stable descending sort), shape (P,)."""
-    kth = -np.partition(-values, k - 1, axis=1)[:, k - 1]
-    tied = values == kth[:, None]
-    pick = tied.argmax(axis=1)
-    several = np.flatnonzero(tied.sum(axis=1) > 1)
-    if several.size:
-        sub = values[several]
-        above = (sub > kth[several, None]).sum(axis=1)
-        rank = np.cumsum(tied[several], axis=1)
-        pick[several] = (tied[several] & (rank == (k - above)[:, None])).argmax(axis=1)
-    return pick
-
-
 # --------------------------------------------------------------------------- Tukey HSD
 def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000, rng: Any = None,
-              tie: str = "inclusive", baseline: str | int | None = None) -> PairwiseResult:
+              tie: str = "inclusive", baseline: str | int | None = None, client: Any = None) -> PairwiseResult:
     """Carterette's randomised Tukey HSD test over all systems (Sakai, WWW 2012, Figure 4).
 
-    For b = 1..B, ``keys = rng.random((T, S))`` and each topic's row of X is permuted by
+    For b = 1..B, keys (T, S) are drawn by ``random((T, S))`` from the generator of b's block
+    (docs/scaling.md#streams, in order within a block) and each topic's row of X is permuted by
     ``argsort(keys[t])`` (ties, of probability ~1e-13, by column index); the statistic of the
     resample is the range max − min of the permuted matrix's column means. For each pair,
     ASL = #{b : range_b ≥ |mean(i) − mean(j)|} / B; ``tie="strict"`` counts ``>`` as Figure 4
@@ -547,6 +679,8 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
         Whether a range equal to the observed difference (docs/conventions.md#equality) counts.
     baseline : str or int, optional
         Report only the pairs (s, baseline); the test still involves all systems.
+    client : dask.distributed.Client, optional
+        Run the blocks of resamples as tasks on a Dask cluster: the same result, bit for bit.
 
     References
     ----------
@@ -557,46 +691,40 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     --------
     >>> x = [[0.2, 0.1, 0.3], [0.5, 0.3, 0.6], [0.4, 0.4, 0.5], [0.9, 0.6, 0.8]]
     >>> tukey_hsd(x, n_resamples=1000, rng=1).pvalue.tolist()
-    [0.3, 0.887, 0.071]
+    [0.289, 0.91, 0.051]
     """
     b = check_count(n_resamples, "number of resamples B (n_resamples)")
     check_choice(tie, "tie rule", TIES)
     setup = _setup(data, measure, baseline)
-    ranges = _tukey_ranges(setup.matrix.values, b, make_rng(rng))
+    ranges = _tukey_ranges(setup.matrix.values, resample_blocks(b, rng), client)
     hits = count_at_least(np.sort(ranges), np.abs(setup.effect), strict=tie == "strict")
     return _result("tukey", setup, np.abs(setup.effect), hits / b, "none", n_resamples=b, null_distribution=ranges)
 
 
-def _tukey_ranges(values: np.ndarray, n_resamples: int, gen: np.random.Generator) -> np.ndarray:
-    """The range of the column means of B row-permuted copies of ``values`` (T, S), shape (B,).
-
-    Blocks of resamples run on several threads when the generator can jump ahead (PCG64, the
-    default): each block draws from a copy advanced to its place in the stream, so the keys
-    are those of one sequential draw per b, and ``gen`` ends where that sequence would end.
-    """
-    n, s = values.shape
-    blocks = chunks(n_resamples, n * s, _TUKEY_CELLS)
-    ranges = np.empty(n_resamples)
-    kernel = _PermutedRanges(values, blocks[0].stop)
-    bit_gen = gen.bit_generator
+def _tukey_ranges(values: np.ndarray, blocks: list[ResampleBlock], client: Any = None) -> np.ndarray:
+    """The range of the column means of B row-permuted copies of ``values`` (T, S), shape (B,):
+    one task per block of resamples, on ``client`` or, here, on several threads (each block
+    draws from its own stream, so threads and workers change nothing)."""
     workers = min(_MAX_THREADS, os.cpu_count() or 1, len(blocks))
-    if workers < 2 or not isinstance(bit_gen, _JUMPABLE):
-        for block in progress(blocks, len(blocks), "tukey"):
-            ranges[block] = kernel(gen, block.stop - block.start)
-        return ranges
-    state = bit_gen.state
+    if client is not None or workers < 2:
+        parts = map_blocks(_tukey_block, blocks, client=client, shared={"values": values}, label="tukey")
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(progress(pool.map(partial(_tukey_block, values=values), blocks), len(blocks), "tukey"))
+    return np.concatenate(parts)
 
-    def run(block: slice) -> None:
-        copy = type(bit_gen)()
-        copy.state = state
-        copy.advance(block.start * n * s)  # Generator.random draws one 64-bit word per double
-        ranges[block] = kernel(np.random.Generator(copy), block.stop - block.start)
 
-    with ThreadPoolExecutor(workers) as pool:
-        for _ in progress(pool.map(run, blocks), len(blocks), "tukey"):
-            pass
-    bit_gen.advance(n_resamples * n * s)
-    return ranges
+def _tukey_block(block: ResampleBlock, values: np.ndarray) -> np.ndarray:
+    """The ranges of one block of Tukey HSD resamples, drawn in order from the block's stream
+    (in sub-blocks of at most :data:`_TUKEY_CELLS` keys, which leaves the draws unchanged)."""
+    n, s = values.shape
+    gen = block.generator()
+    subs = chunks(block.size, n * s, _TUKEY_CELLS)
+    kernel = _PermutedRanges(values, subs[0].stop - subs[0].start)
+    out = np.empty(block.size)
+    for sub in subs:
+        out[sub] = kernel(gen, sub.stop - sub.start)
+    return out
 
 
 class _PermutedRanges:
@@ -671,8 +799,8 @@ def check_test(test: str, correction: str = "none") -> tuple[str, str]:
 
 def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_resamples: int | None = None,
                   rng: Any = None, alpha: float = 0.05, correction: str = "none",
-                  baseline: str | int | None = None, tie: str = "inclusive", keep_null: bool = False
-                  ) -> PairwiseResult:
+                  baseline: str | int | None = None, tie: str = "inclusive", keep_null: bool = False,
+                  client: Any = None) -> PairwiseResult:
     """Run one of :data:`TESTS` by name with the options that apply to it.
 
     ``n_resamples=None`` takes the test's default (:data:`DEFAULT_RESAMPLES`); ``alpha`` is
@@ -688,11 +816,13 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     else:
         b = DEFAULT_RESAMPLES[test] if n_resamples is None else n_resamples
         if test == "tukey":
-            result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline)
+            result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline,
+                               client=client)
         elif test == "bootstrap":
             result = bootstrap_test(data, measure=measure, n_resamples=b, rng=rng, alpha=level,
-                                    correction=correction, baseline=baseline, keep_null=keep_null)
+                                    correction=correction, baseline=baseline, keep_null=keep_null,
+                                    client=client)
         else:
             result = randomization_test(data, measure=measure, n_resamples=b, rng=rng, correction=correction,
-                                        baseline=baseline, keep_null=keep_null)
+                                        baseline=baseline, keep_null=keep_null, client=client)
     return result if result.alpha == level else replace(result, alpha=level)

@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._parallel import map_blocks
 from cranfield.errors import CranfieldError
 from cranfield.meta._common import at_least, check_count, chunks, make_rng
 from cranfield.meta.agreement import spearman_rho
-from cranfield.meta.scores import ScoreMatrix, as_score_matrices
+from cranfield.meta.scores import as_score_matrices
 
 __all__ = ["UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage",
            "quality_aspect_coverage"]
@@ -59,8 +60,8 @@ def _off_diagonal(n: int) -> tuple[np.ndarray, np.ndarray]:
     return s1, s2
 
 
-def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs: int = 1000, rng: Any = None
-                                ) -> UnanimousImprovement:
+def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs: int = 1000, rng: Any = None,
+                                client: Any = None) -> UnanimousImprovement:
     """UIR_𝕄(s, s') for every ordered pair of systems (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
     ``n_pairs`` ordered topic pairs are drawn once, uniformly from T × T with replacement
@@ -77,6 +78,9 @@ def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs:
     n_pairs : int
         Number of sampled topic pairs (default 1,000, as in the paper).
     rng : int, numpy Generator or None
+    client : dask.distributed.Client, optional
+        Count blocks of topic pairs as tasks on a Dask cluster (the pairs are drawn here, the
+        counts are integers): the same result, bit for bit.
 
     References
     ----------
@@ -90,27 +94,28 @@ def unanimous_improvement_ratio(data: Any, reference: Sequence[str], *, n_pairs:
     matrices = as_score_matrices(data, list(reference))
     n = check_count(n_pairs, "number of topic pairs n_pairs")
     topics = make_rng(rng).integers(0, matrices[0].n_topics, (n, 2))
-    return UnanimousImprovement(matrices[0].systems, tuple(m.measure for m in matrices),
-                                _uir(matrices, topics), topics)
-
-
-def _uir(matrices: list[ScoreMatrix], topics: np.ndarray) -> np.ndarray:
+    values = [m.values for m in matrices]
     s = matrices[0].n_systems
-    wins = np.zeros((s, s), dtype=np.int64)  # wins[s, s2] = #{s_t1 ≥_M s2_t2}
-    losses = np.zeros((s, s), dtype=np.int64)  # losses[s, s2] = #{s2_t2 ≥_M s_t1}
-    for block in chunks(len(topics), 2 * s * s):
-        first = np.ones((block.stop - block.start, s, s), dtype=bool)
-        second = first.copy()
-        for m in matrices:
-            a = m.values[topics[block, 0]][:, :, None]  # (pairs, S, 1): m(s, t1)
-            b = m.values[topics[block, 1]][:, None, :]  # (pairs, 1, S): m(s2, t2)
-            first &= at_least(a, b)
-            second &= at_least(b, a)
-        wins += first.sum(axis=0)
-        losses += second.sum(axis=0)
+    counts = map_blocks(_uir_counts, [topics[block] for block in chunks(len(topics), 2 * s * s)],
+                        client=client, shared={"values": values}, label="UIR")
+    wins = np.sum([w for w, _ in counts], axis=0, dtype=np.int64)
+    losses = np.sum([lo for _, lo in counts], axis=0, dtype=np.int64)
     uir = (wins - losses) / len(topics)
     np.fill_diagonal(uir, np.nan)
-    return uir
+    return UnanimousImprovement(matrices[0].systems, tuple(m.measure for m in matrices), uir, topics)
+
+
+def _uir_counts(topics: np.ndarray, values: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """For a block of topic pairs (t1, t2): wins[s, s2] = #{s_t1 ≥_M s2_t2} and losses[s, s2] =
+    #{s2_t2 ≥_M s_t1}, shape (S, S) each."""
+    first = np.ones((len(topics), values[0].shape[1], values[0].shape[1]), dtype=bool)
+    second = first.copy()
+    for x in values:
+        a = x[topics[:, 0]][:, :, None]  # (pairs, S, 1): m(s, t1)
+        b = x[topics[:, 1]][:, None, :]  # (pairs, 1, S): m(s2, t2)
+        first &= at_least(a, b)
+        second &= at_least(b, a)
+    return first.sum(axis=0), second.sum(axis=0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,12 +150,12 @@ class QualityAspectCoverage:
 
 
 def quality_aspect_coverage(data: Any, measures: Sequence[str], reference: Sequence[str], *,
-                            n_pairs: int = 1000, rng: Any = None) -> QualityAspectCoverage:
+                            n_pairs: int = 1000, rng: Any = None, client: Any = None) -> QualityAspectCoverage:
     """Quality Aspect Coverage Cov_𝕄(M) of each measure (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
     Cov_𝕄(M) = ρ(M(s) − M(s'), UIR_𝕄(s, s')), Spearman's ρ over all ordered pairs of
     distinct systems, M(s) the mean over topics. UIR is computed once
-    (:func:`unanimous_improvement_ratio`, same ``n_pairs`` and ``rng``) and shared by all
+    (:func:`unanimous_improvement_ratio`, same ``n_pairs``, ``rng`` and ``client``) and shared by all
     measures.
 
     Examples
@@ -167,7 +172,8 @@ def quality_aspect_coverage(data: Any, measures: Sequence[str], reference: Seque
     names = list(measures)
     matrices = as_score_matrices(data, names + [r for r in reference if r not in names])
     assessed = matrices[:len(names)]
-    uir = unanimous_improvement_ratio({m.measure: m for m in matrices}, reference, n_pairs=n_pairs, rng=rng)
+    uir = unanimous_improvement_ratio({m.measure: m for m in matrices}, reference, n_pairs=n_pairs, rng=rng,
+                                      client=client)
     s1, s2 = _off_diagonal(assessed[0].n_systems)
     improvement = uir.uir[s1, s2]
     coverage = np.array([spearman_rho((means := m.means())[s1] - means[s2], improvement) for m in assessed])
