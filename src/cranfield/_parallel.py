@@ -78,8 +78,12 @@ def connect(address: str | None = None, workers: int | None = None, timeout: flo
             raise CranfieldError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
                                  f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else 'no answer'}); "
                                  "is `dask scheduler` running there?") from None
-    cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    try:
+        cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    except (OSError, RuntimeError, TimeoutError) as e:
+        raise CranfieldError(f"cannot start a local Dask cluster of {workers or 1} worker processes "
+                             f"({type(e).__name__}: {e})") from None
     return Client(cluster)
 
 

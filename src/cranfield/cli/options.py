@@ -1,14 +1,17 @@
 """Option groups shared by the commands: how inputs are read (``add_input_options``: runs
 ``add_run_options``, qrels ``add_qrels_options``), measure lists (``split_measures``), the Evaluator
-they configure (``evaluator_from``), and where results go (``add_output_option``, ``check_output``,
-``emit``)."""
+they configure (``evaluator_from``), where results go (``add_output_option``, ``check_output``,
+``emit``), and where the work runs (``add_cluster_options``, ``check_cluster_options``, ``cluster_from``)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.util
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cranfield.errors import CranfieldError, invalid
@@ -148,3 +151,60 @@ def silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError):  # no file descriptor (captured output)
         pass
+
+
+DASK_SCHEMES = ("tcp", "tls", "ucx", "inproc", "ws", "wss")
+_ADDRESS = re.compile(r"^(?:(?P<scheme>[a-z]+)://)?(?P<host>[^\s:/]+|\[[0-9a-fA-F:]+\])(?::(?P<port>\d{1,5}))?$")
+
+
+def add_cluster_options(p: Any) -> None:
+    """``--dask ADDRESS`` (a running Dask scheduler) or ``--workers N`` (a local cluster of N
+    worker processes), mutually exclusive (docs/scaling.md); :func:`cluster_from` opens it."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--dask", metavar="ADDRESS",
+                       help="run the work on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); "
+                            "run files are read by the workers, so their paths must be readable there "
+                            "(docs/scaling.md; needs pip install 'cranfield[dask]')")
+    where.add_argument("--workers", metavar="N",
+                       help="run the work on a local Dask cluster of N worker processes (same results as without)")
+
+
+def check_cluster_options(args: argparse.Namespace) -> None:
+    """Fail now, before any work, on a malformed ``--dask`` address or ``--workers`` count, or
+    when either is given and dask.distributed is not installed."""
+    from cranfield._parallel import DASK_HINT
+    from cranfield.errors import check_int
+
+    address, workers = getattr(args, "dask", None), getattr(args, "workers", None)
+    if address is not None:
+        match = _ADDRESS.match(address.strip())
+        if not match or (match["scheme"] is not None and match["scheme"] not in DASK_SCHEMES) or (
+                match["port"] is not None and not 0 < int(match["port"]) < 65536):
+            raise invalid("Dask scheduler address (--dask)", "an address such as tcp://host:8786 or host:8786",
+                          address)
+    if workers is not None:
+        args.workers = check_int(workers, "number of workers (--workers)", low=1)
+    if (address is not None or workers is not None) and importlib.util.find_spec("distributed") is None:
+        raise CranfieldError(DASK_HINT)
+
+
+@contextlib.contextmanager
+def cluster_from(args: argparse.Namespace, timeout: float = 10.0) -> Iterator[Any]:
+    """The ``dask.distributed.Client`` that :func:`add_cluster_options`' arguments ask for, or
+    None to run in this process; a local cluster is stopped at exit. An unreachable scheduler
+    (``timeout`` seconds) or a missing dask is one :class:`CranfieldError` line."""
+    from cranfield._parallel import connect
+
+    check_cluster_options(args)
+    address, workers = getattr(args, "dask", None), getattr(args, "workers", None)
+    if address is None and workers is None:
+        yield None
+        return
+    client = connect(address.strip() if address else None, workers, timeout=timeout)
+    try:
+        yield client
+    finally:
+        cluster = None if address else client.cluster
+        client.close()
+        if cluster is not None:
+            cluster.close()
