@@ -44,6 +44,8 @@ COMMANDS: dict[tuple[str, ...], list[list[str]]] = {
     ("dss",): [[DIV_QRELS, "-m", "alpha-nDCG", "--k", "5", "--n", "5"]],
     ("truncation",): [[QRELS, *RUNS, "-m", "RBU"]],
 }
+# CSV holding several tables at once, unlike its JSON object: only read back whole (header first, every line a row)
+SHAPE_ONLY = {("collection",)}
 # outputs written by modules of other layers whose CSV still needs the fix (see the report of #16)
 NOT_YET = {
     ("dss",): "DSSResult.to_csv (analysis/dss.py) still writes its # provenance line first",
@@ -103,6 +105,10 @@ def test_csv_reads_with_pandas_as_the_json_says(capsys, tmp_path, command, k):
     target = tmp_path / "out.csv"
     _run(capsys, [*command, *args, "--format", "csv", "-o", str(target)])
     frame = pd.read_csv(target)  # no options
+    lines = target.read_text().splitlines()
+    assert list(frame.columns) == lines[0].split(",") and len(frame) == len(lines) - 1
+    if command in SHAPE_ONLY:
+        return
     rows = json.loads(_run(capsys, [*command, *args, "--format", "json"]))
     if isinstance(rows, dict):  # some commands give an object with the rows inside
         rows = rows.get("rows", rows.get("optimal", rows))
