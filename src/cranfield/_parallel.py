@@ -80,7 +80,7 @@ def connect(address: str | None = None, workers: int | None = None, timeout: flo
                                  "is `dask scheduler` running there?") from None
     try:
         cluster = LocalCluster(n_workers=workers or 1, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
     except (OSError, RuntimeError, TimeoutError) as e:
         raise CranfieldError(f"cannot start a local Dask cluster of {workers or 1} worker processes "
                              f"({type(e).__name__}: {e})") from None

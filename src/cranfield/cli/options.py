@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import os
 import re
 import sys
@@ -184,8 +183,11 @@ def check_cluster_options(args: argparse.Namespace) -> None:
                           address)
     if workers is not None:
         args.workers = check_int(workers, "number of workers (--workers)", low=1)
-    if (address is not None or workers is not None) and importlib.util.find_spec("distributed") is None:
-        raise CranfieldError(DASK_HINT)
+    if address is not None or workers is not None:
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise CranfieldError(DASK_HINT) from None
 
 
 @contextlib.contextmanager
