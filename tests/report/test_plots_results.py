@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 import pytest
 
-from cranfield.analysis import report_data
+from cranfield.analysis import comparison, report_data
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import as_run
 from cranfield.render import plots
@@ -49,9 +49,9 @@ def test_ranking_is_sorted_with_t_intervals(scored):
     np.testing.assert_allclose(line.get_xdata(), means)
     # run b's P@2 per topic by hand: q1 1, q2 1/2, q3 1/2: mean 2/3, s = sqrt(1/12),
     # t_{0.975, 2} = 4.302653 → 2/3 ± 4.302653 · sqrt(1/12) / sqrt(3) = 2/3 ± 0.717109
-    ci = report_data.t_interval(res.values[:, 1])
+    ci = comparison.t_interval(res.values[:, 1])
     np.testing.assert_allclose(ci[res.runs.index("b")], [2 / 3 - 0.717109, 2 / 3 + 0.717109], atol=1e-6)
-    assert np.isnan(report_data.t_interval(np.array([[0.5, np.nan]]))).all()  # one value: no interval
+    assert np.isnan(comparison.t_interval(np.array([[0.5, np.nan]]))).all()  # one value: no interval
 
 
 def test_differences_sorted_against_the_baseline(scored):

@@ -144,16 +144,21 @@ class Comparison:
         return rows
 
 
-def t_interval(values: np.ndarray, confidence: float) -> np.ndarray:
-    """The t-interval of the mean of each row of ``values`` (rows × T): mean ± t_{(1+c)/2, T−1}
-    · sd / √T, shape (rows, 2); NaN with fewer than two columns (Student, Biometrika 1908)."""
+def t_interval(values: np.ndarray, confidence: float = 0.95) -> np.ndarray:
+    """Student's t confidence interval of each row's mean over its non-NaN values, shape
+    (rows, 2): mean ± t_{(1+c)/2, n−1} · s/√n with the sample standard deviation s (Student,
+    Biometrika 1908); NaN for rows with fewer than two values."""
     from scipy import stats
 
-    n = values.shape[1]
-    mean = values.mean(axis=1)
-    if n < 2:
-        return np.full((len(values), 2), np.nan)
-    half = stats.t.ppf((1 + confidence) / 2, n - 1) * values.std(axis=1, ddof=1) / np.sqrt(n)
+    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True)
+    v = np.atleast_2d(np.asarray(values, dtype=float))
+    scored = ~np.isnan(v)
+    n = scored.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(scored, v, 0.0).sum(axis=1) / n
+        sd = np.sqrt((np.where(scored, v - mean[:, None], 0.0) ** 2).sum(axis=1) / (n - 1))
+        half = stats.t.ppf((1 + confidence) / 2, np.maximum(n - 1, 1)) * sd / np.sqrt(n)
+    half = np.where(n > 1, half, np.nan)
     return np.stack([mean - half, mean + half], axis=1)
 
 

@@ -31,25 +31,6 @@ COVERAGE_DEPTH = 20
 """Depth of the per-intent coverage heat map."""
 
 
-def t_interval(values: np.ndarray, confidence: float = 0.95) -> np.ndarray:
-    """Student's t confidence interval of each row's mean over its non-NaN values, shape (S, 2):
-    mean ± t_{(1+c)/2, n−1} · s/√n with the sample standard deviation s (Sakai, *Statistical
-    Significance, Power, and Sample Sizes*, SIGIR 2014 tutorial; any statistics text). NaN for
-    rows with fewer than two values."""
-    from scipy import stats
-
-    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True)
-    v = np.atleast_2d(np.asarray(values, dtype=float))
-    scored = ~np.isnan(v)
-    n = scored.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mean = np.where(scored, v, 0.0).sum(axis=1) / n
-        sd = np.sqrt((np.where(scored, v - mean[:, None], 0.0) ** 2).sum(axis=1) / (n - 1))
-        half = stats.t.ppf((1 + confidence) / 2, np.maximum(n - 1, 1)) * sd / np.sqrt(n)
-    half = np.where(n > 1, half, np.nan)
-    return np.stack([mean - half, mean + half], axis=1)
-
-
 def score_with(evaluator: Evaluator, runs: Sequence[Run], measures: Sequence[str], *,
                per_intent: bool = False) -> list[RunScores]:
     """Each run scored by ``measures`` on ``evaluator``'s compiled collection and settings (topic

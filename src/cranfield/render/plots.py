@@ -441,8 +441,8 @@ def distribution_figure(results: Results, measure: int | str) -> Any:
 def ranking_figure(results: Results, measure: int | str, ci: np.ndarray | None = None,
                    confidence: float = 0.95) -> Any:
     """The system ranking with confidence intervals for one measure (:func:`draw_ranking`); ``ci``
-    (S, 2) defaults to the t interval of each run's mean (:func:`cranfield.analysis.report_data.t_interval`)."""
-    from cranfield.analysis.report_data import t_interval
+    (S, 2) defaults to the t interval of each run's mean (:func:`cranfield.analysis.comparison.t_interval`)."""
+    from cranfield.analysis.comparison import t_interval
 
     m = measure_index(results, measure)
     means = topic_means(results)[:, m]
@@ -516,7 +516,7 @@ def results_figure(results: Results, *, baseline: int | str | None = None, ci: S
     distribution of every run, the system ranking with confidence intervals (``ci``: one (S, 2)
     array per measure, default the t interval), and with a ``baseline`` (a run name or index) the
     sorted per-topic differences of the other runs against it."""
-    from cranfield.analysis.report_data import t_interval
+    from cranfield.analysis.comparison import t_interval
 
     if not results.runs or not results.measures:
         raise CranfieldError("there are no results to plot")
