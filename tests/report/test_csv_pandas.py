@@ -48,7 +48,6 @@ COMMANDS: dict[tuple[str, ...], list[list[str]]] = {
 SHAPE_ONLY = {("collection",)}
 # outputs written by modules of other layers whose CSV still needs the fix (see the report of #16)
 NOT_YET = {
-    ("dss",): "DSSResult.to_csv (analysis/dss.py) still writes its # provenance line first",
 }
 
 

@@ -198,12 +198,6 @@ class DSSResult:
         """:meth:`to_dict`'s ``rows`` as indented JSON (``cranfield dss --format json``)."""
         return json.dumps(self.to_dict(per_topic)["rows"], indent=1) + "\n"
 
-    def to_csv(self, per_topic: bool = False) -> str:
-        lines = [self.provenance(), "measure,k,topic,value"]
-        lines += [f"\"{r['measure']}\",{r['k']},{r['topic']},{'' if r['value'] is None else repr(r['value'])}"
-                  for r in self.rows(per_topic)]
-        return "\n".join(lines) + "\n"
-
     def sweep(self) -> dict[tuple[str, str, int], dict[str, list[tuple[float, float]]]]:
         """The α#-IA points for Figures 8–9: for each (discount, subtopics, k), the (λ, DSS)
         points at α = 0.3 and the (α, DSS) points at λ = 0.5, each sorted."""

@@ -11,7 +11,7 @@ from cranfield.cli.meta import TEST_CHOICES
 from cranfield.cli.options import add_run_options
 from cranfield.errors import CranfieldError
 from cranfield.render.plots import plot_collection_diversity, plot_dss
-from cranfield.render.tables import collection_table, dss_table
+from cranfield.render.tables import collection_table, csv_text, dss_table
 
 COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (the
@@ -203,7 +203,8 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     if args.format == "json":
         text = result.to_json(args.per_topic)
     elif args.format == "csv":
-        text = result.to_csv(args.per_topic)
+        text = csv_text(["measure", "k", "topic", "value"],
+                        ([r["measure"], r["k"], r["topic"], r["value"]] for r in result.rows(args.per_topic)))
     else:
         text = dss_table(result)
     emit(text, args.output)
