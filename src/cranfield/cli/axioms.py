@@ -77,7 +77,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_output_option(p)
     p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
-                                                  ".pdf, ...; needs matplotlib: pip install 'cranfield[plot]')")
+                                                  ".pdf, ...)")
     p.set_defaults(handler=_run)
 
 

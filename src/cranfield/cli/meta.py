@@ -62,7 +62,7 @@ difference is significant, ASL < alpha, for each measure. delta is the differenc
 required for significance: for the bootstrap, the largest over pairs of the |mean| of the
 resample at the floor(B·alpha)-th largest |t*| (Figure 3); for tukey, the smallest
 significant difference (Figure 5). --plot draws the ASL curves (pairs sorted by ASL, one line
-per measure) as PNG, SVG or PDF (needs matplotlib: pip install 'cranfield[plot]').
+per measure) as PNG, SVG or PDF (by the file's extension).
 --overlap prints instead, for each pair of measures, the run pairs significant by both
 (both), by the first only (only_1) and by the second only (only_2) (Sakai, WWW 2012, Table 4).
 
@@ -205,8 +205,7 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
 
 def _discpower_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "bootstrap")
-    p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...; needs "
-                                                  "matplotlib: pip install 'cranfield[plot]')")
+    p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...)")
     p.add_argument("--overlap", action="store_true",
                    help="print, for each pair of measures, the run pairs significant by both and by each alone")
     _format_option(p)

@@ -44,8 +44,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--format", choices=("table", "json", "csv"), default="table",
                    help="table (default), json ({optimal, distribution, kendall}) "
                         "or csv (one row per run, topic, measure)")
-    p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...; "
-                                                  "needs matplotlib: pip install 'cranfield[plot]')")
+    p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...)")
     add_output_option(p)
     add_input_options(p.add_argument_group("reading the qrels and runs (as in `cranfield eval`)"))
     p.set_defaults(handler=lambda args: _run(args, split_measures(args.measure), split_measures(args.full)))
