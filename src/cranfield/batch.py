@@ -255,8 +255,9 @@ class Topics:
         judged = self.num_judged if self.judged_nonneg is None else self.judged_nonneg
         return judged - self.num_rel(rel)
 
-    def cached(self, key: tuple, compute: Callable[[], np.ndarray]) -> np.ndarray:
-        """A per-topic quantity computed once per set of parameters (greedy ideals)."""
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """A per-topic quantity computed once per set of parameters (greedy ideals, the topics
+        of each intent)."""
         if key not in self.cache:
             self.cache[key] = compute()
         return self.cache[key]
@@ -343,6 +344,9 @@ class Batch:
     present: np.ndarray
     topics: Topics
     iteration: np.ndarray | None = None
+    cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Quantities several measures derive from these rankings (novelty gains, the intents folded
+    into topics), computed once per batch (:meth:`cached_prefix`); never copied to another batch."""
 
     def __post_init__(self) -> None:
         """The arrays agree with each other and with the topics (a cheap check of shapes and
@@ -403,6 +407,23 @@ class Batch:
             iteration = _broadcast(_integers(iteration, "iteration"), "iteration", (s, t, d), ranked)
             iteration = np.where(inside, iteration, -1)
         return cls(labels, judged, length, np.ones((s, t), dtype=bool), topics, iteration)
+
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """A quantity of these rankings computed once per set of parameters, whichever measure
+        asks first (the others of the same evaluation reuse it)."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]
+
+    def cached_prefix(self, key: tuple, depth: int, compute: Callable[[int], np.ndarray]) -> np.ndarray:
+        """The first ``depth`` ranks (the last axis) of a per-rank quantity whose prefixes do not
+        depend on how deep it is computed (novelty gains), as a C-contiguous array: the same
+        array, bit for bit, as ``compute(depth)``, which runs only when no deeper one is cached."""
+        known = self.cache.get(key)
+        if known is None or known.shape[-1] < depth:
+            known = self.cache[key] = compute(depth)
+            known.flags.writeable = False  # shared by the measures: none may change it
+        return known if known.shape[-1] == depth else np.ascontiguousarray(known[..., :depth])
 
     @property
     def shape(self) -> tuple[int, int, int, int]:

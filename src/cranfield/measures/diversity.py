@@ -37,9 +37,35 @@ def intent_hits(batch: Batch, cutoff: int | None, rel: int = 1) -> np.ndarray:
 
 
 def novelty_gain(hits: np.ndarray, alpha: float) -> np.ndarray:
-    """NG(r) = Σ_i J_i(r)·(1 − α)^{C_i(r−1)} (Clarke et al. SIGIR 2008, Eq. 4), shape (S, T, D)."""
-    before = np.cumsum(hits, axis=2) - hits
-    return (hits * (1.0 - alpha) ** before).sum(axis=3)
+    """NG(r) = Σ_i J_i(r)·(1 − α)^{C_i(r−1)} (Clarke et al. SIGIR 2008, Eq. 4), shape (S, T, D).
+
+    Only the relevant (rank, intent) cells are visited: in each (run, topic, intent) the k-th
+    of them (from 0) gains (1 − α)^k, and the gains of a rank are added intent after intent,
+    which is the order (and so the rounding) of the dense sum over fewer than 8 intents;
+    with 8 or more intents the dense sum is kept, so the values are the same bit for bit.
+    """
+    s, t, d, n_int = hits.shape
+    if n_int >= 8:  # numpy's pairwise sum over 8+ intents rounds in another order: keep it
+        before = np.cumsum(hits, axis=2) - hits
+        return (hits * (1.0 - alpha) ** before).sum(axis=3)
+    cell = np.flatnonzero(np.moveaxis(hits, 3, 2))  # in (S, T, I, D) order: ranks ascending per intent
+    if not cell.size:
+        return np.zeros((s, t, d))
+    group = cell // d  # (run, topic, intent)
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    k = np.arange(cell.size) - np.repeat(starts, np.diff(np.append(starts, cell.size)))
+    powers = (1.0 - alpha) ** np.arange(int(k.max()) + 1, dtype=np.float64)
+    rank = (group // n_int) * d + cell % d  # (run, topic, rank); its intents come in ascending order
+    return np.bincount(rank, weights=powers[k], minlength=s * t * d).reshape(s, t, d)
+
+
+def batch_novelty_gain(batch: Batch, cutoff: int | None, alpha: float, rel: int = 1) -> np.ndarray:
+    """:func:`novelty_gain` of the batch's rankings to ``cutoff`` (all ranks when None), shape
+    (S, T, min(cutoff, D)): computed once per batch for all the measures that share α and
+    ``rel`` (NG at a cutoff is the prefix of NG at any deeper one)."""
+    depth = batch.depth if cutoff is None else min(cutoff, batch.depth)
+    return batch.cached_prefix(("novelty-gain", alpha, rel), depth,
+                               lambda k: novelty_gain(intent_hits(batch, k, rel), alpha))
 
 
 def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int, depth: int | None = None) -> np.ndarray:
@@ -77,7 +103,7 @@ def nrbp_ideal_depth(beta: float, n_intents: int) -> int:
 def alpha_ndcg(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 1) -> np.ndarray:
     """α-nDCG@k (Clarke et al. SIGIR 2008): α-DCG@k = Σ_{r≤k} NG(r)/log2(r+1) over the α-DCG@k
     of ndeval's greedy ideal list (see :func:`greedy_alpha_ideal`; values can exceed 1)."""
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
     return safe_div(ng @ log2_discount(ng.shape[-1]), ideal @ log2_discount(ideal.shape[-1]))
 
@@ -86,7 +112,7 @@ def alpha_dcg(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1) ->
     """ndeval's "alpha-DCG@k": α-DCG@k over the "ideal-ideal" in which every document covers
     every intent, Σ_{r≤k} M'(1−α)^{r−1}/log2(r+1) (collection-independent). As in ndeval the
     division is skipped at k = 1."""
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     num = ng @ log2_discount(ng.shape[-1])
     if cutoff == 1:
         return num
@@ -104,7 +130,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
         from cranfield.measures.adhoc import err
 
         return intent_aware(batch, err, cutoff=cutoff, max_rel=max_rel)
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     num = ng @ (1.0 / ranks(ng.shape[-1]))
     if cutoff == 1:
         return num
@@ -113,7 +139,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
 
 def nerr_ia(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 1) -> np.ndarray:
     """nERR-IA@k (ndeval): Σ_{r≤k} NG(r)/r over the same sum for the greedy α-ideal list."""
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
     return safe_div(ng @ (1.0 / ranks(ng.shape[-1])), ideal @ (1.0 / ranks(ideal.shape[-1])))
 
@@ -121,7 +147,7 @@ def nerr_ia(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 
 def nrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float = 0.5, rel: int = 1) -> np.ndarray:
     """NRBP (Clarke, Kolla, Vechtomova ICTIR 2009): (1 − (1−α)β)/M' · Σ_r β^{r−1}·NG(r) over the
     whole run (ndeval's collection-independent normalisation)."""
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     total = ng @ beta ** np.arange(ng.shape[-1], dtype=np.float64)
     return safe_div((1.0 - (1.0 - alpha) * beta) * total, batch.topics.n_intents)
 
@@ -130,7 +156,7 @@ def nnrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float =
     """nNRBP (ndeval): NRBP over the NRBP of the greedy α-ideal list; 0 where that is 0 (ndeval
     prints NaN there). The ideal list stops where its further ranks cannot change the sum
     (:func:`nrbp_ideal_depth`)."""
-    ng = novelty_gain(intent_hits(batch, cutoff, rel), alpha)
+    ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, nrbp_ideal_depth(beta, batch.topics.rel_docs.shape[2]))
     return safe_div(ng @ beta ** np.arange(ng.shape[-1], dtype=np.float64),
                     ideal @ beta ** np.arange(ideal.shape[-1], dtype=np.float64))
@@ -149,13 +175,23 @@ def per_intent_scores(batch: Batch, kernel: Callable[..., np.ndarray], **params:
     Intents are folded into the topic axis (T·I topics, each with its intent's labels and
     its own ideal list), so one kernel call scores them all.
     """
-    s, t, d, n_int = batch.labels.shape
-    labels = np.moveaxis(batch.labels, 3, 2).reshape(s, t * n_int, d, 1)
-    folded = Batch(
-        labels, np.repeat(batch.judged, n_int, axis=1), np.repeat(batch.length, n_int, axis=1),
-        np.repeat(batch.present, n_int, axis=1), batch.topics.per_intent(),
-    )
-    return kernel(folded, **params).reshape(s, t, n_int)
+    s, t, _, n_int = batch.labels.shape
+    return kernel(folded_intents(batch), **params).reshape(s, t, n_int)
+
+
+def folded_intents(batch: Batch) -> Batch:
+    """The batch with each (topic, intent) as a topic of its own (T·I topics, one intent each),
+    built once per batch; its topics (:meth:`Topics.per_intent`) once per set of topics, so
+    that what the kernels cache on them (ideal lists) serves every run."""
+    def fold() -> Batch:
+        s, t, d, n_int = batch.labels.shape
+        labels = np.moveaxis(batch.labels, 3, 2).reshape(s, t * n_int, d, 1)
+        return Batch(
+            labels, np.repeat(batch.judged, n_int, axis=1), np.repeat(batch.length, n_int, axis=1),
+            np.repeat(batch.present, n_int, axis=1), batch.topics.cached(("per-intent",), batch.topics.per_intent),
+        )
+
+    return batch.cached(("per-intent",), fold)
 
 
 def intent_aware(batch: Batch, kernel: Callable[..., np.ndarray], **params: Any) -> np.ndarray:
@@ -244,6 +280,7 @@ for base, names, ref in [
     ))
 
 __all__ = [
-    "intent_hits", "novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg", "alpha_dcg", "err_ia",
-    "nerr_ia", "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "intent_aware", "ia",
+    "intent_hits", "novelty_gain", "batch_novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg",
+    "alpha_dcg", "err_ia", "nerr_ia", "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "folded_intents",
+    "intent_aware", "ia",
 ]
