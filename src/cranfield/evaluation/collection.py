@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -121,14 +121,14 @@ class Collection:
         if intents is not None:
             _warn_unjudged_topics(intents, topic_ids)
 
-        declared = _declared_intents(qrels, topic_ids, topic, intents, intent_types, empty_intents, scheme)
+        pairs = _topic_intents(qrels, topic)
+        declared = _declared_intents(qrels, topic_ids, pairs, intents, intent_types, empty_intents, scheme)
         names = [d.names for d in declared]
         n_int = max((len(x) for x in names), default=1) or 1
         local = {(t, name): k for t, x in enumerate(names) for k, name in enumerate(x)}
-        row_intent = np.array(
-            [local.get((t, qrels.intent_ids[i]), -1) for t, i in zip(topic.tolist(), qrels.intent.tolist())],
-            dtype=np.int64,
-        )
+        pair_intent = np.array([local.get((t, qrels.intent_ids[i]), -1) for t, i in zip(pairs.topic, pairs.intent)],
+                               dtype=np.int64)
+        row_intent = pair_intent[pairs.inverse]
         weights = np.zeros((len(topic_ids), n_int))
         nav = np.zeros((len(topic_ids), n_int), dtype=bool)
         for t, d in enumerate(declared):
@@ -292,6 +292,32 @@ def _warn_unjudged_topics(intents: Intents, topic_ids: tuple[str, ...]) -> None:
              f"ignored: {listing(absent, 5)}")
 
 
+class _Pairs(NamedTuple):
+    """The distinct (topic, intent) pairs of the qrels rows, in order of first appearance."""
+
+    topic: list[int]
+    intent: list[int]
+    relevant: list[bool]
+    """Whether the pair has a document with a label > 0."""
+    inverse: np.ndarray
+    """The pair of each qrels row, shape (n,)."""
+
+
+def _topic_intents(qrels: Qrels, topic: np.ndarray) -> _Pairs:
+    """The (topic index, intent code) pairs of the rows, in order of first appearance, whether
+    each has a relevant document, and each row's pair (one pass over the rows in numpy)."""
+    n_codes = max(len(qrels.intent_ids), 1)
+    code = topic.astype(np.int64) * n_codes + qrels.intent
+    unique, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    relevant = np.bincount(inverse.ravel(), weights=qrels.rel > 0, minlength=unique.size) > 0
+    unique = unique[order]
+    return _Pairs((unique // n_codes).tolist(), (unique % n_codes).tolist(), relevant[order].tolist(),
+                  rank[inverse.ravel()])
+
+
 @dataclass(frozen=True)
 class _Declared:
     names: list[str]
@@ -300,15 +326,14 @@ class _Declared:
 
 
 def _declared_intents(
-    qrels: Qrels, topic_ids: tuple[str, ...], topic: np.ndarray, intents: Intents | None,
+    qrels: Qrels, topic_ids: tuple[str, ...], pairs: _Pairs, intents: Intents | None,
     intent_types: Mapping[tuple[str, str], str] | None, empty_intents: str, scheme: str = "uniform",
 ) -> list[_Declared]:
     """Each topic's intents, probabilities and types after the rules of docs/conventions.md#intents."""
     n_topics = len(topic_ids)
     in_qrels: list[dict[str, bool]] = [{} for _ in range(n_topics)]  # intent -> has a relevant doc
-    for t, i, rel in zip(topic.tolist(), qrels.intent.tolist(), (qrels.rel > 0).tolist()):
-        name = qrels.intent_ids[i]
-        in_qrels[t][name] = in_qrels[t].get(name, False) or rel
+    for t, i, rel in zip(pairs.topic, pairs.intent, pairs.relevant):
+        in_qrels[t][qrels.intent_ids[i]] = rel
     if not qrels.diversity:
         return [_Declared(list(x), np.ones(len(x)), np.zeros(len(x), dtype=bool)) for x in in_qrels]
 
