@@ -11,7 +11,13 @@ Cases (data written by _gen.py / bench_ndeval.py into benchmarks/_work/, reused 
     python benchmarks/bench_processes.py --cases adhoc-1M,ndeval-1M --repeat 3
 
 Time is the best wall-clock of --repeat runs; memory the peak resident set of the child
-(getrusage RUSAGE_CHILDREN ru_maxrss, via os.wait4 per child).
+(getrusage RUSAGE_CHILDREN ru_maxrss, via os.wait4 per child). The load average is printed
+before and after: on a shared machine the figures are only as good as it is quiet.
+
+Children run as after ``pip install``: cranfield's modules are compiled to bytecode first
+(``compileall``, into the usual ``__pycache__`` directories) and PYTHONDONTWRITEBYTECODE is
+not passed on, so no child pays for compiling ~180 modules that the references' compiled
+extensions never compile.
 """
 
 from __future__ import annotations
@@ -50,12 +56,28 @@ for path in sys.argv[2:]:
     ev.evaluate(run)
 """.replace("MEASURES", repr(list(NDEVAL)))
 TARGETS = {"adhoc-1M": 0.5, "ndeval-1M": 0.5, "adhoc-10M": 0.3}
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def compile_package() -> None:
+    """Byte-compile cranfield as an installation does (the children then load, not compile, it)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("cranfield")
+    if spec is not None and spec.submodule_search_locations:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *spec.submodule_search_locations],
+                       env=CHILD_ENV, check=True, stdout=subprocess.DEVNULL)
+
+
+def load() -> str:
+    """The 1-, 5- and 15-minute load averages."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def run_process(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one child process; its output is discarded."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -93,6 +115,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--work", type=Path, default=HERE / "_work")
     args = ap.parse_args()
+    compile_package()
+    print(f"load average before: {load()} ({os.cpu_count()} CPUs)", flush=True)
     rows = []
     for name in args.cases.split(","):
         ours, theirs = case(name, args.work)
@@ -109,6 +133,7 @@ def main() -> int:
         print(f"{name:<11}{reference:<13}{t_ours:>12.2f}{t_ref:>8.2f}{t_ours / t_ref:>7.2f}"
               f"{'<= ' + str(TARGETS[name]):>8}{m_ours:>9,.0f}{m_ref:>8,.0f}")
     print("(whole processes, best wall-clock of --repeat; ratio = cranfield / reference; peak = max RSS)")
+    print(f"load average after: {load()}")
     return 0
 
 
