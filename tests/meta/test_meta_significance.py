@@ -168,6 +168,16 @@ def test_resamples_span_several_streams(b, x):
     np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
 
 
+def test_bootstrap_delta_across_many_blocks_with_ties():
+    """k = ⌊B·α⌋ = 60 of 6,000 resamples in 24 blocks: the candidates are merged block after
+    block, and equal |t*| (many, on P@8-like scores) are still ordered by b."""
+    x = discrete(n=10, s=5)
+    asl, delta = loop_bootstrap(x, 6000, 8, alpha=0.01)
+    r = bootstrap_test(x, n_resamples=6000, rng=8, alpha=0.01)
+    assert np.array_equal(r.pvalue, asl)
+    np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
+
+
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
 def test_a_generator_seeds_the_streams_and_is_advanced(bit_generator):
     """Any Generator works: equal states give equal results, and each call advances it."""

@@ -459,7 +459,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     columns, pairs = _columns(setup), setup.pairs
     k = int(np.floor(b * level))
     blocks = resample_blocks(b, rng)
-    groups = [blocks] if client is None else [[block] for block in blocks]  # one task per block on a cluster
+    groups = [blocks] if client is None else _task_groups(blocks, client)
     parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
                        shared={"columns": columns, "pairs": pairs, "k": k, "keep_null": keep_null})
     hits = np.sum([part.hits for part in parts], axis=0, dtype=np.int64)
@@ -477,13 +477,21 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
                    delta=delta, alpha=level)
 
 
+def _task_groups(blocks: list[ResampleBlock], client: Any) -> list[list[ResampleBlock]]:
+    """Consecutive blocks as tasks, a few per worker: each block is computed alone whatever
+    its group, so the grouping changes the work per task, never a number."""
+    tasks = 4 * max(1, len(client.scheduler_info().get("workers", {})))
+    size = -(-len(blocks) // tasks)
+    return [blocks[a:a + size] for a in range(0, len(blocks), size)]
+
+
 class _BootstrapPart(NamedTuple):
     """What one block of bootstrap resamples returns for every pair (P pairs, r resamples)."""
 
     hits: np.ndarray
     """(P,): resamples with |t*| >= |t(z)|."""
     top: np.ndarray
-    """(P, min(k, r)): the largest |t*| of the block, descending, equal values by resample."""
+    """(P, min(k, r)): the k largest |t*| of the blocks, equal values taken by resample, in b order."""
     top_at: np.ndarray
     """(P, min(k, r)): their resample numbers b."""
     null: np.ndarray | None
@@ -503,29 +511,61 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
     draws = []
     for block in group:
         idx = block.generator().integers(0, n, (block.size, n))  # topics drawn by each resample, for all pairs
-        draws.append((block, idx, _draw_counts(idx, n), min(k, block.size)))
+        draws.append((block, idx, _draw_counts(idx, n)))
     hits = np.zeros(len(pairs), dtype=np.int64)
-    top = [np.empty((len(pairs), kept)) for _, _, _, kept in draws]
-    top_at = [np.empty((len(pairs), kept), dtype=np.int64) for _, _, _, kept in draws]
+    kept = min(k, sum(block.size for block in group))
+    top = np.empty((len(pairs), kept))
+    top_at = np.empty((len(pairs), kept), dtype=np.int64)
     null = [np.empty((block.size, len(pairs))) for block in group] if keep_null else None
     for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
         ids = _value_classes(w)
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
-        for g, (block, idx, counts, kept) in enumerate(draws):
+        largest = _TopK(k)
+        for g, (block, idx, counts) in enumerate(draws):
             t_star = _resampled_t(w, idx, counts, ids)
             size = np.abs(t_star)
             with np.errstate(invalid="ignore"):
                 hits[part] += (size >= bound).sum(axis=1)
             if kept:
-                at = _largest(size, kept)
-                top[g][part] = np.take_along_axis(size, at, axis=1)
-                top_at[g][part] = at + block.resamples.start
+                at = _largest(size, min(k, block.size))
+                largest.add(np.take_along_axis(size, at, axis=1), at + block.resamples.start)
             if null is not None:
                 null[g][:, part] = t_star.T
-    return _BootstrapPart(hits, np.concatenate(top, axis=1), np.concatenate(top_at, axis=1),
-                          np.concatenate(null) if null is not None else None)
+        if kept:
+            top[part], top_at[part] = largest.result()
+    return _BootstrapPart(hits, top, top_at, np.concatenate(null) if null is not None else None)
+
+
+class _TopK:
+    """The k largest values of each row seen so far, with their resample numbers, equal values
+    taken in resample order: columns are added in increasing b and kept in that order, and
+    compacted to k once 4k are buffered."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.values: list[np.ndarray] = []
+        self.at: list[np.ndarray] = []
+        self.width = 0
+
+    def add(self, values: np.ndarray, at: np.ndarray) -> None:
+        self.values.append(values)
+        self.at.append(at)
+        self.width += values.shape[1]
+        if self.width > 4 * self.k:
+            self._compact()
+
+    def _compact(self) -> None:
+        values, at = np.concatenate(self.values, axis=1), np.concatenate(self.at, axis=1)
+        if values.shape[1] > self.k:
+            keep = _largest(values, self.k)
+            values, at = np.take_along_axis(values, keep, axis=1), np.take_along_axis(at, keep, axis=1)
+        self.values, self.at, self.width = [values], [at], values.shape[1]
+
+    def result(self) -> tuple[np.ndarray, np.ndarray]:
+        self._compact()
+        return self.values[0], self.at[0]
 
 
 def _largest(values: np.ndarray, k: int) -> np.ndarray:
@@ -565,8 +605,10 @@ def _bootstrap_delta(columns: np.ndarray, pairs: np.ndarray, blocks: list[Resamp
     values ordered by b; Sakai, WWW 2012, Figure 3). The blocks' candidates arrive in block
     order, so a stable sort of their concatenation orders equal values by b; the chosen
     resamples' topics are drawn again from their blocks' streams."""
-    top = np.concatenate([part.top for part in parts], axis=1)
-    top_at = np.concatenate([part.top_at for part in parts], axis=1)
+    largest = _TopK(k)
+    for part in parts:
+        largest.add(part.top, part.top_at)
+    top, top_at = largest.result()
     rows = np.arange(len(pairs))
     chosen = top_at[rows, _kth_largest(top, k)]  # (P,): resample numbers b
     n = columns.shape[1]
