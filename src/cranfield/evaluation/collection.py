@@ -181,30 +181,40 @@ class Collection:
         return {t: k for k, t in enumerate(self.topic_ids)}
 
     @cached_property
-    def _slots(self) -> tuple[np.uint64, np.ndarray]:
+    def _slots(self) -> tuple[np.uint64, np.ndarray, np.ndarray]:
         """A direct-address index over the sorted keys: the keys whose top ``bits`` bits are s
-        are ``key[bounds[s]:bounds[s + 1]]`` (about one key per eight slots)."""
+        are ``key[bounds[s]:bounds[s + 1]]`` (about one key per eight slots); ``crowded[s]``:
+        slot s holds more than one key. ``bounds`` is clipped to the last key, so that
+        ``key[bounds[s]]`` is always a key (the first of slot s when it has any)."""
         bits = int(min(max(np.ceil(np.log2(max(self.key.size, 1))) + 3, 1), 24))
         shift = np.uint64(64 - bits)
-        bounds = np.searchsorted(self.key >> shift, np.arange(2**bits + 1, dtype=np.uint64)).astype(np.int32)
-        return shift, bounds
+        bounds = np.searchsorted(self.key >> shift, np.arange(2**bits + 1, dtype=np.uint64))
+        crowded = np.diff(bounds) > 1
+        return shift, np.minimum(bounds[:-1], max(self.key.size - 1, 0)).astype(np.int32), crowded
 
     def lookup(self, topic: np.ndarray, doc_key: np.ndarray, docno: np.ndarray) -> np.ndarray:
         """Row of each (topic index, docno) in the judged table, or -1 when unjudged."""
+        out = np.full(topic.size, -1, dtype=np.int64)
         if self.key.size == 0:
-            return np.full(topic.size, -1, dtype=np.int64)
+            return out
         k = topic_doc_keys(topic, doc_key)
-        shift, bounds = self._slots
-        slot = (k >> shift).astype(np.int64)
-        pos = np.minimum(bounds[slot], self.key.size - 1).astype(np.int64)
+        shift, first, crowded = self._slots
+        slot = k >> shift
+        pos = first[slot]
         hit = self.key[pos] == k
-        crowded = np.flatnonzero(~hit & (bounds[slot + 1] - bounds[slot] > 1))
-        if crowded.size:  # slots holding several keys: binary search among them
-            pos[crowded] = np.minimum(np.searchsorted(self.key, k[crowded]), self.key.size - 1)
-            hit[crowded] = self.key[pos[crowded]] == k[crowded]
+        again = np.flatnonzero(crowded[slot] & ~hit)
+        if again.size:  # slots holding several keys: binary search among them
+            pos[again] = np.minimum(np.searchsorted(self.key, k[again]), self.key.size - 1)
+            hit[again] = self.key[pos[again]] == k[again]
+        found = np.flatnonzero(hit)
+        row = pos[found].astype(np.int64)
         # equal keys of different documents are collisions, not matches
-        hit[hit] &= (self.docno[pos[hit]] == docno[hit]) & (self.doc_topic[pos[hit]] == topic[hit])
-        return np.where(hit, pos, -1)
+        same = (self.docno[row] == docno[found]) & (self.doc_topic[row] == topic[found])
+        if same.all():
+            out[found] = row
+        else:
+            out[found[same]] = row[same]
+        return out
 
     def topic_index(self, run: Run) -> np.ndarray:
         """For each topic of ``run``: its index here (-1 if it is not a qrels topic)."""
@@ -247,8 +257,12 @@ class Collection:
         iteration = np.full((len(runs), n_t, d), -1) if any(r.iteration is not None for r in runs) else None
         for s, row_topic, rank, run in parts:
             use = (row_topic >= t0) & (row_topic < t1) & (rank < d)
-            rows = np.flatnonzero(use)
-            j = self.lookup(row_topic[rows], run.doc_key[rows], run.docno[rows])
+            rows: slice | np.ndarray = slice(None)
+            if use.all():  # the whole run (no copies of its columns)
+                j = self.lookup(row_topic, run.doc_key, run.docno)
+            else:
+                rows = np.flatnonzero(use)
+                j = self.lookup(row_topic[rows], run.doc_key[rows], run.docno[rows])
             found = j >= 0
             t_idx, r_idx = row_topic[rows][found] - t0, rank[rows][found]
             labels[s, t_idx, r_idx] = self.grades[j[found]]
