@@ -54,8 +54,9 @@ def average_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.n
     """AP = Σ_r J(r)·P@r / R (trec_eval ``map``; with @k, ``map_cut.k``: the sum stops at k,
     the denominator stays R)."""
     j = relevant_at(batch, cutoff, rel)
-    prec = np.cumsum(j, axis=-1) / ranks(j.shape[-1])
-    return safe_div((prec * j).sum(axis=-1), batch.topics.num_rel(rel))
+    prec = np.cumsum(j, axis=-1, dtype=np.int32 if j.shape[-1] < 2**31 else np.int64) / ranks(j.shape[-1])
+    prec *= j  # P@r where the document at r is relevant, else 0
+    return safe_div(prec.sum(axis=-1), batch.topics.num_rel(rel))
 
 
 def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
