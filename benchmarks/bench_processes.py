@@ -11,8 +11,9 @@ Cases (data written by _gen.py / bench_ndeval.py into benchmarks/_work/, reused 
     python benchmarks/bench_processes.py --cases adhoc-1M,ndeval-1M --repeat 3
 
 Time is the best wall-clock of --repeat runs; memory the peak resident set of the child
-(getrusage RUSAGE_CHILDREN ru_maxrss, via os.wait4 per child). The load average is printed
-before and after: on a shared machine the figures are only as good as it is quiet.
+(ru_maxrss via os.wait4), each child spawned by a small launcher (see LAUNCHER). The load
+average is printed before and after: on a shared machine the figures are only as good as it
+is quiet.
 
 Children run as after ``pip install``: cranfield's modules are compiled to bytecode first
 (``compileall``, into the usual ``__pycache__`` directories) and PYTHONDONTWRITEBYTECODE is
@@ -26,7 +27,6 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -74,17 +74,28 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+LAUNCHER = """
+import os, sys, time
+t0 = time.perf_counter()
+pid = os.posix_spawnp(sys.argv[1], sys.argv[1:], os.environ,
+                      file_actions=[(os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0)])
+_, status, usage = os.wait4(pid, 0)
+print(time.perf_counter() - t0, usage.ru_maxrss)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+"""Runs one command and prints its wall time and peak RSS (KB). Linux keeps a process's peak
+RSS across exec, counting the memory of the process it was forked from: forked from this
+benchmark (which may hold the generated data, ~260 MB for 10M lines) every child would seem to
+need at least that much. Spawned by this small launcher (python -S, ~10 MB), it does not."""
+
+
 def run_process(cmd: list[str]) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one child process; its output is discarded."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode() if proc.stderr else ""
+    proc = subprocess.run([sys.executable, "-S", "-c", LAUNCHER, *cmd], capture_output=True, env=CHILD_ENV)
     if proc.returncode:
-        raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({proc.returncode}):\n{err}")
-    return wall, usage.ru_maxrss / 1024
+        raise SystemExit(f"{' '.join(cmd[:3])} ... failed ({proc.returncode}):\n{proc.stderr.decode()}")
+    wall, rss_kb = proc.stdout.split()
+    return float(wall), int(rss_kb) / 1024
 
 
 def best(cmd: list[str], repeat: int) -> tuple[float, float]:
