@@ -4,13 +4,11 @@ every parsed run was kept to the end)."""
 
 from __future__ import annotations
 
-import tracemalloc
-import warnings
+import json
+import subprocess
+import sys
 
 import numpy as np
-
-from cranfield.evaluation.evaluator import Evaluator
-from cranfield.io import read_run
 
 TOPICS, DOCS, RUNS = 20, 500, 6
 
@@ -32,8 +30,12 @@ def write_collection(tmp_path):
     return qrels, runs
 
 
+MEASURE = """
+import json, sys, tracemalloc, warnings
+from cranfield.evaluation.evaluator import Evaluator
+from cranfield.io import read_run
+
 def traced(fn):
-    """(result, peak bytes allocated during fn, bytes still held after it)."""
     tracemalloc.start()
     try:
         out = fn()
@@ -42,17 +44,25 @@ def traced(fn):
     finally:
         tracemalloc.stop()
 
+qrels, runs = sys.argv[1], sys.argv[2:]
+warnings.simplefilter("ignore")
+evaluator = Evaluator(qrels, ["P@10", "AP", "nDCG@10"])
+evaluator.evaluate(runs[:1])  # first-call costs (imports, caches) out of the comparison
+_, _, one_run = traced(lambda: read_run(runs[0]))  # what keeping one parsed run costs
+one, peak_one, _ = traced(lambda: evaluator.evaluate(runs[:1]))
+every, peak_all, _ = traced(lambda: evaluator.evaluate(runs))
+print(json.dumps({"one_run": one_run, "peak_one": peak_one, "peak_all": peak_all, "shape": every.values.shape,
+                  "same": bool((every.values[:1] == one.values).all())}))
+"""
+
 
 def test_peak_memory_does_not_grow_with_the_number_of_runs(tmp_path):
+    """Measured in a fresh process: tracemalloc counts every thread's allocations, and threads
+    left by other tests (a Dask client's event loop) would blur the peaks."""
     qrels, runs = write_collection(tmp_path)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        evaluator = Evaluator(qrels, ["P@10", "AP", "nDCG@10"])
-        evaluator.evaluate(runs[:1])  # first-call costs (imports, caches) out of the comparison
-        _, _, one_run = traced(lambda: read_run(runs[0]))  # what keeping one parsed run costs
-        one, peak_one, _ = traced(lambda: evaluator.evaluate(runs[:1]))
-        every, peak_all, _ = traced(lambda: evaluator.evaluate(runs))
-    assert every.values.shape == (RUNS, 3, TOPICS)
-    assert np.array_equal(every.values[:1], one.values)
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(qrels), *map(str, runs)], capture_output=True,
+                         text=True, check=True)
+    m = json.loads(out.stdout)
+    assert m["shape"] == [RUNS, 3, TOPICS] and m["same"]
     # keeping the 5 further parsed runs would add ~5 × one_run; their scores take a few KB
-    assert peak_all - peak_one < 1.5 * one_run, (peak_one, peak_all, one_run)
+    assert m["peak_all"] - m["peak_one"] < 1.5 * m["one_run"], m

@@ -266,7 +266,7 @@ class _Scored(NamedTuple):
     scores: RunScores
     name: str
     source: str
-    warnings: list[Warning]
+    warnings: list[Warning | str]
 
 
 def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings) -> _Scored:

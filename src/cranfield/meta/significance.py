@@ -384,8 +384,8 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
         observed[block] = _differences(columns, setup.pairs, block).mean(axis=1)
     parts = map_blocks(_randomization_block, resample_blocks(b, rng), client=client, label="randomization",
                        shared={"columns": columns, "pairs": setup.pairs, "keep_null": keep_null})
-    hits = np.sum([hits for hits, _ in parts], axis=0, dtype=np.int64)
-    null = np.concatenate([part for _, part in parts]) if keep_null else None
+    hits = np.asarray(np.sum([hits for hits, _ in parts], axis=0, dtype=np.int64))
+    null = np.concatenate([part for _, part in parts if part is not None]) if keep_null else None
     return _result("randomization", setup, observed, hits / b, correction, n_resamples=b, null_distribution=null)
 
 
@@ -462,7 +462,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     groups = [blocks] if client is None else _task_groups(blocks, client)
     parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
                        shared={"columns": columns, "pairs": pairs, "k": k, "keep_null": keep_null})
-    hits = np.sum([part.hits for part in parts], axis=0, dtype=np.int64)
+    hits = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64))
     t_obs = np.empty(len(pairs))
     asl = hits / b
     for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
@@ -613,16 +613,16 @@ def _bootstrap_delta(columns: np.ndarray, pairs: np.ndarray, blocks: list[Resamp
     chosen = top_at[rows, _kth_largest(top, k)]  # (P,): resample numbers b
     n = columns.shape[1]
     drawn = np.empty((len(pairs), n), dtype=np.int64)  # the chosen resample's topics, per pair
-    for block in blocks:
-        here = np.flatnonzero((chosen >= block.resamples.start) & (chosen < block.resamples.stop))
+    for resamples in blocks:
+        here = np.flatnonzero((chosen >= resamples.resamples.start) & (chosen < resamples.resamples.stop))
         if here.size:
-            idx = block.generator().integers(0, n, (block.size, n))
-            drawn[here] = idx[chosen[here] - block.resamples.start]
+            idx = resamples.generator().integers(0, n, (resamples.size, n))
+            drawn[here] = idx[chosen[here] - resamples.resamples.start]
     delta = np.empty(len(pairs))
-    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
-        _, w, _ = _observed_t(_differences(columns, pairs, part))
-        picked = np.take_along_axis(w, drawn[part], axis=1)
-        delta[part] = np.abs(_exact_t(picked)[0])
+    for chunk in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+        _, w, _ = _observed_t(_differences(columns, pairs, chunk))
+        picked = np.take_along_axis(w, drawn[chunk], axis=1)
+        delta[chunk] = np.abs(_exact_t(picked)[0])
     return delta
 
 
