@@ -465,13 +465,14 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     hits = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64))
     t_obs = np.empty(len(pairs))
     asl = hits / b
+    w = np.empty((len(pairs), columns.shape[1]))
     for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
         z = _differences(columns, pairs, block)
-        t_obs[block], _, constant = _observed_t(z)
+        t_obs[block], w[block], constant = _observed_t(z)
         asl[block][constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
     delta = np.full(len(pairs), np.nan)
     if k >= 1:
-        delta = _bootstrap_delta(columns, pairs, blocks, parts, k)
+        delta = _bootstrap_delta(w, blocks, parts, k)
     null = np.concatenate([part.null for part in parts]) if keep_null else None
     return _result("bootstrap", setup, t_obs, asl, correction, n_resamples=b, null_distribution=null,
                    delta=delta, alpha=level)
@@ -599,30 +600,26 @@ def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
     return pick
 
 
-def _bootstrap_delta(columns: np.ndarray, pairs: np.ndarray, blocks: list[ResampleBlock],
-                     parts: list[_BootstrapPart], k: int) -> np.ndarray:
-    """Per pair, the |mean| of the resample whose |t*| is the k-th largest over all B (equal
-    values ordered by b; Sakai, WWW 2012, Figure 3). The blocks' candidates arrive in block
-    order, so a stable sort of their concatenation orders equal values by b; the chosen
+def _bootstrap_delta(w: np.ndarray, blocks: list[ResampleBlock], parts: list[_BootstrapPart], k: int) -> np.ndarray:
+    """Per pair (w: its rows z − mean(z), shape (P, T)), the |mean| of the resample whose |t*|
+    is the k-th largest over all B (equal values ordered by b; Sakai, WWW 2012, Figure 3). The
+    parts' candidates arrive in b order and are merged keeping that order; the chosen
     resamples' topics are drawn again from their blocks' streams."""
     largest = _TopK(k)
     for part in parts:
         largest.add(part.top, part.top_at)
     top, top_at = largest.result()
-    rows = np.arange(len(pairs))
-    chosen = top_at[rows, _kth_largest(top, k)]  # (P,): resample numbers b
-    n = columns.shape[1]
-    drawn = np.empty((len(pairs), n), dtype=np.int64)  # the chosen resample's topics, per pair
+    n_pairs, n = w.shape
+    chosen = top_at[np.arange(n_pairs), _kth_largest(top, k)]  # (P,): resample numbers b
+    drawn = np.empty((n_pairs, n), dtype=np.int64)  # the chosen resample's topics, per pair
     for resamples in blocks:
         here = np.flatnonzero((chosen >= resamples.resamples.start) & (chosen < resamples.resamples.stop))
         if here.size:
             idx = resamples.generator().integers(0, n, (resamples.size, n))
             drawn[here] = idx[chosen[here] - resamples.resamples.start]
-    delta = np.empty(len(pairs))
-    for chunk in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
-        _, w, _ = _observed_t(_differences(columns, pairs, chunk))
-        picked = np.take_along_axis(w, drawn[chunk], axis=1)
-        delta[chunk] = np.abs(_exact_t(picked)[0])
+    delta = np.empty(n_pairs)
+    for chunk in _pair_chunks(n_pairs, RESAMPLE_BLOCK):
+        delta[chunk] = np.abs(_exact_t(np.take_along_axis(w[chunk], drawn[chunk], axis=1))[0])
     return delta
 
 
