@@ -346,8 +346,8 @@ def _declared_intents(
     """Each topic's intents, probabilities and types after the rules of docs/conventions.md#intents."""
     n_topics = len(topic_ids)
     in_qrels: list[dict[str, bool]] = [{} for _ in range(n_topics)]  # intent -> has a relevant doc
-    for t, i, rel in zip(pairs.topic, pairs.intent, pairs.relevant):
-        in_qrels[t][qrels.intent_ids[i]] = rel
+    for t, code, rel in zip(pairs.topic, pairs.intent, pairs.relevant):
+        in_qrels[t][qrels.intent_ids[code]] = rel
     if not qrels.diversity:
         return [_Declared(list(x), np.ones(len(x)), np.zeros(len(x), dtype=bool)) for x in in_qrels]
 
