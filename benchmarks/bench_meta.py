@@ -44,10 +44,18 @@ def score_matrix(topics: int, systems: int, seed: int = 0) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- per-pair loops
+BLOCK = 250  # resamples per random stream (docs/scaling.md#streams)
+
+
+def streams(seed: int, b: int) -> list[np.random.Generator]:
+    """One generator per block of BLOCK resamples: the children of SeedSequence(seed), in order."""
+    return [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(-(-b // BLOCK))]
+
 def loop_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: int) -> list[float]:
-    """Sakai, WWW 2012, Figure 2, one pair and one resample at a time (draws as in docs/conventions.md#bootstrap)."""
+    """Sakai, WWW 2012, Figure 2, one pair and one resample at a time (draws as in docs/scaling.md#streams)."""
     n = x.shape[0]
-    idx = np.random.default_rng(seed).integers(0, n, (b, n))
+    idx = np.concatenate([stream.integers(0, n, (min(BLOCK, b - start), n))
+                          for start, stream in zip(range(0, b, BLOCK), streams(seed, b))])
     asl = []
     for i, j in pairs:
         z = x[:, i] - x[:, j]
@@ -68,14 +76,14 @@ def loop_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: in
 def loop_tukey(x: np.ndarray, b: int, seed: int) -> np.ndarray:
     """Sakai, WWW 2012, Figure 4: for each resample, permute every topic's row, then loop over pairs."""
     n, s = x.shape
-    rng = np.random.default_rng(seed)
+    blocks = streams(seed, b)
     means = x.mean(axis=0)
     pairs = list(combinations(range(s), 2))
     diffs = [abs(means[i] - means[j]) for i, j in pairs]
     at_least = [d - 1e-12 * max(1.0, d) for d in diffs]  # ">=" under the rule of docs/conventions.md#equality
     count = np.zeros(len(pairs))
-    for _ in range(b):
-        keys = rng.random((n, s))
+    for r in range(b):
+        keys = blocks[r // BLOCK].random((n, s))
         x_b = np.empty_like(x)
         for t in range(n):
             x_b[t] = x[t, np.argsort(keys[t], kind="stable")]
