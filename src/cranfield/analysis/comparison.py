@@ -187,7 +187,7 @@ def _bootstrap_intervals(columns: np.ndarray, pairs: np.ndarray, confidence: flo
 def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str | None = None,
                  alpha: float = 0.05, baseline: str | int | None = None, n_resamples: int | None = None,
                  seed: int = 0, confidence: float = 0.95,
-                 bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES) -> Comparison:
+                 bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Comparison:
     """Compare the runs of ``results`` on ``measure``: the test of
     :func:`cranfield.meta.significance.pairwise_test` plus intervals, effect sizes and
     wins/ties/losses (module docs).
@@ -212,6 +212,8 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         Level of every interval, in (0, 1).
     bootstrap_resamples : int
         B of the percentile bootstrap interval (default 2,000).
+    client : dask.distributed.Client, optional
+        Runs the resampling test's blocks on a Dask cluster, with the same numbers (docs/scaling.md).
     """
     from cranfield.meta.scores import as_score_matrix
     from cranfield.meta.significance import pairwise_test
@@ -224,7 +226,7 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         return _single(results, measure, test, correction, alpha, n_resamples, seed, confidence, b)
     matrix = as_score_matrix(results, measure=measure)
     tested = pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha,
-                           correction=correction, baseline=baseline)
+                           correction=correction, baseline=baseline, client=client)
     columns = np.ascontiguousarray(matrix.values.T)  # (S, T)
     pairs = tested.pairs
     d = columns[pairs[:, 0]] - columns[pairs[:, 1]]  # (P, T)

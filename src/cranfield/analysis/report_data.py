@@ -9,7 +9,6 @@ The figures are drawn by :mod:`cranfield.render.plots` and gathered in the HTML 
 
 from __future__ import annotations
 
-import copy
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -19,7 +18,6 @@ import numpy as np
 from cranfield.errors import EvaluationWarning, check_float, check_int
 from cranfield.evaluation.evaluator import Evaluator, RunScores
 from cranfield.io import Run
-from cranfield.measures.registry import parse_measure
 
 RECALL_LEVELS = tuple(round(0.1 * k, 1) for k in range(11))
 """The 11 standard recall levels 0.0, 0.1, ..., 1.0 of trec_eval's ``iprec_at_recall``."""
@@ -37,11 +35,7 @@ def score_with(evaluator: Evaluator, runs: Sequence[Run], measures: Sequence[str
     rules, depth, judged-only), without compiling the qrels again. The runs may be prepared
     already (:meth:`Evaluator.prepare` is idempotent). The topic-set warnings were given when the
     runs were first evaluated and are not repeated. Scores cover the collection's topics, (M, T_qrels)."""
-    ev = copy.copy(evaluator)
-    ev.measures = [parse_measure(m) for m in measures]
-    ev.names = [str(m) for m in measures]
-    depths = [m.depth for m in ev.measures]
-    ev.depth = None if any(d is None for d in depths) else max(d for d in depths if d is not None)
+    ev = evaluator.with_measures(measures)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvaluationWarning)
         return [ev.score_run(ev.prepare(run), per_intent=per_intent) for run in runs]

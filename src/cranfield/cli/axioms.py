@@ -53,7 +53,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """The ``cranfield axioms`` subcommand."""
-    from cranfield.cli.options import add_output_option
+    from cranfield.cli.options import add_cluster_options, add_output_option
 
     p = sub.add_parser(
         "axioms", help="check formal properties of measures on every constructed ranking",
@@ -76,6 +76,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--examples", default="3", metavar="N", help="violating pairs kept per cell, >= 0 (default 3)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     add_output_option(p)
+    add_cluster_options(p)
     p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
                                                   ".pdf, ...)")
     p.set_defaults(handler=_run)
@@ -93,11 +94,12 @@ def _properties(text: str) -> list[str]:
 
 
 def _run(args: Any) -> int:
-    from cranfield.cli.options import check_output, emit, split_measures
+    from cranfield.cli.options import check_cluster_options, check_output, cluster_from, emit, split_measures
     from cranfield.measures.registry import parse_measure
     from cranfield.render.plots import check_plot_path
 
     check_output(args)
+    check_cluster_options(args)
     if args.plot:
         check_plot_path(args.plot)
     space, relevant, examples = check_settings(args.depth, args.aspects, args.relevant_per_aspect, args.examples)
@@ -105,9 +107,12 @@ def _run(args: Any) -> int:
     measures = list(dict.fromkeys(split_measures(args.measure)))
     for name in measures:
         parse_measure(name)
-    checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,
-                         properties=[w for w in wanted if w in PAPER_000], include_empty=args.include_empty,
-                         examples=examples) if any(w in PAPER_000 for w in wanted) else []
+    checks = []
+    if any(w in PAPER_000 for w in wanted):
+        with cluster_from(args) as client:
+            checks = check_space(measures, depth=space.depth, aspects=space.aspects, relevant_per_aspect=relevant,
+                                 properties=[w for w in wanted if w in PAPER_000], include_empty=args.include_empty,
+                                 examples=examples, client=client)
     holds = {(c.measure, c.property): c.violations == 0 for c in checks}  # Albahem et al.'s are universal
     counted = {p: COUNTED[p] for p in PAPER_000}
     for name in measures:

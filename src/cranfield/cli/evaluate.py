@@ -11,9 +11,12 @@ from typing import Any
 
 from cranfield._output import check_writable
 from cranfield.cli.options import (
+    add_cluster_options,
     add_input_options,
     add_output_option,
+    check_cluster_options,
     check_output,
+    cluster_from,
     emit,
     evaluator_from,
     split_measures,
@@ -144,6 +147,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "intervals; with --baseline among the runs, the sorted per-topic differences) to FILE "
                         "(.png, .svg, .pdf)")
     add_output_option(p)
+    add_cluster_options(p)
 
 
 def _run_example(args: argparse.Namespace) -> int:
@@ -184,9 +188,17 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
+    _check_options(args)
+    check_cluster_options(args)
+    with cluster_from(args) as client:
+        return _evaluate(args, qrels, runs, client)
+
+
+def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any) -> int:
+    """``eval`` once its options are checked: runs scored in this process (``client`` None) or on
+    the Dask cluster of ``--dask``/``--workers``."""
     from cranfield.render.tables import write_provenance
 
-    _check_options(args)
     gdeval = args.compat == "gdeval"
     trec_eval = args.compat == "trec_eval"
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
@@ -244,7 +256,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
-                                 per_iteration=args.per_iteration, score_dtype=score_dtype)
+                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
     _require_scored_topics(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
@@ -263,7 +275,7 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
         from cranfield.evaluation.evaluator import risk_adjusted, trisk
 
         base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
-                                  score_dtype=score_dtype)
+                                  score_dtype=score_dtype, client=client)
         results = risk_adjusted(results, base, args.risk_alpha)
         risk = trisk(results)
     if fmt == "parquet":  # binary, to -o only (docs/parquet.md)

@@ -114,8 +114,7 @@ examples:
 # --------------------------------------------------------------------------- parsers
 def add_parser(sub: Any) -> None:
     """Add the meta-evaluation subcommands to the ``cranfield`` parser."""
-    commands: list[tuple[str, str, str, str, Callable[[argparse.ArgumentParser], None],
-                         Callable[[argparse.Namespace], int]]] = [
+    commands: list[tuple[str, str, str, str, Callable[..., None], Callable[[argparse.Namespace, Any], int]]] = [
         ("compare", "significance tests between runs: a results table with markers",
          "Evaluate runs and test every pair (or every run against --baseline) for significant "
          "differences, printing mean scores with significance markers, as in a paper's table.",
@@ -152,17 +151,21 @@ def add_parser(sub: Any) -> None:
         p.set_defaults(handler=_checked(handler))
 
 
-def _checked(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    """``handler`` after :func:`_check_options`."""
+def _checked(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
+    """``handler(args, client)`` after :func:`_check_options`, with the Dask client of ``--dask`` or
+    ``--workers`` (None: everything in this process)."""
     def run(args: argparse.Namespace) -> int:
+        from cranfield.cli.options import cluster_from
+
         _check_options(args)
-        return handler(args)
+        with cluster_from(args) as client:
+            return handler(args, client)
 
     return run
 
 
 def _input_options(p: argparse.ArgumentParser) -> None:
-    from cranfield.cli.options import add_input_options, add_output_option
+    from cranfield.cli.options import add_cluster_options, add_input_options, add_output_option
 
     g = p.add_argument_group("scoring (as in `cranfield eval`; --missing skip leaves holes, which "
                              "meta-evaluation rejects)")
@@ -170,6 +173,7 @@ def _input_options(p: argparse.ArgumentParser) -> None:
     add_output_option(g)
     g.add_argument("--provenance", metavar="FILE",
                    help="write the version and settings as JSON to FILE (the csv and json outputs hold data only)")
+    add_cluster_options(p.add_argument_group("where the work runs (docs/scaling.md)"))
 
 
 def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
@@ -232,8 +236,9 @@ def _measures(values: list[str] | None) -> list[str]:
     return list(dict.fromkeys(split_measures(values)))
 
 
-def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
-    """Evaluate the runs: :class:`~cranfield.Results` with the measures in order."""
+def _scores(args: argparse.Namespace, measures: list[str], client: Any = None) -> Any:
+    """Evaluate the runs (on the Dask ``client``'s cluster when given): :class:`~cranfield.Results`
+    with the measures in order."""
     from cranfield.cli.options import evaluator_from
 
     if getattr(args, "aspects", None):
@@ -241,7 +246,7 @@ def _scores(args: argparse.Namespace, measures: list[str]) -> Any:
 
         return aspect_results(args, measures)
     return evaluator_from(args, args.qrels, measures).evaluate(args.runs, order=args.order,
-                                                               on_duplicate=args.on_duplicate)
+                                                               on_duplicate=args.on_duplicate, client=client)
 
 
 def _header(args: argparse.Namespace, results: Any, command: str, settings: dict[str, Any]) -> str:
@@ -262,7 +267,7 @@ def _header(args: argparse.Namespace, results: Any, command: str, settings: dict
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
-    from cranfield.cli.options import check_output
+    from cranfield.cli.options import check_cluster_options, check_output
     from cranfield.errors import check_int, warn
     from cranfield.meta._common import check_alpha, check_count
     from cranfield.meta.significance import check_test
@@ -284,6 +289,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     check_output(args)
+    check_cluster_options(args)
     if getattr(args, "provenance", None):
         from pathlib import Path
 
@@ -333,7 +339,7 @@ def _jsonable(value: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- compare
-def _run_compare(args: argparse.Namespace) -> int:
+def _run_compare(args: argparse.Namespace, client: Any) -> int:
     """``cranfield compare``: a :class:`~cranfield.render.report.Report` in the format asked for."""
     from cranfield.cli.options import evaluator_from
     from cranfield.render.report import Report
@@ -347,7 +353,7 @@ def _run_compare(args: argparse.Namespace) -> int:
     report = Report.from_evaluator(
         evaluator_from(args, args.qrels, measures), args.runs, baseline=args.baseline, test=args.test,
         correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
-        order=args.order, on_duplicate=args.on_duplicate)
+        order=args.order, on_duplicate=args.on_duplicate, client=client)
     results, first = report.results, report.comparisons[0]
     if args.plot:
         from cranfield.render.plots import plot_results
@@ -380,14 +386,14 @@ def text_table(table: dict[str, Any], header: str) -> str:
 
 
 # --------------------------------------------------------------------------- other commands
-def _run_discpower(args: argparse.Namespace) -> int:
+def _run_discpower(args: argparse.Namespace, client: Any) -> int:
     from cranfield.meta.power import discriminative_power, significance_overlap
     from cranfield.render.plots import plot_asl_curves
 
     measures = _measures(args.measure)
-    results = _scores(args, measures)
+    results = _scores(args, measures, client)
     powers = [discriminative_power(results, measure=m, test=args.test, alpha=args.alpha, n_resamples=args.B,
-                                   rng=args.seed, correction=args.correction) for m in measures]
+                                   rng=args.seed, correction=args.correction, client=client) for m in measures]
     if args.plot:
         plot_asl_curves(powers, args.plot)
     b = powers[0].result.n_resamples
@@ -399,16 +405,16 @@ def _run_discpower(args: argparse.Namespace) -> int:
     return _emit(args, render_rows([p.to_dict() for p in powers], args.format, header))
 
 
-def _run_correlate(args: argparse.Namespace) -> int:
+def _run_correlate(args: argparse.Namespace, client: Any) -> int:
     from cranfield.meta.agreement import correlation_matrix
 
     measures = _measures(args.measure)
-    results = _scores(args, measures)
+    results = _scores(args, measures, client)
     rows = correlation_matrix(results, measures).rows()
     return _emit(args, render_rows(rows, args.format, _header(args, results, "correlate", {})))
 
 
-def _run_intuitiveness(args: argparse.Namespace) -> int:
+def _run_intuitiveness(args: argparse.Namespace, client: Any) -> int:
     from cranfield.errors import CranfieldError
     from cranfield.meta._common import all_pairs
     from cranfield.meta.agreement import intuitiveness
@@ -417,18 +423,18 @@ def _run_intuitiveness(args: argparse.Namespace) -> int:
     gold = _measures(args.gold)
     if len(measures) < 2:
         raise CranfieldError("intuitiveness compares measures: give at least two -m")
-    results = _scores(args, list(dict.fromkeys(measures + gold)))
+    results = _scores(args, list(dict.fromkeys(measures + gold)), client)
     rows = [intuitiveness(results, measures[i], measures[j], gold).to_dict() for i, j in all_pairs(len(measures))]
     header = _header(args, results, "intuitiveness", {"gold": "+".join(gold)})
     return _emit(args, render_rows(rows, args.format, header))
 
 
-def _run_coverage(args: argparse.Namespace) -> int:
+def _run_coverage(args: argparse.Namespace, client: Any) -> int:
     from cranfield.meta.uir import quality_aspect_coverage
 
     measures = _measures(args.measure)
     reference = _measures(args.reference)
-    results = _scores(args, list(dict.fromkeys(measures + reference)))
-    cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed)
+    results = _scores(args, list(dict.fromkeys(measures + reference)), client)
+    cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed, client=client)
     header = _header(args, results, "coverage", {"pairs": args.pairs, "seed": args.seed})
     return _emit(args, render_rows(cov.rows(), args.format, header))

@@ -33,7 +33,7 @@ examples (on the TREC Web 2012 data bundled with cranfield):
 
 def add_parser(sub: Any) -> None:
     """Add ``report`` to the ``cranfield`` parser."""
-    from cranfield.cli.options import add_input_options
+    from cranfield.cli.options import add_cluster_options, add_input_options
 
     p = sub.add_parser("report", help="a shareable report: one self-contained HTML page with tables and figures",
                        description="Evaluate runs, test their differences and write one report file: a "
@@ -59,6 +59,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
+    add_cluster_options(p.add_argument_group("where the work runs (docs/scaling.md)"))
     p.set_defaults(handler=run_report)
 
 
@@ -88,16 +89,18 @@ def run_report(args: argparse.Namespace) -> int:
     """Build the :class:`~cranfield.render.report.Report` and save it to ``-o``."""
     import os
 
-    from cranfield.cli.options import evaluator_from, split_measures
+    from cranfield.cli.options import check_cluster_options, cluster_from, evaluator_from, split_measures
     from cranfield.render.report import Report
 
     _check(args)
+    check_cluster_options(args)
     measures = list(dict.fromkeys(split_measures(args.measure)))
     evaluator = evaluator_from(args, args.qrels, measures)
-    report = Report.from_evaluator(evaluator, args.runs, baseline=args.baseline, test=args.test,
-                                   correction=args.correction, alpha=args.alpha, n_resamples=args.B,
-                                   seed=args.seed, confidence=args.confidence, order=args.order,
-                                   on_duplicate=args.on_duplicate)
+    with cluster_from(args) as client:
+        report = Report.from_evaluator(evaluator, args.runs, baseline=args.baseline, test=args.test,
+                                       correction=args.correction, alpha=args.alpha, n_resamples=args.B,
+                                       seed=args.seed, confidence=args.confidence, order=args.order,
+                                       on_duplicate=args.on_duplicate, client=client)
     report.save(args.output)
     size = os.path.getsize(args.output)
     shown = f"{size:,} bytes" if size < 10_240 else f"{size / 1024:,.0f} KiB"

@@ -9,6 +9,7 @@ relevant documents, topics only in the run) follow docs/conventions.md#topics an
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -370,10 +371,18 @@ class Evaluator:
         if typed and not self.collection.typed:
             warn(f"{', '.join(typed)} tell navigational from informational intents, but no intent "
                  "types were given (--intents with a type column, or --intent-types): all are informational")
-        depths = [m.depth for m in self.measures]
-        self.depth = None if any(d is None for d in depths) else max(d for d in depths if d is not None)
+        self.depth = deepest_cutoff(self.measures)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
+
+    def with_measures(self, measures: Sequence[str | Measure]) -> Evaluator:
+        """This evaluator — its compiled qrels, topic rules and options — scoring ``measures``
+        instead: nothing is compiled again and no warning about the qrels is repeated."""
+        other = copy.copy(self)
+        other.measures = [parse_measure(m) for m in measure_list(measures)]
+        other.names = [str(m) for m in other.measures]
+        other.depth = deepest_cutoff(other.measures)
+        return other
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (sent to Dask workers) with its measures by name: their specs hold functions
@@ -643,6 +652,13 @@ def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> 
         np.stack([np.pad(a, ((0, 0), (0, width - a.shape[1])), constant_values=np.nan)[keep] for a in run])
         for run in steps if run is not None
     ])
+
+
+def deepest_cutoff(measures: Sequence[Measure]) -> int | None:
+    """The depth a batch needs for ``measures``: their largest cutoff, None (the whole ranking)
+    when one of them has none."""
+    depths = [m.depth for m in measures]
+    return None if any(d is None for d in depths) else max(d for d in depths if d is not None)
 
 
 def unique_names(runs: Sequence[Run]) -> list[str]:

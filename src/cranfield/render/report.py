@@ -151,6 +151,9 @@ class Report:
         Level of the confidence intervals (default 0.95).
     bootstrap_resamples : int
         B of the percentile bootstrap intervals of the differences (default 2,000).
+    client : dask.distributed.Client, optional
+        Evaluate the run files and run the resampling test on a Dask cluster, with the same
+        numbers (docs/scaling.md); the figures' data are computed in this process.
     **options
         The options of :class:`~cranfield.Evaluator` (``missing``, ``norel``, ``diversity``,
         ``intents``, ``intent_types``, ``empty_intents``, ``depth``, ``judged_only``, ``average``,
@@ -190,7 +193,7 @@ class Report:
     def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: str | int | None = None,
                  test: str = "t", correction: str | None = None, alpha: float = 0.05,
                  n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
-                 bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, **options: Any) -> None:
+                 bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None, **options: Any) -> None:
         unknown = sorted(set(options) - set(_EVALUATOR_OPTIONS) - set(_EVALUATE_OPTIONS))
         if unknown:
             raise TypeError(f"Report() got unexpected keyword arguments: {', '.join(unknown)}")
@@ -199,7 +202,7 @@ class Report:
             evaluator = Evaluator(qrels, measures, **{k: v for k, v in options.items() if k in _EVALUATOR_OPTIONS})
         self._build_from_evaluator(evaluator, runs, baseline=baseline, test=test, correction=correction, alpha=alpha,
                                    n_resamples=n_resamples, seed=seed, confidence=confidence,
-                                   bootstrap_resamples=bootstrap_resamples, found=found, qrels=qrels,
+                                   bootstrap_resamples=bootstrap_resamples, found=found, qrels=qrels, client=client,
                                    **{k: v for k, v in options.items() if k in _EVALUATE_OPTIONS})
 
     @classmethod
@@ -208,7 +211,7 @@ class Report:
                        n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
                        bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, order: str = "score",
                        on_duplicate: str = "error", score_dtype: str = "float32",
-                       names: Sequence[str] | None = None) -> Report:
+                       names: Sequence[str] | None = None, client: Any = None) -> Report:
         """A report on ``runs`` scored by an :class:`~cranfield.Evaluator` already built (its
         qrels file, when it has one, is listed in :attr:`inputs`)."""
         report = cls.__new__(cls)
@@ -216,58 +219,73 @@ class Report:
                                      alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
                                      bootstrap_resamples=bootstrap_resamples, found=[],
                                      qrels=evaluator.qrels.source, order=order, on_duplicate=on_duplicate,
-                                     score_dtype=score_dtype, names=names)
+                                     score_dtype=score_dtype, names=names, client=client)
         return report
 
     def _build_from_evaluator(self, evaluator: Evaluator, runs: Any, *, baseline: str | int | None, test: str,
                               correction: str | None, alpha: float, n_resamples: int | None, seed: int,
                               confidence: float, bootstrap_resamples: int, found: list[str], qrels: Any,
                               order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32",
-                              names: Sequence[str] | None = None) -> None:
+                              names: Sequence[str] | None = None, client: Any = None) -> None:
         from cranfield.evaluation.evaluator import named_runs
         from cranfield.io import as_run, needs_run_name
 
         items, given = named_runs(runs, names)
-        with _Captured(found):
+
+        def read(quiet: bool) -> list[Any]:
             parsed = []
-            for k, obj in enumerate(items):
-                run = as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
-                             score_dtype=score_dtype)
-                if given is None and len(items) > 1 and needs_run_name(obj):
-                    run = _renamed(run, f"run{k + 1}")
-                parsed.append(run)
-            results = evaluator.evaluate(parsed, order=order, on_duplicate=on_duplicate, score_dtype=score_dtype,
-                                         names=given)
+            with warnings.catch_warnings():
+                if quiet:  # said already, by the evaluation on the cluster
+                    warnings.simplefilter("ignore", EvaluationWarning)
+                for k, obj in enumerate(items):
+                    run = as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                                 score_dtype=score_dtype)
+                    if given is None and len(items) > 1 and needs_run_name(obj):
+                        run = _renamed(run, f"run{k + 1}")
+                    parsed.append(run)
+            return parsed
+
+        with _Captured(found):
+            if client is None:
+                parsed = read(quiet=False)
+                results = evaluator.evaluate(parsed, order=order, on_duplicate=on_duplicate,
+                                             score_dtype=score_dtype, names=given)
+            else:  # the workers read and score the run files; this process reads them for the figures
+                results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
+                                             score_dtype=score_dtype, names=given, client=client)
+                parsed = read(quiet=True)
         name = _baseline_name(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
-                      seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found)
+                      seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
+                      client=client)
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
     def from_results(cls, results: Results, *, baseline: str | int | None = None, test: str = "t",
                      correction: str | None = None, alpha: float = 0.05, n_resamples: int | None = None,
                      seed: int = 0, confidence: float = 0.95,
-                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES) -> Report:
+                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Report:
         """A report on runs already evaluated (``evaluator``, ``runs`` and ``inputs`` are then
         None, None and empty); the options are those of :class:`Report`."""
         report = cls.__new__(cls)
         report._compare(results, _baseline_name(baseline, [], results.runs), test=test, correction=correction,
                         alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
-                        bootstrap_resamples=bootstrap_resamples, found=[])
+                        bootstrap_resamples=bootstrap_resamples, found=[], client=client)
         report.evaluator, report.runs, report.inputs = None, None, []
         return report
 
     def _compare(self, results: Results, baseline: str | None, *, test: str, correction: str | None, alpha: float,
                  n_resamples: int | None, seed: int, confidence: float, bootstrap_resamples: int,
-                 found: list[str]) -> None:
+                 found: list[str], client: Any = None) -> None:
         correction = default_correction(test) if correction is None else correction
         if not results.runs:
             raise CranfieldError("a report needs at least one run")
         with _Captured(found):
             comparisons = [compare_runs(results, m, test=test, correction=correction, alpha=alpha,
                                         baseline=baseline, n_resamples=n_resamples, seed=seed,
-                                        confidence=confidence, bootstrap_resamples=bootstrap_resamples)
+                                        confidence=confidence, bootstrap_resamples=bootstrap_resamples,
+                                        client=client)
                            for m in results.measures]
         self.results, self.comparisons, self.baseline, self.warnings = results, comparisons, baseline, found
         first = comparisons[0] if comparisons else None
