@@ -36,8 +36,15 @@ CHROMIUM = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-bro
 SCRIPT_TAG = "<script>alert(1)</script>"
 
 needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="headless Chromium is not installed (apt-get install chromium): the HTML report "
-                             "cannot be opened in a real browser here")
+    CHROMIUM is None and not os.environ.get("CRANFIELD_REQUIRE_BROWSER"),
+    reason="headless Chromium is not installed (apt-get install chromium): the HTML report cannot be opened in a "
+           "real browser here")
+
+
+def test_chromium_is_there_when_ci_requires_it() -> None:
+    """.ci/run installs Chromium and sets CRANFIELD_REQUIRE_BROWSER: there, a missing browser fails."""
+    if os.environ.get("CRANFIELD_REQUIRE_BROWSER"):
+        assert CHROMIUM is not None, "CRANFIELD_REQUIRE_BROWSER is set but no chromium is on the PATH"
 
 
 class Browser:
