@@ -116,19 +116,24 @@ def greedy_ideal(doc_gains: np.ndarray, hits: np.ndarray, alpha: float, steps: i
     on ``steps``: a list built to the cutoff is the prefix of the full one.
     """
     n_topics, n_docs, n_int = doc_gains.shape
-    factor = np.ones((n_topics, 1, n_int))
+    gains = np.ascontiguousarray(np.moveaxis(doc_gains, 2, 0))  # (I, T, J): one contiguous plane per intent
+    factor = np.ones((n_int, n_topics, 1))
     taken = np.zeros((n_topics, n_docs), dtype=bool)
     out = np.zeros((n_topics, steps))
     rows = np.arange(n_topics)
+    score = np.zeros((n_topics, n_docs))
     for step in range(min(steps, n_docs)):
-        # a cumulative sum adds the intents one after the other, as ndeval's loop does (a
-        # pairwise sum could round a tie differently)
-        score = np.cumsum(doc_gains * factor, axis=2)[:, :, -1] if n_int else np.zeros((n_topics, n_docs))
+        # the intents are added one after the other, as ndeval's loop does (a pairwise sum
+        # could round a tie differently)
+        if n_int:
+            np.multiply(gains[0], factor[0], out=score)
+            for i in range(1, n_int):
+                score += gains[i] * factor[i]
         score[taken] = -1.0
         pick = score.argmax(axis=1)
         out[:, step] = np.maximum(score[rows, pick], 0.0)
         taken[rows, pick] = True
-        factor = np.where(hits[rows, pick][:, None, :], factor * (1.0 - alpha), factor)
+        factor = np.where(hits[rows, pick].T[:, :, None], factor * (1.0 - alpha), factor)
     return out
 
 
