@@ -21,6 +21,7 @@ import numpy as np
 
 from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._parallel import map_blocks
+from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
@@ -270,17 +271,50 @@ class _Scored(NamedTuple):
     warnings: list[Warning | str]
 
 
-def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings) -> _Scored:
-    """Read one run (a path is read here, on the worker), prepare and score it, and drop it."""
+def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings,
+                columns: Any = None) -> _Scored:
+    """Read one run (a path is read here, on the worker, unless its ``columns`` were read ahead),
+    prepare and score it, and drop it."""
     obj, label = item
     with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
         if caught is not None:
             warnings.simplefilter("always")
         run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
-                     score_dtype=settings.score_dtype)
+                     score_dtype=settings.score_dtype, columns=columns)
         run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
         scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
     return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [])
+
+
+READ_AHEAD = 2
+"""Run files parsed ahead, on threads, while this process scores the current run."""
+
+
+def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: _RunSettings,
+                progress_bar: bool | None) -> list[_Scored]:
+    """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
+    parsed on threads (pyarrow's reader and numpy release the GIL), so at most READ_AHEAD + 1
+    runs are held at once. Only the column reader, which neither warns nor raises
+    (:func:`~cranfield.io.fastcsv.read_run_columns`), runs on the threads: every warning and
+    error comes from this thread, in run order."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from cranfield.io.arrow import is_parquet_path
+    from cranfield.io.fastcsv import read_run_columns
+
+    def ahead(obj: Any) -> Any:
+        plain = isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
+        return read_run_columns(obj) if plain else None
+
+    out: list[_Scored] = []
+    with ThreadPoolExecutor(READ_AHEAD) as pool:
+        pending: list[Future[Any] | None] = [pool.submit(ahead, obj) for obj, _ in items[:READ_AHEAD]]
+        for k, item in enumerate(progress(items, len(items), "evaluating", progress_bar)):
+            if k + READ_AHEAD < len(items):
+                pending.append(pool.submit(ahead, items[k + READ_AHEAD][0]))
+            columns, pending[k] = pending[k].result(), None  # type: ignore[union-attr]
+            out.append(_score_task(item, evaluator, settings, columns))
+    return out
 
 
 class Evaluator:
@@ -540,9 +574,10 @@ class Evaluator:
         labels = [given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
                   for k, obj in enumerate(runs)]
         settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
-        done = map_blocks(_score_task, list(zip(runs, labels)), client=client,
-                          shared={"evaluator": self, "settings": settings}, label="evaluating",
-                          progress_bar=progress_bar)
+        items = list(zip(runs, labels))
+        done = (_score_here(self, items, settings, progress_bar) if client is None else
+                map_blocks(_score_task, items, client=client, shared={"evaluator": self, "settings": settings},
+                           label="evaluating", progress_bar=progress_bar))
         for item in done:
             for message in item.warnings:
                 warnings.warn(message, stacklevel=2)

@@ -100,12 +100,13 @@ def as_qrels(obj: Any, *, diversity: bool | None = None, on_duplicate: str = "er
 
 
 def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", name: str | None = None,
-           score_dtype: str = "float32") -> Run:
+           score_dtype: str = "float32", columns: Any = None) -> Run:
     """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame.
 
     A path is read as a TREC Dynamic Domain run when it looks like one, else as NTCIREVAL
     ``.res`` ranked lists when it is a directory or :func:`looks_like_ntcir_res` (ranked in
-    file order whatever ``order`` says), else as a TREC run.
+    file order whatever ``order`` says), else as a TREC run (using ``columns`` when the
+    file was read ahead: :func:`read_run`).
     """
     if isinstance(obj, Run):
         return obj
@@ -123,7 +124,7 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
         if Path(obj).is_dir() or looks_like_ntcir_res(obj):
             return read_ntcir_res(obj, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
         return read_run(obj, order=order, on_duplicate=on_duplicate, name=name,  # type: ignore[arg-type]
-                        score_dtype=score_dtype)
+                        score_dtype=score_dtype, columns=columns)
     if isinstance(obj, Mapping):
         return run_from_dict(obj, order=order, name=name or "run")
     if is_arrow_table(obj):

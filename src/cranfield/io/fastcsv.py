@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.io._tokens import Columns, doc_keys, open_binary, padded_strings
+from cranfield.io._tokens import CodeBook, Columns, doc_keys, open_binary, padded_strings
 
 MIN_BYTES = 4 << 20  # below this, importing pyarrow (~0.1 s) costs more than the faster parse saves
 MAX_BYTES = 1 << 28  # the file is held whole in memory; larger ones are read block by block
@@ -118,6 +118,17 @@ def _numbers(column: Any, dtype: type) -> np.ndarray:
     return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * size)
 
 
+def _first_and_same(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[bytes, bool]:
+    """The first of the byte ranges ``buf[start[i]:stop[i]]`` (consecutive in ``buf``), and whether
+    all are equal to it."""
+    width = int(stop[0] - start[0])
+    first = bytes(buf[int(start[0]): int(stop[0])])
+    if not bool((stop - start == width).all()):
+        return first, False
+    rows = buf[int(start[0]): int(start[0]) + width * start.size].reshape(start.size, width)
+    return first, bool((rows == rows[0]).all())
+
+
 def same_width(length: np.ndarray) -> bool:
     """Whether strings of these lengths come out of the tokenizer as one byte-string array
     (dtype ``S``) in every block, whatever the blocks: the longest, rounded up to 8 bytes, is at
@@ -127,7 +138,6 @@ def same_width(length: np.ndarray) -> bool:
 
 def _columns(data: bytes, source: str) -> Columns | None:
     import pyarrow as pa
-    import pyarrow.compute as pc
     import pyarrow.csv as csv
 
     sep = separator(data)
@@ -151,15 +161,15 @@ def _columns(data: bytes, source: str) -> Columns | None:
     rows = table.num_rows
     if not rows or any(table.column(j).null_count for j in range(ncols)):
         return None
-    texts = [j for j in range(ncols) if j != 4]
-    if any(int(pc.min(pc.binary_length(table.column(j))).as_py()) == 0 for j in texts):
+    fields = {j: _offsets(table.column(j)) for j in range(ncols) if j != 4}  # the text columns
+    if any(int((stop - start).min()) == 0 for _, start, stop in fields.values()):
         return None  # an empty field: a blank line, or two separators in a row
     if not plain_blanks(data, rows, ncols):
         return None
     score = _numbers(table.column(4), np.float64)  # read as float64 (column_types)
     if bool(np.isnan(score).any()):
         return None
-    buf, start, stop = _offsets(table.column(2))
+    buf, start, stop = fields[2]
     length = stop - start
     if not same_width(length):
         return None
@@ -168,14 +178,14 @@ def _columns(data: bytes, source: str) -> Columns | None:
         docno = buf[int(start[0]): int(start[0]) + width * rows].view(f"S{width}").copy()
     else:
         docno = padded_strings(buf, start, stop)
-    topic = pc.dictionary_encode(table.column(0).combine_chunks())
-    tag = table.column(5)
-    first = tag[0].as_py().encode()
-    same = bool(pc.all(pc.equal(tag, tag[0])).as_py())
+    if not same_width(fields[0][2] - fields[0][1]):
+        return None  # a topic id far longer than the others: the tokenizer stores it apart
+    topics = CodeBook()  # codes in order of first appearance, as the tokenizer gives them
+    code = topics.encode(padded_strings(*fields[0]))
+    first, same = _first_and_same(*fields[5])
     return Columns(
         source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
         line=np.arange(1, rows + 1, dtype=np.int32),
         text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: doc_keys(docno)},
-        code={0: np.array(_numbers(topic.indices, np.int32), dtype=np.int32)},
-        names={0: topic.dictionary.to_pylist()}, first={5: first}, same={5: same},
+        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same},
     )

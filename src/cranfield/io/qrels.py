@@ -157,8 +157,8 @@ def _looks_diverse(topic: np.ndarray, intent: np.ndarray) -> bool:
     """Whether the second column takes two or more values within some topic."""
     if topic.size == 0:
         return False
-    pairs = np.unique(np.stack([topic, intent], axis=1), axis=0)
-    return bool(np.unique(pairs[:, 0]).size < pairs.shape[0])
+    pairs = np.unique((topic.astype(np.int64) << 32) | intent.astype(np.int64))  # codes: both >= 0
+    return bool(np.unique(pairs >> 32).size < pairs.size)
 
 
 def read_qrels(

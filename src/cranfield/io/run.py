@@ -22,6 +22,7 @@ from cranfield.io._tokens import (
     FLOAT,
     INTEGER,
     CodeBook,
+    Columns,
     Grammar,
     compact_strings,
     doc_keys,
@@ -277,7 +278,7 @@ def build_run(
 
 def read_run(
     path: str | Path, *, order: Order = "score", on_duplicate: OnDuplicate = "error",
-    name: str | None = None, score_dtype: str = "float32",
+    name: str | None = None, score_dtype: str = "float32", columns: Columns | None = None,
 ) -> Run:
     """Read a TREC run file ``qid Q0 docno rank score tag`` (plain or gzip).
 
@@ -294,6 +295,9 @@ def read_run(
         The run's name; default the tag column (the file name when the tags disagree).
     score_dtype : {"float32", "float64"}
         Compare scores as C floats (trec_eval; default) or as doubles (gdeval, ndeval).
+    columns : Columns, optional
+        The file's columns as :func:`~cranfield.io.fastcsv.read_run_columns` read them already
+        (on a read-ahead thread); None reads the file here.
 
     Fields after the tag are ignored, as trec_eval ignores them. Scores are read as C's
     ``atof`` reads a complete number (:data:`~cranfield.io._tokens.FLOAT`).
@@ -309,7 +313,7 @@ def read_run(
     source = str(path)
     # pyarrow's multi-threaded CSV reader for the usual file (one space or tab between columns);
     # anything else, and every error, goes to the tokenizer (cranfield.io.fastcsv)
-    cols = read_run_columns(path) if order != "rank" else None
+    cols = columns if columns is not None else read_run_columns(path) if order != "rank" else None
     if cols is None:
         cols = read_columns(
             path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0],

@@ -17,14 +17,15 @@ import io
 import json
 import math
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from cranfield.analysis.diversity import CollectionDiversity
-from cranfield.analysis.dss import DSSResult
-from cranfield.analysis.truncation import TruncationResult
-from cranfield.evaluation.evaluator import Results
+if TYPE_CHECKING:  # the studies' result types, for the annotations only: `eval` need not import them
+    from cranfield.analysis.diversity import CollectionDiversity
+    from cranfield.analysis.dss import DSSResult
+    from cranfield.analysis.truncation import TruncationResult
+    from cranfield.evaluation.evaluator import Results
 
 
 def provenance_line(results: Results) -> str:
