@@ -300,12 +300,18 @@ def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], setti
     from concurrent.futures import Future, ThreadPoolExecutor
 
     from cranfield.io.arrow import is_parquet_path
-    from cranfield.io.fastcsv import read_run_columns
+    from cranfield.io.fastcsv import read_run_columns, worth_it
+
+    def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
+        return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
+                and worth_it(obj))
 
     def ahead(obj: Any) -> Any:
-        plain = isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
-        return read_run_columns(obj) if plain else None
+        return read_run_columns(obj) if plain(obj) else None
 
+    if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
+        return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",
+                                                                            progress_bar)]
     out: list[_Scored] = []
     with ThreadPoolExecutor(READ_AHEAD) as pool:
         pending: list[Future[Any] | None] = [pool.submit(ahead, obj) for obj, _ in items[:READ_AHEAD]]
