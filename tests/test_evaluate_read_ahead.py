@@ -1,0 +1,54 @@
+"""Evaluator.evaluate reads the next run files on threads while it scores the current one
+(evaluation/evaluator.py, READ_AHEAD): the scores, the names and the warnings, in run order,
+are those of reading each file alone."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyarrow.csv", reason="the read-ahead parses with pyarrow's CSV reader")
+
+from cranfield.evaluation.evaluator import Evaluator  # noqa: E402
+from cranfield.io import read_run  # noqa: E402
+from cranfield.io.fastcsv import worth_it  # noqa: E402
+
+TOPICS, DOCS = 30, 400
+
+
+def write_runs(tmp_path):
+    rng = np.random.default_rng(1)
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{t} 0 d{t}-{d} {int(rng.integers(0, 3))}\n" for t in range(TOPICS)
+                             for d in range(0, DOCS, 3)))
+    runs = []
+    for s in range(5):
+        extra = TOPICS + s  # a topic the qrels do not have: one warning per run, naming it
+        lines = [f"{t} Q0 d{t}-{d} {r + 1} {round(float(v), 3)} tag{s}\n"
+                 for t in [*range(TOPICS), extra] for r, (d, v) in
+                 enumerate(zip(rng.permutation(DOCS), np.sort(rng.random(DOCS))[::-1]))]
+        path = tmp_path / f"run{s}.txt"
+        path.write_text("".join(lines))
+        runs.append(str(path))
+    return str(qrels), runs
+
+
+def test_read_ahead_gives_the_scores_and_warnings_of_one_file_at_a_time(tmp_path):
+    qrels, runs = write_runs(tmp_path)
+    assert all(worth_it(r) for r in runs)  # pyarrow.csv is imported: these files take the column reader
+    evaluator = Evaluator(qrels, ["AP", "P@10", "nDCG@10"])
+    with warnings.catch_warnings(record=True) as together:
+        warnings.simplefilter("always")
+        results = evaluator.evaluate(runs)
+    alone, said = [], []
+    for r in runs:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            alone.append(evaluator.evaluate([read_run(r)]).values[0])
+        said += [str(w.message) for w in caught]
+    assert np.array_equal(results.values, np.stack(alone), equal_nan=True)
+    assert results.runs == [f"tag{s}" for s in range(5)]
+    assert [str(w.message) for w in together] == said
+    assert said == [f"tag{s}: 1 topics are not in the qrels and are ignored: {TOPICS + s}" for s in range(5)]
