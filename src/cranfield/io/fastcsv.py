@@ -86,9 +86,21 @@ def separator(data: bytes) -> bytes | None:
     return b" " if space else b"\t"
 
 
+def is_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8 text (checked by decoding only when a byte is not ASCII)."""
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def plain_blanks(data: bytes, rows: int, ncols: int) -> bool:
-    """Whether a file that a CSV reader split into ``rows`` rows of ``ncols`` fields, none empty,
-    separated by one byte, has no other byte the tokenizer takes for white space (``<= 0x20``:
+    """Whether a file that a CSV reader split into ``rows`` rows of ``ncols`` fields separated by
+    one byte has no empty field (no two white-space bytes in a row but CR LF, none first, none
+    last but a line feed) and no other byte the tokenizer takes for white space (``<= 0x20``:
     NUL, controls, the other separator) than those separators, line feeds and carriage returns
     right before one: then the tokenizer's fields are exactly the reader's."""
     cr = 0
@@ -97,8 +109,12 @@ def plain_blanks(data: bytes, rows: int, ncols: int) -> bool:
         if data.count(b"\r\n") != cr:  # a CSV reader ends a line at a lone CR; the tokenizer does not
             return False
     lf = rows - (not data.endswith(b"\n"))
-    blanks = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) <= 32))
-    return blanks == rows * (ncols - 1) + lf + cr
+    blank = np.frombuffer(data, dtype=np.uint8) <= 32
+    if blank[0] or (blank[-1] and not data.endswith(b"\n")):
+        return False  # a line that starts with a separator, or a last field that is empty
+    if int(np.count_nonzero(blank[1:] & blank[:-1])) != cr:
+        return False  # two separators in a row, a separator at a line's end or start, a blank line
+    return int(np.count_nonzero(blank)) == rows * (ncols - 1) + lf + cr
 
 
 def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -147,26 +163,27 @@ def _columns(data: bytes, source: str) -> Columns | None:
     ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1
     if ncols < RUN_COLUMNS:
         return None
+    if not is_utf8(data):
+        return None
     names = [f"f{j}" for j in range(ncols)]
-    table = csv.read_csv(
+    used = {0: pa.string(), 2: pa.string(), 4: pa.float64(), 5: pa.string()}  # topic, docno, score, tag
+    table = csv.read_csv(  # every row is split into its ncols fields; only the columns used are converted
         pa.py_buffer(data),
         read_options=csv.ReadOptions(column_names=names, use_threads=True),
         parse_options=csv.ParseOptions(delimiter=sep.decode(), quote_char=False, escape_char=False,
                                        double_quote=False, newlines_in_values=False, ignore_empty_lines=False),
-        convert_options=csv.ConvertOptions(  # every column as text (UTF-8 checked) but the score
-            column_types={name: pa.float64() if j == 4 else pa.string() for j, name in enumerate(names)},
-            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=True,
+        convert_options=csv.ConvertOptions(
+            include_columns=[names[j] for j in used], column_types={names[j]: t for j, t in used.items()},
+            null_values=[], strings_can_be_null=False, quoted_strings_can_be_null=False, check_utf8=False,
         ),
     )
     rows = table.num_rows
-    if not rows or any(table.column(j).null_count for j in range(ncols)):
+    if not rows or any(table.column(names[j]).null_count for j in used):
         return None
-    fields = {j: _offsets(table.column(j)) for j in range(ncols) if j != 4}  # the text columns
-    if any(int((stop - start).min()) == 0 for _, start, stop in fields.values()):
-        return None  # an empty field: a blank line, or two separators in a row
     if not plain_blanks(data, rows, ncols):
-        return None
-    score = _numbers(table.column(4), np.float64)  # read as float64 (column_types)
+        return None  # an empty field, or white space the tokenizer would split at
+    fields = {j: _offsets(table.column(names[j])) for j in (0, 2, 5)}  # the text columns used
+    score = _numbers(table.column(names[4]), np.float64)  # read as float64 (column_types)
     if bool(np.isnan(score).any()):
         return None
     buf, start, stop = fields[2]
