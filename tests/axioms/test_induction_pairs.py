@@ -69,3 +69,36 @@ def test_against_brute_force(depth, aspects, include_empty, monkeypatch):
     scores = np.random.default_rng(depth * 10 + aspects).integers(0, 4, space.size).astype(float)
     check = induction(space, scores, "m", include_empty=include_empty)
     assert (check.applicable, check.violations) == _brute(space, scores, include_empty)
+
+
+def test_passes_bounded_by_memory_count_the_same(monkeypatch):
+    """The bitsets of one pass hold at most INDUCTION_MEMORY bytes; narrower passes (more of them)
+    give the same counts (the examples kept are the first found, so they may be others)."""
+    space = Space(6, 2)
+    scores = np.random.default_rng(5).random(space.size)
+    whole = induction(space, scores, "m", keep=5)
+    assert axioms.induction_block(space.size) == axioms.INDUCTION_BLOCK  # one pass here
+    monkeypatch.setattr(axioms, "INDUCTION_MEMORY", 2 * space.size * 64 // 8)  # 64 targets per pass
+    assert axioms.induction_block(space.size) == 64
+    narrow = induction(space, scores, "m", keep=5)
+    assert (narrow.applicable, narrow.violations, len(narrow.examples)) == (whole.applicable, whole.violations,
+                                                                           len(whole.examples))
+    assert whole.violations > 0
+
+
+@pytest.mark.parametrize("size", [1, 1_000, 88_573, 797_161, 7_174_453])
+def test_a_pass_fits_the_memory_budget(size):
+    block = axioms.induction_block(size)
+    assert block % 64 == 0 and 64 <= block <= axioms.INDUCTION_BLOCK
+    assert 2 * size * block // 8 <= axioms.INDUCTION_MEMORY or block == 64
+
+
+def test_induction_beyond_its_bound_is_one_clear_error():
+    from cranfield.errors import CranfieldError
+
+    assert axioms.max_induction_depth(2) == 10 and axioms.max_induction_depth(3) == 8
+    with pytest.raises(CranfieldError, match=r"counted up to depth 10 over 2 aspects .*\(--properties "
+                                             r"relevance,irrelevance,redundancy"):
+        axioms.check_space(["RR"], depth=11, aspects=2)
+    assert [c.property for c in axioms.check_space(["RR"], depth=11, aspects=2, properties=["redundancy"])] == [
+        "redundancy"]

@@ -38,7 +38,7 @@ import numpy as np
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.batch import Batch, Topics
-from cranfield.errors import check_choice, check_int
+from cranfield.errors import CranfieldError, check_choice, check_int
 from cranfield.measures.registry import Measure, parse_measure
 
 PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
@@ -248,7 +248,25 @@ def _process_order(space: Space) -> np.ndarray:
     return key
 
 
-INDUCTION_BLOCK = 8192  # target rankings per pass of the reachability bitsets (N × 1 KiB of memory per pass)
+INDUCTION_BLOCK = 8192  # at most this many target rankings per pass of the reachability bitsets
+INDUCTION_MEMORY = 128 * 2**20  # bytes of the two bitsets (reach, direct) of one pass
+MAX_INDUCTION_RANKINGS = 100_000  # induction relates every pair of rankings: time grows as rankings²
+
+
+def induction_block(size: int) -> int:
+    """Target rankings per pass of :func:`induction` over a space of ``size`` rankings: a multiple
+    of 64, at most :data:`INDUCTION_BLOCK`, with its two bitsets (``size`` × block bits each) within
+    :data:`INDUCTION_MEMORY`."""
+    return max(64, min(INDUCTION_BLOCK, INDUCTION_MEMORY * 8 // (2 * max(size, 1)) // 64 * 64))
+
+
+def max_induction_depth(aspects: int) -> int:
+    """The deepest space over ``aspects`` aspects whose induced pairs are counted: at most
+    :data:`MAX_INDUCTION_RANKINGS` rankings (10 for 2 aspects, 8 for 3)."""
+    depth = 1
+    while count_rankings(depth + 1, aspects) <= MAX_INDUCTION_RANKINGS:
+        depth += 1
+    return depth
 _POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  # bits set in a byte
 
 
@@ -282,8 +300,9 @@ def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: 
     below = np.searchsorted(scores[order], scores - 1e-12 * np.maximum(1.0, np.abs(scores)), side="left")
     check = Check(measure, "induction")
     found: list[tuple[int, int]] = []
-    for t0 in range(0, space.size, INDUCTION_BLOCK):
-        width = min(INDUCTION_BLOCK, space.size - t0)
+    block = induction_block(space.size)
+    for t0 in range(0, space.size, block):
+        width = min(block, space.size - t0)
         words = (width + 63) // 64  # little-endian 64-bit words: byte k of the row's bytes holds bits 8k..8k+7
         reach = np.zeros((space.size, words), dtype="<u8")
         direct = np.zeros_like(reach)
@@ -447,10 +466,18 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
     (prefix ranges of one length with their extensions) scored and counted one at a time, so
     memory is one block's whatever the depth; ``client`` (a ``dask.distributed.Client``) runs the
     blocks on a cluster (docs/scaling.md). The counts and examples do not depend on the blocks or
-    where they ran. Induction needs every score at once: its memory grows with the space.
+    where they ran. Induction relates every pair of rankings: it is counted over spaces of at most
+    :data:`MAX_INDUCTION_RANKINGS` rankings (:func:`max_induction_depth`), in passes whose bitsets
+    hold :data:`INDUCTION_MEMORY` bytes.
     """
     space, relevant, examples = check_settings(depth, aspects, relevant_per_aspect, examples)
     properties = [check_choice(p, "property", PAPER_000) for p in properties]
+    if "induction" in properties and space.size > MAX_INDUCTION_RANKINGS:
+        raise CranfieldError(
+            f"Induction relates every pair of rankings, so it is counted up to depth "
+            f"{max_induction_depth(space.aspects)} over {space.aspects} aspects (at most "
+            f"{MAX_INDUCTION_RANKINGS:,} rankings; depth {space.depth} has {space.size:,}): check the other "
+            "properties at this depth (--properties relevance,irrelevance,redundancy)")
     parsed = [parse_measure(name) for name in measures]
     topics = synthetic_topics(space.aspects, relevant)
     streamed = [p for p in properties if p != "induction"]
