@@ -65,7 +65,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE",
                    help="a measure (repeatable, or comma-separated)")
     p.add_argument("--depth", default="10", help=f"longest ranking (default 10); at most {MAX_RANKINGS:,} rankings "
-                                                  "are enumerated: depth <= 14 for 2 aspects, <= 11 for 3")
+                                                  "are enumerated: depth <= 14 for 2 aspects, <= 11 for 3; "
+                                                  "with induction (a default property) at most 100,000: depth <= 10 "
+                                                  "for 2 aspects, <= 8 for 3")
     p.add_argument("--aspects", default="2", help=f"number of aspects, 1 to {MAX_ASPECTS} (default 2)")
     p.add_argument("--relevant-per-aspect", metavar="N",
                    help=f"relevant documents per aspect, from the depth to {MAX_RELEVANT:,} (default: the depth)")
