@@ -18,10 +18,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cranfield.meta._common import MAX_SAMPLES
+from cranfield.meta.significance import CORRECTIONS, TESTS
 from cranfield.render.tables import aligned
 
-TEST_CHOICES = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
-CORRECTION_CHOICES = ("none", "holm", "bonferroni")
+TEST_CHOICES = TESTS  # the choices of --test and --correction, as cranfield.meta names them
+CORRECTION_CHOICES = CORRECTIONS
 ROW_FORMATS = ("table", "csv", "json")
 
 SCORES_EPILOG = """\
