@@ -11,7 +11,7 @@ from cranfield.cli.meta import TEST_CHOICES
 from cranfield.cli.options import add_run_options
 from cranfield.errors import CranfieldError
 from cranfield.render.plots import plot_collection_diversity, plot_dss
-from cranfield.render.tables import collection_table, csv_text, dss_table
+from cranfield.render.tables import collection_table, dss_table, records_csv
 
 COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (the
@@ -90,8 +90,8 @@ def add_parser(sub: Any) -> None:
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
         description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): "
-                    "per topic the greedy set cover xi, maximum and expected S-recall, diversity difficulty dd and the "
-                    "subtopic miss rate of each intent.",
+                    "per topic the minimum set cover xi, maximum and expected S-recall, diversity difficulty dd and "
+                    "the subtopic miss rate of each intent.",
         epilog=COLLECTION_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _qrels_options(c)
@@ -203,8 +203,7 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     if args.format == "json":
         text = result.to_json(args.per_topic)
     elif args.format == "csv":
-        text = csv_text(["measure", "k", "topic", "value"],
-                        ([r["measure"], r["k"], r["topic"], r["value"]] for r in result.rows(args.per_topic)))
+        text = records_csv(result.rows(args.per_topic))
     else:
         text = dss_table(result)
     emit(text, args.output)

@@ -323,11 +323,11 @@ def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
     and data rows only: ``pandas.read_csv`` reads it as it is) or JSON."""
     if fmt == "json":
         return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
-    keys = list(rows[0]) if rows else []
     if fmt == "csv":
-        from cranfield.render.tables import csv_text
+        from cranfield.render.tables import records_csv
 
-        return csv_text(keys, ([_jsonable(r[k]) for k in keys] for r in rows))
+        return records_csv(rows)
+    keys = list(rows[0]) if rows else []
     left = [all(isinstance(r[k], str) for r in rows) for k in keys]
     lines = aligned(keys, [[_cell(r[k]) for k in keys] for r in rows], left)
     return "\n".join([header, *lines]) + "\n"

@@ -6,7 +6,7 @@ from typing import Any
 
 from cranfield.analysis.truncation import DEFAULT_FULL, optimal_truncation
 from cranfield.render.plots import plot_truncation
-from cranfield.render.tables import csv_text, truncation_table
+from cranfield.render.tables import records_csv, truncation_table
 
 TRUNCATION_EPILOG = """\
 truncation measures: RBU, DCGU, ERRU, RBPU, FlatUtility (utility: gain minus an effort e per
@@ -63,8 +63,7 @@ def _run(args: Any, measures: list[str], full: list[str]) -> int:
     if args.format == "json":
         text = result.to_json()
     elif args.format == "csv":
-        head = ["run", "topic", "measure", "length", "returned", "value"]
-        text = csv_text(head, ([r[k] for k in head] for r in result.to_dict()["optimal"]))
+        text = records_csv(result.to_dict()["optimal"])
     else:
         text = truncation_table(result)
     emit(text, args.output)

@@ -16,7 +16,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -79,6 +79,14 @@ def csv_text(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
         writer.writerow(["" if v is None or (isinstance(v, float) and math.isnan(v)) else
                          repr(v) if isinstance(v, float) else v for v in row])
     return buf.getvalue()
+
+
+def records_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Rows of one shape (flat dicts, the keys of the first in order) as :func:`csv_text`;
+    infinities are empty cells like NaN."""
+    keys = list(rows[0]) if rows else []
+    return csv_text(keys, ([None if isinstance(v := r[k], float) and math.isinf(v) else v for k in keys]
+                           for r in rows))
 
 
 def format_csv(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
