@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cranfield._output import check_writable
 from cranfield.cli.options import (
     add_cluster_options,
     add_input_options,
@@ -179,12 +178,7 @@ def _check_options(args: argparse.Namespace) -> None:
         from cranfield.render.plots import check_plot_path
 
         check_plot_path(args.plot)
-    outputs = {"output file": args.output, "provenance file": args.provenance}
-    for what, path in outputs.items():
-        if path:
-            check_writable(path, what)
-    if args.output and args.provenance and Path(args.output).resolve() == Path(args.provenance).resolve():
-        raise CranfieldError(f"-o/--output and --provenance name the same file {args.output!r}")
+    check_output(args)
 
 
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:

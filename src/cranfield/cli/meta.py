@@ -291,15 +291,6 @@ def _check_options(args: argparse.Namespace) -> None:
         check_plot_path(args.plot)
     check_output(args)
     check_cluster_options(args)
-    if getattr(args, "provenance", None):
-        from pathlib import Path
-
-        from cranfield._output import check_writable
-        from cranfield.errors import CranfieldError
-
-        check_writable(args.provenance, "provenance file")
-        if args.output and Path(args.output).resolve() == Path(args.provenance).resolve():
-            raise CranfieldError(f"-o/--output and --provenance name the same file {args.output!r}")
 
 
 def _emit(args: argparse.Namespace, text: str) -> int:

@@ -112,11 +112,19 @@ def add_output_option(p: Any) -> None:
 
 
 def check_output(args: argparse.Namespace) -> None:
-    """Fail now, before any work, when ``-o`` names a file that cannot be written."""
+    """Fail now, before any work, when ``-o`` or ``--provenance`` names a file that cannot be
+    written, or both name the same file."""
+    from pathlib import Path
+
     from cranfield._output import check_writable
 
-    if getattr(args, "output", None):
-        check_writable(args.output, "output file")
+    output, provenance = getattr(args, "output", None), getattr(args, "provenance", None)
+    if output:
+        check_writable(output, "output file")
+    if provenance:
+        check_writable(provenance, "provenance file")
+        if output and Path(output).resolve() == Path(provenance).resolve():
+            raise CranfieldError(f"-o/--output and --provenance name the same file {output!r}")
 
 
 def emit(text: str, path: str | None) -> None:
