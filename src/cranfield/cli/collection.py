@@ -7,7 +7,7 @@ import argparse
 from typing import Any
 
 from cranfield.analysis.permuted import MAX_RUNS
-from cranfield.cli.meta import TEST_CHOICES
+from cranfield.cli.meta import add_test_options
 from cranfield.cli.options import add_run_options
 from cranfield.errors import CranfieldError
 from cranfield.render.plots import plot_collection_diversity, plot_dss
@@ -118,11 +118,7 @@ def add_parser(sub: Any) -> None:
                         f"of every topic's relevant documents, 2 to {MAX_RUNS} (Golbus, Aslam & Clarke, Inf. Retr. "
                         "2013, Figure 6: 50)")
     g = c.add_argument_group("--permuted: the significance test (as in `cranfield discpower`)")
-    g.add_argument("--test", choices=TEST_CHOICES, default="bootstrap", help="significance test (default: bootstrap)")
-    g.add_argument("--B", metavar="B", dest="B", help="resamples (default: the test's, bootstrap 1000)")
-    g.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
-    g.add_argument("--seed", default="0", help="seed of the permutations and the resampling, an integer >= 0 "
-                                              "(default: 0)")
+    add_test_options(g, "bootstrap", seed_of="the permutations and the resampling")
     add_run_options(c.add_argument_group("reading the runs (as in `cranfield eval`)"))
     c.set_defaults(handler=_run_collection)
 

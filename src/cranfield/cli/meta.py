@@ -182,18 +182,24 @@ def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORM
                    help=f"output format: {', '.join(formats)} (default: table); json is an array of objects")
 
 
-def _random_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", default="0", help="random seed of the resampling, an integer >= 0 (default: 0)")
+def _random_options(p: Any, what: str = "the resampling") -> None:
+    p.add_argument("--seed", default="0", help=f"random seed of {what}, an integer >= 0 (default: 0)")
 
 
-def _test_options(p: argparse.ArgumentParser, default: str) -> None:
+def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> None:
+    """``--test`` (``default``), ``--B``, ``--alpha`` and ``--seed`` (of ``seed_of``): the
+    significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
     p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
     p.add_argument("--B", metavar="B", dest="B",
                    help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey 5000)")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
+    _random_options(p, seed_of)
+
+
+def _test_options(p: argparse.ArgumentParser, default: str) -> None:
+    add_test_options(p, default)
     p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
                    help="multiple-comparison correction of the pairwise tests (default: none)")
-    _random_options(p)
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:

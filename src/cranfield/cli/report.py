@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from cranfield.cli.meta import CORRECTION_CHOICES, TEST_CHOICES
+from cranfield.cli.meta import CORRECTION_CHOICES, add_test_options
 
 REPORT_EPILOG = """\
 the HTML report is one file that loads nothing at view time (inline CSS and SVG figures; a
@@ -49,13 +49,9 @@ def add_parser(sub: Any) -> None:
                         "written whole or not at all)")
     p.add_argument("--baseline", metavar="RUN",
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs")
-    p.add_argument("--test", choices=TEST_CHOICES, default="t", help="significance test (default: t)")
+    add_test_options(p, "t")
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
                    help="multiple-comparison correction (default: holm; none for tukey)")
-    p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
-    p.add_argument("--B", metavar="B", dest="B",
-                   help="resamples of the randomization, bootstrap and tukey tests (default: 10000, 1000, 5000)")
-    p.add_argument("--seed", default="0", help="random seed of the resampling, an integer >= 0 (default: 0)")
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
