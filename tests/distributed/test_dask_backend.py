@@ -45,20 +45,22 @@ def start(workers: int) -> tuple[LocalCluster, Client]:
     return cluster, Client(cluster)
 
 
-@pytest.fixture(scope="module")
-def two():
-    cluster, client = start(2)
+def running(workers: int):
+    """A client of a local cluster of ``workers`` processes, closed with its cluster afterwards."""
+    cluster, client = start(workers)
     yield client
     client.close()
     cluster.close()
+
+
+@pytest.fixture(scope="module")
+def two():
+    yield from running(2)
 
 
 @pytest.fixture(scope="module")
 def one():
-    cluster, client = start(1)
-    yield client
-    client.close()
-    cluster.close()
+    yield from running(1)
 
 
 def same(a: np.ndarray | None, b: np.ndarray | None) -> bool:
