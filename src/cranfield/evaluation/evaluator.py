@@ -577,8 +577,7 @@ class Evaluator:
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
-        labels = [given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
-                  for k, obj in enumerate(runs)]
+        labels = run_labels(runs, given)
         settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
         items = list(zip(runs, labels))
         done = (_score_here(self, items, settings, progress_bar) if client is None else
@@ -693,6 +692,13 @@ def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> 
         np.stack([np.pad(a, ((0, 0), (0, width - a.shape[1])), constant_values=np.nan)[keep] for a in run])
         for run in steps if run is not None
     ])
+
+
+def run_labels(runs: Sequence[Any], given: Sequence[str] | None) -> list[str | None]:
+    """The name each run takes: its given name, else ``run<k>`` (its place in the list) for an
+    in-memory run without a name of its own among several, else None (its own name; docs/parquet.md#names)."""
+    return [given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
+            for k, obj in enumerate(runs)]
 
 
 def deepest_cutoff(measures: Sequence[Measure]) -> int | None:

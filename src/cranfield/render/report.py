@@ -227,23 +227,18 @@ class Report:
                               confidence: float, bootstrap_resamples: int, found: list[str], qrels: Any,
                               order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32",
                               names: Sequence[str] | None = None, client: Any = None) -> None:
-        from cranfield.evaluation.evaluator import named_runs
-        from cranfield.io import as_run, needs_run_name
+        from cranfield.evaluation.evaluator import named_runs, run_labels
+        from cranfield.io import as_run
 
         items, given = named_runs(runs, names)
 
         def read(quiet: bool) -> list[Any]:
-            parsed = []
             with warnings.catch_warnings():
                 if quiet:  # said already, by the evaluation on the cluster
                     warnings.simplefilter("ignore", EvaluationWarning)
-                for k, obj in enumerate(items):
-                    run = as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
-                                 score_dtype=score_dtype)
-                    if given is None and len(items) > 1 and needs_run_name(obj):
-                        run = _renamed(run, f"run{k + 1}")
-                    parsed.append(run)
-            return parsed
+                return [as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                               score_dtype=score_dtype, name=label)
+                        for obj, label in zip(items, run_labels(items, None))]
 
         with _Captured(found):
             if client is None:
@@ -531,12 +526,6 @@ def ord_index(letter: str) -> int:
     for ch in letter:
         k = k * 26 + (ord(ch) - ord("a") + 1)
     return k - 1
-
-
-def _renamed(run: Any, name: str) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(run, name=name)
 
 
 def _baseline_name(given: str | int | None, items: Sequence[Any], names: Sequence[str]) -> str | None:
