@@ -86,6 +86,7 @@ def run_report(args: argparse.Namespace) -> int:
     import os
 
     from cranfield.cli.options import check_cluster_options, cluster_from, evaluator_from, split_measures
+    from cranfield.render.html import size_text
     from cranfield.render.report import Report
 
     _check(args)
@@ -98,7 +99,5 @@ def run_report(args: argparse.Namespace) -> int:
                                        seed=args.seed, confidence=args.confidence, order=args.order,
                                        on_duplicate=args.on_duplicate, client=client)
     report.save(args.output)
-    size = os.path.getsize(args.output)
-    shown = f"{size:,} bytes" if size < 10_240 else f"{size / 1024:,.0f} KiB"
-    print(f"cranfield: wrote {args.output} ({shown})", file=sys.stderr)
+    print(f"cranfield: wrote {args.output} ({size_text(os.path.getsize(args.output))})", file=sys.stderr)
     return 0

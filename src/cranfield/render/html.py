@@ -79,12 +79,13 @@ def _pvalue(p: float) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
-def _bytes(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB"):
-        if n < 1024 or unit == "GiB":
-            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return str(n)
+def size_text(n: int) -> str:
+    """A number of bytes as people read it: ``812 bytes``, ``209.4 KiB``, ``3.7 MiB``."""
+    units = ("bytes", "KiB", "MiB", "GiB")
+    k = 0
+    while n >= 1024 ** (k + 1) and k < len(units) - 1:
+        k += 1
+    return f"{n:,} bytes" if k == 0 else f"{n / 1024 ** k:,.1f} {units[k]}"
 
 
 def _figure(fig: Any, ident: str, caption: str) -> str:
@@ -116,7 +117,7 @@ def _settings(report: Any) -> str:
                    '<th class="n">size</th><th>SHA-256</th></tr></thead><tbody>')
         for f in inputs:
             out.append(f"<tr><td>{esc(f.get('role', ''))}</td><td title=\"{esc(f.get('path', ''))}\">"
-                       f"{esc(f.get('name', ''))}</td><td class=\"n\">{esc(_bytes(int(f.get('bytes', 0))))}</td>"
+                       f"{esc(f.get('name', ''))}</td><td class=\"n\">{esc(size_text(int(f.get('bytes', 0))))}</td>"
                        f"<td class=\"hash\">{esc(f.get('sha256', ''))}</td></tr>")
         out.append("</tbody></table></div>")
     else:
