@@ -150,26 +150,44 @@ def _blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
         yield rest + b"\n"
 
 
+_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
+"""``_LOW_BYTES[k]``: the mask keeping the first ``k`` bytes (in memory order) of a little-endian 64-bit word."""
+
+
 def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
     W a multiple of 8 (so rows can be read as 64-bit words)."""
     length = stop - start
-    width = max(-(-int(length.max(initial=0)) // 8) * 8, 8)
-    # Row i of the strided view starts at byte i, so fancy-indexing rows by ``start`` copies
-    # ``width`` bytes per field in one C loop; bytes past the field's end are then zeroed.
-    view = as_strided(buf, shape=(buf.size - width + 1, width), strides=(1, 1))
-    out = view[start]
-    out *= np.arange(width, dtype=np.int32) < length[:, None]
-    return out
+    words = max(-(-int(length.max(initial=0)) // 8), 1)
+    # Row i of a strided view of 64-bit words starts at byte i, so fancy-indexing rows by
+    # ``start`` copies a field eight bytes at a time; rows too close to the end of ``buf``
+    # for a whole last word are copied again from a zero-padded copy of that end.
+    last = buf.size - 8 * words
+    if last < 0:
+        buf, last = np.concatenate((buf, np.zeros(-last, dtype=np.uint8))), 0
+    out = np.ndarray((last + 1, words), dtype="<u8", buffer=buf, strides=(1, 8))[np.minimum(start, last)]
+    tail = np.flatnonzero(start > last)
+    if tail.size:
+        t0 = int(start[tail].min())
+        end = np.zeros(buf.size - t0 + 8 * words, dtype=np.uint8)
+        end[: buf.size - t0] = buf[t0:]
+        out[tail] = np.ndarray((end.size - 8 * words + 1, words), dtype="<u8", buffer=end,
+                               strides=(1, 8))[start[tail] - t0]
+    # the bytes past each field's end: a table of word masks indexed by the field's length
+    out &= _LOW_BYTES[np.clip(np.arange(8 * words + 1)[:, None] - 8 * np.arange(words), 0, 8)].take(length, axis=0)
+    return out.view(np.uint8)
 
 
 def padded_strings(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """The byte ranges ``buf[start[i]:stop[i]]`` (none empty, none holding a NUL byte) as one
     byte-string array (dtype ``S``) as wide as the longest, as the tokenizer stores a column."""
-    longest = int((stop - start).max(initial=0))
-    padded = np.zeros(buf.size + longest + 16, dtype=np.uint8)
-    padded[: buf.size] = buf
-    return _trim(_gather(padded, start, stop))
+    return _trim(_gather(buf, start, stop), int((stop - start).max(initial=0)))
+
+
+def strings_and_keys(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`padded_strings` of the byte ranges and their :func:`doc_keys`, gathered once."""
+    matrix = _gather(buf, start, stop)
+    return _trim(matrix, int((stop - start).max(initial=0))), _hash_words(matrix.view("<u8"))
 
 
 def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> None:
@@ -224,9 +242,11 @@ _MIX = np.array([(0x9E3779B97F4A7C15 + 0xBF58476D1CE4E5B9 * j) % 2**64 | 1 for j
 
 def _mix(words: np.ndarray, position: int | np.ndarray) -> np.ndarray:
     """The hash contribution of 64-bit words at word ``position`` within their string (0 for a
-    zero word, so zero padding never changes a hash)."""
+    zero word, so zero padding never changes a hash): a multiply by an odd constant of the
+    position, then xor-shift, multiply, xor-shift as in SplitMix64's finaliser (Steele, Lea and
+    Flood, OOPSLA 2014), so every bit of a word reaches every bit of its contribution."""
     with np.errstate(over="ignore"):
-        x = words.astype(np.uint64) * _MIX[np.asarray(position) % 64]
+        x = words * _MIX[np.asarray(position) % 64]
         x ^= x >> np.uint64(31)
         x *= np.uint64(0x94D049BB133111EB)
         x ^= x >> np.uint64(29)
@@ -234,11 +254,10 @@ def _mix(words: np.ndarray, position: int | np.ndarray) -> np.ndarray:
 
 
 def _hash_words(words: np.ndarray) -> np.ndarray:
-    """Hash rows of big-endian 64-bit words; all-zero words (padding) contribute nothing."""
+    """Hash rows of little-endian 64-bit words; all-zero words (padding) contribute nothing."""
     h = np.zeros(words.shape[0], dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):
-            h += _mix(words[:, j], j)
+    for j in range(words.shape[1]):
+        h += _mix(words[:, j], j)
     return h
 
 
@@ -279,7 +298,7 @@ class Ragged:
             buf = np.concatenate((buf, np.zeros(need - buf.size, np.uint8)))
         word = as_strided(buf, shape=(buf.size - 7, 8), strides=(1, 1))[at]
         word[np.arange(8) >= (self.length[token] - 8 * k)[:, None]] = 0  # bytes past the string's end
-        mixed = _mix(word.view(">u8").ravel(), k)
+        mixed = _mix(word.view("<u8").ravel(), k)
         keys = np.zeros(n, dtype=np.uint64)
         some = words > 0
         if some.any():
@@ -301,7 +320,7 @@ def doc_keys(docnos: np.ndarray) -> np.ndarray:
     width = docnos.dtype.itemsize
     padded = np.zeros((docnos.size, -(-width // 8) * 8), dtype=np.uint8)
     padded[:, :width] = docnos.view(np.uint8).reshape(docnos.size, width)
-    return _hash_words(padded.view(">u8"))
+    return _hash_words(padded.view("<u8"))
 
 
 _POW10 = 10.0 ** np.arange(23)
@@ -383,6 +402,7 @@ class _Field:
     """
 
     matrix: np.ndarray
+    width: int  # the longest field in the matrix
     short: np.ndarray | None
     long: np.ndarray
     spans: Ragged
@@ -390,12 +410,14 @@ class _Field:
     @classmethod
     def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> _Field:
         length = stop - start
-        width = -(-int(length.max(initial=0)) // 8) * 8
-        if fits_width(length.size, width, int(length.sum())):
-            return cls(_gather(buf, start, stop), None, np.zeros(0, dtype=np.intp), Ragged(buf, start[:0], length[:0]))
+        longest = int(length.max(initial=0))
+        if fits_width(length.size, -(-longest // 8) * 8, int(length.sum())):
+            return cls(_gather(buf, start, stop), longest, None, np.zeros(0, dtype=np.intp),
+                       Ragged(buf, start[:0], length[:0]))
         width = max((2 * int(length.sum()) + 16 * length.size) // length.size // 8 * 8, 8)
         short, long = np.flatnonzero(length <= width), np.flatnonzero(length > width)
-        return cls(_gather(buf, start[short], stop[short]), short, long, Ragged(buf, start[long], length[long]))
+        return cls(_gather(buf, start[short], stop[short]), int(length[short].max(initial=0)), short, long,
+                   Ragged(buf, start[long], length[long]))
 
     @property
     def rows(self) -> int:
@@ -426,11 +448,11 @@ class _Field:
     def strings(self, compact: bool) -> np.ndarray:
         """The fields as byte strings: dtype ``S`` when no field is long, else an object array
         of ``bytes`` (``compact``) or dtype ``S`` as wide as the longest."""
-        values = self.combine(_trim(self.matrix), self.long_strings if self.long.size else self.long)
+        values = self.combine(_trim(self.matrix, self.width), self.long_strings if self.long.size else self.long)
         return values if compact or values.dtype.kind == "S" else values.astype("S")
 
     def keys(self) -> np.ndarray:
-        return self.combine(_hash_words(self.matrix.view(">u8")), self.spans.hash())
+        return self.combine(_hash_words(self.matrix.view("<u8")), self.spans.hash())
 
     def numbers(self, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
         """Numbers of the rows where ``has`` (0 elsewhere)."""
@@ -476,9 +498,9 @@ def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[byte
     return first, bool((view[start] == np.frombuffer(first, dtype=np.uint8)).all())
 
 
-def _trim(m: np.ndarray) -> np.ndarray:
-    """The gathered matrix as byte strings no wider than its longest value."""
-    width = max(int((m != 0).sum(axis=1).max(initial=0)), 1)
+def _trim(m: np.ndarray, width: int) -> np.ndarray:
+    """The gathered matrix as byte strings ``width`` bytes wide (its longest value's length)."""
+    width = max(width, 1)
     return np.ascontiguousarray(m[:, :width]).view(f"S{width}").ravel()
 
 
@@ -491,18 +513,13 @@ def _tokenise_block(
     raw = np.frombuffer(block, dtype=np.uint8)
     _check_text(raw, block, source, first_line)
     n = raw.size
-    # Padding: one whitespace byte on each side for the edge detection, and room at the end
-    # for the strided gather of the widest field.
-    longest = 0
+    # Padding: one whitespace byte on each side for the edge detection.
     blank = np.empty(n + 2, dtype=bool)
     blank[0] = blank[-1] = True
     np.less_equal(raw, 32, out=blank[1:-1])  # space, tab, CR, LF and other controls
     edges = np.flatnonzero(blank[1:] != blank[:-1])
     start, stop = edges[0::2], edges[1::2]
-    if start.size:
-        longest = int((stop - start).max())
-    buf = np.zeros(n + longest + 16, dtype=np.uint8)
-    buf[:n] = raw
+    buf = raw
     newlines = np.flatnonzero(raw == 10)
     # first token of each line; the block always ends with a line break
     first = np.searchsorted(start, np.concatenate(([-1], newlines[:-1])))

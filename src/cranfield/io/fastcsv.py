@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.io._tokens import CodeBook, Columns, doc_keys, open_binary, padded_strings
+from cranfield.io._tokens import CodeBook, Columns, open_binary, padded_strings, strings_and_keys
 
 MIN_BYTES = 4 << 20  # below this, importing pyarrow (~0.1 s) costs more than the faster parse saves
 MAX_BYTES = 1 << 28  # the file is held whole in memory; larger ones are read block by block
@@ -187,14 +187,9 @@ def _columns(data: bytes, source: str) -> Columns | None:
     if bool(np.isnan(score).any()):
         return None
     buf, start, stop = fields[2]
-    length = stop - start
-    if not same_width(length):
+    if not same_width(stop - start):
         return None
-    if bool((length == length[0]).all()):
-        width = int(length[0])
-        docno = buf[int(start[0]): int(start[0]) + width * rows].view(f"S{width}").copy()
-    else:
-        docno = padded_strings(buf, start, stop)
+    docno, keys = strings_and_keys(buf, start, stop)
     if not same_width(fields[0][2] - fields[0][1]):
         return None  # a topic id far longer than the others: the tokenizer stores it apart
     topics = CodeBook()  # codes in order of first appearance, as the tokenizer gives them
@@ -203,6 +198,6 @@ def _columns(data: bytes, source: str) -> Columns | None:
     return Columns(
         source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
         line=np.arange(1, rows + 1, dtype=np.int32),
-        text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: doc_keys(docno)},
+        text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: keys},
         code={0: code}, names={0: topics.names}, first={5: first}, same={5: same},
     )
