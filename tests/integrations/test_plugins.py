@@ -336,3 +336,21 @@ def test_console_script_with_plugin_in_a_fresh_process():
     assert result.returncode == 0, result.stderr
     row = result.stdout.splitlines()[-1].split()
     assert row[0] == "humR03dc" and row[1] == row[2]
+
+
+def test_the_entry_point_precheck_looks_only_where_it_may_skip(tmp_path, monkeypatch):
+    """plugins.may_declare lets start-up skip importlib.metadata only when no distribution on the
+    path can declare the group; when unsure (a zip file on the path) it says so."""
+    other = tmp_path / "other_dist-1.0.dist-info"
+    other.mkdir()
+    (other / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
+    (tmp_path / "plain_dist-1.0.dist-info").mkdir()  # no entry_points.txt at all
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert not plugins.may_declare()
+    assert plugins.load_entry_points() == []
+    _distribution(tmp_path, "ep_found", "", "ep_found")
+    assert plugins.may_declare()
+    zipped = tmp_path / "bundle.zip"
+    zipped.write_bytes(b"PK\x05\x06" + bytes(18))
+    monkeypatch.setattr(sys, "path", [str(zipped)])
+    assert plugins.may_declare()

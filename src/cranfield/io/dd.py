@@ -29,7 +29,7 @@ import dataclasses
 import re
 from collections import Counter
 from pathlib import Path
-from xml.parsers import expat
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from cranfield.errors import InputError, check_choice
 from cranfield.io._tokens import open_binary, parse_ints, read_columns, require_columns
 from cranfield.io.qrels import Intents, Qrels, build_qrels, normalise_intent
 from cranfield.io.run import Run, as_bytes, build_run, group_codes
+
+if TYPE_CHECKING:
+    from xml.parsers import expat
 
 COMBINE = ("sum", "dcg")
 DUP = ("nonrel", "error")
@@ -187,6 +190,8 @@ class _TruthXML:
 
 
 def _xml_passages(path: str | Path, source: str) -> _Passages:
+    from xml.parsers import expat  # lazily: every run path is sniffed here, few need the XML parser
+
     parser = expat.ParserCreate()
     reader = _TruthXML(source, parser)
     parser.StartElementHandler, parser.EndElementHandler = reader.start, reader.end

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._numeric import distinct
 from cranfield.errors import InputError, check_choice, warn
 from cranfield.io._tokens import (
     INTEGER,
@@ -157,8 +158,8 @@ def _looks_diverse(topic: np.ndarray, intent: np.ndarray) -> bool:
     """Whether the second column takes two or more values within some topic."""
     if topic.size == 0:
         return False
-    pairs = np.unique((topic.astype(np.int64) << 32) | intent.astype(np.int64))  # codes: both >= 0
-    return bool(np.unique(pairs >> 32).size < pairs.size)
+    pairs = distinct((topic.astype(np.int64) << 32) | intent.astype(np.int64))  # codes: both >= 0
+    return bool(distinct(pairs >> 32).size < pairs.size)
 
 
 def read_qrels(

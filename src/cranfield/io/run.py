@@ -17,6 +17,7 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
+from cranfield._numeric import distinct
 from cranfield.errors import InputError, check_choice
 from cranfield.io._tokens import (
     FLOAT,
@@ -150,10 +151,10 @@ def _has_equal_keys(topic: np.ndarray, keys: np.ndarray) -> bool:
         return False
     starts = np.concatenate(([0], np.flatnonzero(topic[1:] != topic[:-1]) + 1))
     counts = np.diff(np.concatenate((starts, [n])))
-    if np.unique(topic[starts]).size == starts.size and bool((counts == counts[0]).all()):
+    if distinct(topic[starts]).size == starts.size and bool((counts == counts[0]).all()):
         rows = np.sort(keys.reshape(starts.size, int(counts[0])), axis=1)  # topics of equal length
         return bool((rows[:, 1:] == rows[:, :-1]).any())
-    if np.unique(topic[starts]).size == starts.size and counts.max() * starts.size <= 2 * n:
+    if distinct(topic[starts]).size == starts.size and counts.max() * starts.size <= 2 * n:
         width = int(counts.max())
         # padding with distinct values larger than any row's keys never creates an equality
         padded = np.full((starts.size, width), np.iinfo(np.uint64).max, dtype=np.uint64)

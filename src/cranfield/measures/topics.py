@@ -10,7 +10,7 @@ from typing import cast
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import distinct, safe_div
 from cranfield.batch import Topics
 from cranfield.errors import check_choice, check_int, invalid, warn
 
@@ -99,7 +99,7 @@ def _smallest_cover(masks: np.ndarray, target: int) -> int:
             if (step == target).any():
                 return size
             found.append(step[~seen[step]])
-        frontier = np.unique(np.concatenate(found))
+        frontier = distinct(np.concatenate(found))
         seen[frontier] = True
     raise AssertionError("the OR of all masks is the target")  # pragma: no cover
 
@@ -137,7 +137,7 @@ def exact_cover(topics: Topics, rel: int = 1, *, max_intents: int = MAX_EXACT_IN
             continue
         cols = covers[t][:, coverable[t]]  # (J, n)
         bits = cols.astype(np.int64) @ (np.int64(1) << np.arange(cols.shape[1], dtype=np.int64))
-        masks = np.unique(bits[bits > 0])
+        masks = distinct(bits[bits > 0])
         xi[t] = _smallest_cover(masks, (1 << cols.shape[1]) - 1)
     return xi
 

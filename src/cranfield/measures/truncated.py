@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import distinct, safe_div
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import exp_stop, first_true, gain, gain_shift, log2_discount, ranks
@@ -221,7 +221,7 @@ def oie_prefix(batch: Batch, *, cutoff: int | None, beta: float = 1.05, collecti
     d = grades.shape[-1]
     size = float(collection)
     # labels matter only through their order: level v = 1..V numbers the distinct positive labels
-    values = np.unique(np.concatenate((ideal.ravel(), grades.ravel())))
+    values = distinct(np.concatenate((ideal.ravel(), grades.ravel())))
     values = values[values > 0]
     level = np.arange(1, values.size + 1)[:, None]  # (V, 1)
     ranked = np.where(grades > 0, np.searchsorted(values, grades) + 1, 0)[..., None, :]  # (S, T, 1, D)
