@@ -36,10 +36,11 @@ def provenance_line(results: Results) -> str:
 
 
 def _value(v: float, how: str, digits: int = 4) -> str:
-    if math.isnan(v):
+    v = float(v)
+    if v != v:
         return "nan"
-    if how == "sum" or (float(v).is_integer() and abs(v) >= 1e4):
-        return str(int(round(v))) if float(v).is_integer() else f"{v:.{digits}f}"
+    if (how == "sum" or abs(v) >= 1e4) and v.is_integer():
+        return str(int(v))
     return f"{v:.{digits}f}"
 
 
@@ -119,13 +120,12 @@ def format_table(results: Results, per_topic: bool = False, trisk: np.ndarray | 
     risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
     head = ["run", "topic", *results.measures, *risk] if per_topic else ["run", *results.measures, *risk]
     means = results.summary()
+    kinds = [how[m] for m in results.measures]
     for s, run in enumerate(results.runs):
-        if per_topic:
-            for t, topic in enumerate(results.topics):
-                vals = results.values[s, :, t]
-                if not np.isnan(vals).all():
-                    body.append([run, topic, *(_value(v, how[m]) for m, v in zip(results.measures, vals)),
-                                 *([""] * len(risk))])
+        if per_topic:  # Python floats row by row (numpy scalars one at a time cost ~10 times more)
+            scored = np.flatnonzero(~np.isnan(results.values[s]).all(axis=0))
+            for t, vals in zip(scored.tolist(), results.values[s][:, scored].T.tolist()):
+                body.append([run, results.topics[t], *map(_value, vals, kinds), *([""] * len(risk))])
         row = [run, "all"] if per_topic else [run]
         body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])]
                     + ([_value(float(v), "mean") for v in trisk[s]] if trisk is not None else []))
