@@ -71,3 +71,21 @@ def test_strings_and_keys_from_an_unpadded_buffer(values, lead):
     assert np.array_equal(padded_strings(buf, start, start + length), expected)
     assert np.array_equal(keys, doc_keys(expected))
     assert np.array_equal(keys, doc_keys(expected.astype(object)))
+
+
+short_token = st.from_regex(r"[+-]?[0-9.]{0,8}", fullmatch=True).filter(lambda t: len(t) <= 8) | st.text(
+    alphabet="0123456789.+-eEinfa", max_size=8)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(short_token, min_size=1, max_size=40))
+def test_eight_byte_numbers_parse_as_the_digit_loop_does(texts):
+    """Numbers of at most 8 bytes take the one-word (SWAR) path of parse_decimals; padded to 16
+    bytes the same texts take the digit-by-digit loop: values (bit for bit) and ok agree."""
+    m8 = np.array([t.encode() for t in texts], dtype="S8").view(np.uint8).reshape(len(texts), 8)
+    m16 = np.zeros((len(texts), 16), dtype=np.uint8)
+    m16[:, :8] = m8
+    v8, ok8 = parse_decimals(m8)
+    v16, ok16 = parse_decimals(m16)
+    assert ok8.tolist() == ok16.tolist()
+    assert np.array_equal(v8[ok8].view(np.uint64), v16[ok16].view(np.uint64))

@@ -335,6 +335,8 @@ def parse_decimals(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     exponent, ``inf``, too many digits, garbage) are left to the caller.
     """
     n, width = m.shape
+    if width == 8:  # the usual score: one 64-bit word per number
+        return _short_decimals(np.ascontiguousarray(m).view("<u8").ravel())
     neg = m[:, 0] == 45
     signed = neg | (m[:, 0] == 43)
     mantissa = np.zeros(n, dtype=np.int64)
@@ -360,6 +362,47 @@ def parse_decimals(m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             break
     ok &= (digits > 0) & (digits <= 18) & (mantissa <= 2**53) & (dots <= 1) & (frac <= 22)
     values = mantissa.astype(np.float64) / _POW10[np.minimum(frac, 22)]
+    return np.where(neg, -values, values), ok
+
+
+_BYTES = {name: np.uint64(int(byte, 16) * 0x0101010101010101) for name, byte in
+          (("high", "80"), ("low7", "7F"), ("ones", "01"), ("dot", "2E"), ("zero", "30"), ("over9", "76"))}
+
+
+def _nonzero_bytes(x: np.ndarray) -> np.ndarray:
+    """0x80 in every byte of the 64-bit words ``x`` that is not zero, 0 in the others (no carry
+    crosses a byte: Warren, *Hacker's Delight*, 2nd ed. 2012, section 6-1)."""
+    return (((x & _BYTES["low7"]) + _BYTES["low7"]) | x) & _BYTES["high"]
+
+
+def _short_decimals(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`parse_decimals` of numbers of at most 8 bytes, one little-endian 64-bit word each
+    (zero-padded), by SWAR arithmetic on the words: strip the sign, find the dot (at most one)
+    and take it out, check that every other byte is a digit, and combine the digits pairwise
+    into the mantissa in three multiplications (Lemire, 2022, "Parsing eight digits"); the
+    value is the mantissa (< 10^8) divided by a power of ten, Clinger's exact fast path."""
+    u64 = np.uint64
+    with np.errstate(over="ignore"):
+        first = words & u64(0xFF)
+        neg = first == 45
+        w = np.where(neg | (first == 43), words >> u64(8), words)
+        length = ((_nonzero_bytes(w) >> u64(7)) * _BYTES["ones"]) >> u64(56)  # tokens hold no NUL byte
+        dot = ~_nonzero_bytes(w ^ _BYTES["dot"]) & _BYTES["high"] & _LOW_BYTES[length]
+        has_dot = dot != 0
+        # the dot's byte: dot is 2^(8p + 7), exact as a double
+        p = ((np.log2(np.maximum(dot, u64(1)).astype(np.float64)).astype(np.int64) - 7) // 8).astype(np.uint64)
+        shift = u64(8) * np.minimum(p, u64(7))
+        digits = np.where(has_dot, (w & _LOW_BYTES[np.minimum(p, u64(8))]) | ((w >> (shift + u64(8))) << shift), w)
+        count = length - has_dot
+        inside = _LOW_BYTES[count]
+        v = digits ^ _BYTES["zero"]  # digits become their values 0..9
+        ok = ((count > 0) & ((dot & (dot - u64(1))) == 0)
+              & (((((v & _BYTES["low7"]) + _BYTES["over9"]) | v) & _BYTES["high"] & inside) == 0))
+        v = (v & inside) << (u64(8) * (u64(8) - count))  # right-aligned: leading zeros first
+        v = (v * u64(10) + (v >> u64(8))) & u64(0x00FF00FF00FF00FF)
+        v = (v * u64(100) + (v >> u64(16))) & u64(0x0000FFFF0000FFFF)
+        v = (v * u64(10000) + (v >> u64(32))) & u64(0xFFFFFFFF)
+        values = v.astype(np.float64) / _POW10[np.where(has_dot, length - u64(1) - p, u64(0))]
     return np.where(neg, -values, values), ok
 
 
