@@ -10,7 +10,8 @@ Cases (data written by _gen.py / bench_ndeval.py into benchmarks/_work/, reused 
     python benchmarks/bench_processes.py                 # all three (the 10M data: ~560 MB)
     python benchmarks/bench_processes.py --cases adhoc-1M,ndeval-1M --repeat 3
 
-Time is the best wall-clock of --repeat runs; memory the peak resident set of the child
+Time is the best wall-clock of --repeat runs, cranfield's and the reference's taken in turn
+(so that both meet the same moments of the machine's load); memory the peak resident set of the child
 (ru_maxrss via os.wait4), each child spawned by a small launcher (see LAUNCHER). The load
 average is printed before and after: on a shared machine the figures are only as good as it
 is quiet.
@@ -98,9 +99,12 @@ def run_process(cmd: list[str]) -> tuple[float, float]:
     return float(wall), int(rss_kb) / 1024
 
 
-def best(cmd: list[str], repeat: int) -> tuple[float, float]:
-    runs = [run_process(cmd) for _ in range(repeat)]
-    return min(w for w, _ in runs), max(m for _, m in runs)
+def best_of_pairs(ours: list[str], theirs: list[str], repeat: int) -> tuple[float, float, float, float]:
+    """(our best seconds, our peak MB, their best seconds, their peak MB), the two commands run
+    in turn ``repeat`` times, so that both meet the same moments of a shared machine's load."""
+    runs = [(run_process(ours), run_process(theirs)) for _ in range(repeat)]
+    return (min(a[0] for a, _ in runs), max(a[1] for a, _ in runs),
+            min(b[0] for _, b in runs), max(b[1] for _, b in runs))
 
 
 def case(name: str, work: Path) -> tuple[list[str], list[str]]:
@@ -132,8 +136,7 @@ def main() -> int:
     for name in args.cases.split(","):
         ours, theirs = case(name, args.work)
         reference = "pyndeval" if name.startswith("ndeval") else "pytrec_eval"
-        t_ours, m_ours = best(ours, args.repeat)
-        t_ref, m_ref = best(theirs, args.repeat)
+        t_ours, m_ours, t_ref, m_ref = best_of_pairs(ours, theirs, args.repeat)
         rows.append((name, reference, t_ours, m_ours, t_ref, m_ref))
         print(f"{name}: cranfield {t_ours:.2f} s ({m_ours:,.0f} MB), {reference} {t_ref:.2f} s ({m_ref:,.0f} MB), "
               f"ratio {t_ours / t_ref:.2f}", flush=True)

@@ -133,8 +133,26 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     print(f"cranfield: {prefix}: {message}", file=sys.stderr)
 
 
+def keep_freed_memory() -> None:
+    """Ask glibc's allocator to keep freed memory for reuse (no-op elsewhere). A command frees
+    and allocates arrays of a run's size for every run file it reads; by default glibc gives
+    each such block back to the kernel and the next one is faulted in again page by page,
+    which costs about a sixth of the time of ``eval`` over many large runs (system time)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return
+    mallopt(-3, 1 << 28)  # M_MMAP_THRESHOLD: blocks below 256 MiB come from the heap, reused when freed
+    mallopt(-1, 1 << 29)  # M_TRIM_THRESHOLD: the heap's free top is given back beyond 512 MiB only
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cranfield`` console script."""
+    keep_freed_memory()
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command is None:
