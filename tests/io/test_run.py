@@ -8,6 +8,8 @@ import gzip
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cranfield import InputError, read_run
 from cranfield.io import as_run, run_from_dict, run_from_frame
@@ -176,3 +178,20 @@ def test_tag_that_changes_in_a_later_block(tmp_path, monkeypatch):
     lines[25] = "1 Q0 d25 25 75 samf"  # same length, different bytes
     path.write_text("\n".join(lines) + "\n")
     assert read_run(path).name == "tags.txt"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "3"]), st.text("abAB01-", min_size=1, max_size=12),
+                          st.sampled_from([0.5, 0.25, 1.0, 0.5 + 1e-12, 2.0])), min_size=1, max_size=60,
+                unique_by=lambda r: (r[0], r[1])))
+def test_score_order_matches_a_plain_sort(rows):
+    """Ties of every size (pairs take a vectorised path, larger groups a sort) are ranked as
+    trec_eval ranks them: score as a C float descending, then docno descending in byte order."""
+    run = run_from_frame(pd.DataFrame(rows, columns=["query_id", "doc_id", "score"]))
+    for q in dict.fromkeys(t for t, _, _ in rows):
+        tied: dict[float, list[str]] = {}
+        for t, d, s in rows:
+            if t == q:
+                tied.setdefault(float(np.float32(s)), []).append(d)
+        expected = [d for score in sorted(tied, reverse=True) for d in sorted(tied[score], key=str.encode, reverse=True)]
+        assert run.ranking(q) == expected

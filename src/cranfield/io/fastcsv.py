@@ -123,7 +123,7 @@ def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset: arr.offset + len(arr) + 1]
     data = arr.buffers()[2]
     buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
-    return buf, offsets[:-1].astype(np.int64), offsets[1:].astype(np.int64)
+    return buf, offsets[:-1], offsets[1:]
 
 
 def _numbers(column: Any, dtype: type) -> np.ndarray:
@@ -141,8 +141,7 @@ def _first_and_same(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tup
     first = bytes(buf[int(start[0]): int(stop[0])])
     if not bool((stop - start == width).all()):
         return first, False
-    rows = buf[int(start[0]): int(start[0]) + width * start.size].reshape(start.size, width)
-    return first, bool((rows == rows[0]).all())
+    return first, buf[int(start[0]): int(start[0]) + width * start.size].tobytes() == first * start.size
 
 
 def same_width(length: np.ndarray) -> bool:

@@ -239,9 +239,25 @@ def _ranked_order(
         if perm is None:
             perm, touched = np.arange(t.size), idx
         sub = perm[idx]
-        # ascending by (-group, docno), reversed: group ascending, docno descending
-        perm[idx] = sub[np.lexsort((docno[sub], -group))[::-1]]
+        perm[idx] = sub[_docno_descending(docno[sub], group)]
     return perm, touched
+
+
+def _docno_descending(docno: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """The order that sorts each group of consecutive rows (``group`` ids, ascending) by docno
+    descending and keeps the groups where they are. Most groups of tied scores are pairs:
+    one vectorised comparison orders them all; the larger groups are sorted together."""
+    order = np.arange(group.size)
+    starts = np.flatnonzero(np.concatenate(([True], group[1:] != group[:-1])))
+    sizes = np.diff(np.append(starts, group.size))
+    pairs = starts[sizes == 2]
+    swap = pairs[docno[pairs] < docno[pairs + 1]]
+    order[swap], order[swap + 1] = swap + 1, swap
+    if bool((sizes > 2).any()):
+        rows = np.flatnonzero(np.repeat(sizes > 2, sizes))
+        # ascending by (-group, docno), reversed: group ascending, docno descending
+        order[rows] = rows[np.lexsort((docno[rows], -group[rows]))[::-1]]
+    return order
 
 
 def build_run(
