@@ -193,5 +193,6 @@ def test_score_order_matches_a_plain_sort(rows):
         for t, d, s in rows:
             if t == q:
                 tied.setdefault(float(np.float32(s)), []).append(d)
-        expected = [d for score in sorted(tied, reverse=True) for d in sorted(tied[score], key=str.encode, reverse=True)]
+        expected = [d for score in sorted(tied, reverse=True)
+                    for d in sorted(tied[score], key=str.encode, reverse=True)]
         assert run.ranking(q) == expected
