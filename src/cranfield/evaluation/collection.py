@@ -263,15 +263,20 @@ class Collection:
             else:
                 rows = np.flatnonzero(use)
                 j = self.lookup(row_topic[rows], run.doc_key[rows], run.docno[rows])
-            found = j >= 0
-            t_idx, r_idx = row_topic[rows][found] - t0, rank[rows][found]
-            labels[s, t_idx, r_idx] = self.grades[j[found]]
-            judged[s, t_idx, r_idx] = True
+            # every row is written: an unjudged document (j = -1) takes the zero row after the grades
+            cell = (row_topic[rows] - t0) * d + rank[rows]
+            labels[s].reshape(-1, n_int)[cell] = self._grades_and_zero[j]
+            judged[s].reshape(-1)[cell] = j >= 0
             if iteration is not None:
                 iteration[s, row_topic[rows] - t0, rank[rows]] = (
                     run.iteration[rows] if run.iteration is not None else rank[rows] * 0
                 )
         return Batch(labels, judged, length, present, self.topic_block(t0, t1), iteration)
+
+    @cached_property
+    def _grades_and_zero(self) -> np.ndarray:
+        """The grades with a row of zeros appended: row -1 is an unjudged document's."""
+        return np.concatenate((self.grades, np.zeros((1, self.grades.shape[1]), dtype=self.grades.dtype)))
 
     def topic_block(self, start: int, stop: int) -> Topics:
         """The facts of topics ``start:stop``, kept so that what a measure caches on them
