@@ -307,7 +307,7 @@ def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], setti
                 and worth_it(obj))
 
     def ahead(obj: Any) -> Any:
-        return read_run_columns(obj) if plain(obj) else None
+        return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
 
     if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
         return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",

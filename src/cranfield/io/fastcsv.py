@@ -56,12 +56,13 @@ def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
     return size >= min_bytes or ("pyarrow.csv" in sys.modules and size >= min_bytes // 64)
 
 
-def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Columns | None:
+def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES, threads: bool = True) -> Columns | None:
     """The columns :func:`~cranfield.io.run.read_run` reads of a run file (``qid`` as codes,
     ``docno`` as byte strings and keys, ``score`` as float64, ``tag`` checked for one value), as
     :func:`~cranfield.io._tokens.read_columns` gives them, or ``None`` when the fast path does
     not apply (see the module's docstring) or the file has fewer than ``min_bytes``; never
-    raises for a bad file."""
+    raises for a bad file. ``threads=False`` parses on this thread only, in one block (for
+    callers that read several files at once, one per thread)."""
     if not worth_it(path, min_bytes) or not available():
         return None
     try:
@@ -72,7 +73,7 @@ def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES) -> Columns
     if not data or len(data) > MAX_BYTES:
         return None
     try:
-        return _columns(data, str(path))
+        return _columns(data, str(path), threads)
     except Exception:  # any complaint of pyarrow: the tokenizer reads (or refuses) the file
         return None
 
@@ -127,7 +128,7 @@ def plain_blanks(data: bytes, rows: int, ncols: int) -> bool:
 
 def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(data bytes, start, stop) of the strings of a pyarrow string column."""
-    arr = column.combine_chunks()
+    arr = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()  # one chunk: no copy
     offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset: arr.offset + len(arr) + 1]
     data = arr.buffers()[2]
     buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
@@ -137,7 +138,7 @@ def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _numbers(column: Any, dtype: type) -> np.ndarray:
     """The values of a pyarrow column of fixed-width numbers without nulls, read from its data
     buffer (``to_numpy`` would import pandas, ~0.2 s of every command's start-up)."""
-    arr = column.combine_chunks() if hasattr(column, "combine_chunks") else column
+    arr = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
     size = np.dtype(dtype).itemsize
     return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * size)
 
@@ -159,7 +160,7 @@ def same_width(length: np.ndarray) -> bool:
     return -(-int(length.max()) // 8) * 8 <= 16 + 2 * int(length.min())
 
 
-def _columns(data: bytes, source: str) -> Columns | None:
+def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     import pyarrow as pa
     import pyarrow.csv as csv
 
@@ -176,7 +177,8 @@ def _columns(data: bytes, source: str) -> Columns | None:
     used = {0: pa.string(), 2: pa.string(), 4: pa.float64(), 5: pa.string()}  # topic, docno, score, tag
     table = csv.read_csv(  # every row is split into its ncols fields; only the columns used are converted
         pa.py_buffer(data),
-        read_options=csv.ReadOptions(column_names=names, use_threads=True),
+        read_options=csv.ReadOptions(column_names=names, use_threads=threads,
+                                     **({} if threads else {"block_size": len(data) + 1})),
         parse_options=csv.ParseOptions(delimiter=sep.decode(), quote_char=False, escape_char=False,
                                        double_quote=False, newlines_in_values=False, ignore_empty_lines=False),
         convert_options=csv.ConvertOptions(
