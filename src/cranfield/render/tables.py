@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -42,6 +43,20 @@ def _value(v: float, how: str, digits: int = 4) -> str:
     if (how == "sum" or abs(v) >= 1e4) and v.is_integer():
         return str(int(v))
     return f"{v:.{digits}f}"
+
+
+def format_column(values: np.ndarray, how: str, digits: int = 4) -> list[str]:
+    """:func:`_value` of each of ``values`` (one measure's column), formatted in one pass: most
+    cells are plain ``digits``-decimal numbers; the integers it writes without decimals (every
+    integer of a summed measure, those of at least 1e4 of the others) are found at once."""
+    texts = [f"{v:.{digits}f}" for v in values.tolist()]  # NaN gives "nan", as _value does
+    with np.errstate(invalid="ignore"):
+        whole = np.isfinite(values) & (values == np.trunc(values))
+        if how != "sum":
+            whole &= np.abs(values) >= 1e4
+    for i in np.flatnonzero(whole).tolist():
+        texts[i] = str(int(values[i]))
+    return texts
 
 
 def trisk_label(measure: str) -> str:
@@ -120,12 +135,12 @@ def format_table(results: Results, per_topic: bool = False, trisk: np.ndarray | 
     risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
     head = ["run", "topic", *results.measures, *risk] if per_topic else ["run", *results.measures, *risk]
     means = results.summary()
-    kinds = [how[m] for m in results.measures]
     for s, run in enumerate(results.runs):
-        if per_topic:  # Python floats row by row (numpy scalars one at a time cost ~10 times more)
+        if per_topic:  # one measure's column at a time; rows without any score are left out
             scored = np.flatnonzero(~np.isnan(results.values[s]).all(axis=0))
-            for t, vals in zip(scored.tolist(), results.values[s][:, scored].T.tolist()):
-                body.append([run, results.topics[t], *map(_value, vals, kinds), *([""] * len(risk))])
+            columns = [format_column(row, how[m]) for m, row in zip(results.measures, results.values[s][:, scored])]
+            topics = [results.topics[t] for t in scored.tolist()]
+            body.extend(map(list, zip(itertools.repeat(run), topics, *columns, *([""] * len(scored),) * len(risk))))
         row = [run, "all"] if per_topic else [run]
         body.append(row + [_value(v, how[m]) for m, v in zip(results.measures, means[s])]
                     + ([_value(float(v), "mean") for v in trisk[s]] if trisk is not None else []))
@@ -155,11 +170,11 @@ def to_jsonable(value: Any) -> Any:
 
 def aligned(head: Sequence[str], body: Sequence[Sequence[str]], left: Sequence[bool]) -> list[str]:
     """Rows of cells as aligned lines; ``left[c]`` left-aligns column c, else right-aligns it."""
-    widths = [max(len(r[c]) for r in [head, *body]) for c in range(len(head))]
-    return [
-        "  ".join(cell.ljust(w) if left[c] else cell.rjust(w) for c, (cell, w) in enumerate(zip(row, widths))).rstrip()
-        for row in [head, *body]
-    ]
+    columns = []
+    for c, column in enumerate(zip(*[head, *body])):  # column by column: one width, one justification
+        width = max(map(len, column))
+        columns.append([cell.ljust(width) for cell in column] if left[c] else [cell.rjust(width) for cell in column])
+    return ["  ".join(row).rstrip() for row in zip(*columns)]
 
 
 def truncation_table(result: TruncationResult) -> str:
