@@ -346,10 +346,19 @@ def test_the_entry_point_precheck_looks_only_where_it_may_skip(tmp_path, monkeyp
     (other / "entry_points.txt").write_text("[console_scripts]\nother = other:main\n")
     (tmp_path / "plain_dist-1.0.dist-info").mkdir()  # no entry_points.txt at all
     monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    # importlib_metadata (the backport, which some test dependencies import) adds its own finder:
+    # may_declare then always lets importlib.metadata look; here only the standard finders
+    from importlib.machinery import PathFinder
+
+    standard = [f for f in sys.meta_path if not hasattr(f, "find_distributions") or f is PathFinder]
+    monkeypatch.setattr(sys, "meta_path", standard)
     assert not plugins.may_declare()
     assert plugins.load_entry_points() == []
     _distribution(tmp_path, "ep_found", "", "ep_found")
     assert plugins.may_declare()
+    monkeypatch.setattr(sys, "meta_path", [*standard, type("Finder", (), {"find_distributions": None})()])
+    assert plugins.may_declare()  # another finder of distributions: it may know of more
+    monkeypatch.setattr(sys, "meta_path", standard)
     zipped = tmp_path / "bundle.zip"
     zipped.write_bytes(b"PK\x05\x06" + bytes(18))
     monkeypatch.setattr(sys, "path", [str(zipped)])
