@@ -814,6 +814,11 @@ class Grammar:
                 table[states.index(state), _CLASS_NAMES.index(kind)] = states.index(target)
         return cls(name, table, np.array([s in accept for s in states]))
 
+    @property
+    def takes_one_digit(self) -> bool:
+        """Whether a single digit is a valid token."""
+        return bool(self.accept[self.table[0, _CLASS_NAMES.index("digit")]])
+
     def matches(self, text: Ragged) -> np.ndarray:
         """Whether each string is a complete token of the grammar (one step per byte position,
         vectorised over the strings still being read)."""
@@ -926,6 +931,10 @@ def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
                column: int | None = None, grammar: Grammar = INTEGER) -> np.ndarray:
     """int64 of byte strings that are integers (``[+-]digits``, or another integer ``grammar``);
     anything else, or a value beyond 64 bits, is an error naming its line and column."""
+    if values.dtype == np.dtype("S1") and grammar.takes_one_digit:  # the usual labels: one digit each
+        digit = values.view(np.uint8).astype(np.int64) - 48
+        if bool(((digit >= 0) & (digit <= 9)).all()):
+            return digit
     value, over = _integers(require_tokens(values, grammar, source, line, what, column))
     if over.any():
         i = int(np.flatnonzero(over)[0])
