@@ -126,9 +126,14 @@ def plain_blanks(data: bytes, rows: int, ncols: int) -> bool:
     return pairs == cr and blanks == rows * (ncols - 1) + lf + cr
 
 
+def _one_array(column: Any) -> Any:
+    """A pyarrow column as one array: its only chunk as it is (no copy), or the chunks joined."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+
+
 def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(data bytes, start, stop) of the strings of a pyarrow string column."""
-    arr = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()  # one chunk: no copy
+    arr = _one_array(column)
     offsets = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset: arr.offset + len(arr) + 1]
     data = arr.buffers()[2]
     buf = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)
@@ -138,7 +143,7 @@ def _offsets(column: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _numbers(column: Any, dtype: type) -> np.ndarray:
     """The values of a pyarrow column of fixed-width numbers without nulls, read from its data
     buffer (``to_numpy`` would import pandas, ~0.2 s of every command's start-up)."""
-    arr = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    arr = _one_array(column)
     size = np.dtype(dtype).itemsize
     return np.frombuffer(arr.buffers()[1], dtype=dtype, count=len(arr), offset=arr.offset * size)
 

@@ -28,7 +28,7 @@ from cranfield.io._tokens import (
     require_columns,
     shown,
 )
-from cranfield.io.run import check_topic_ids, group_codes, pick_column, python_ids, python_values, topic_doc_keys
+from cranfield.io.run import check_topic_ids, group_codes, has_equal_keys, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
 
@@ -97,8 +97,7 @@ def _duplicate_rows(
     """Index pairs (a, b), a < b, of rows with equal (topic, intent, docno)."""
     keys = doc_keys(docno)
     pair = topic.astype(np.int64) * (int(intent.max(initial=0)) + 1) + intent  # (topic, intent) as one code
-    combined = np.sort(topic_doc_keys(pair, keys))
-    if not bool((combined[1:] == combined[:-1]).any()):  # no equal keys: certainly no repeated row (the usual file)
+    if not has_equal_keys(pair, keys):  # certainly no repeated row (the usual file)
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     order = np.lexsort((keys, intent, topic))
     t, i, k = topic[order], intent[order], keys[order]

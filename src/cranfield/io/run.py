@@ -140,8 +140,9 @@ def topic_doc_keys(topic: np.ndarray, doc_key: np.ndarray) -> np.ndarray:
         return doc_key ^ ((topic.astype(np.uint64) + np.uint64(1)) * _TOPIC_MIX)
 
 
-def _has_equal_keys(topic: np.ndarray, keys: np.ndarray) -> bool:
-    """Whether two rows of one topic share a key (a possible duplicate document).
+def has_equal_keys(topic: np.ndarray, keys: np.ndarray) -> bool:
+    """Whether two rows of one group (``topic``: integer codes of topics, or of any grouping
+    such as (topic, intent) pairs) share a key (a possible duplicate document).
 
     Files list each topic's lines together, so the keys are sorted topic by topic (rows of a
     padded matrix, n·log(topic size) work) rather than all at once.
@@ -172,7 +173,7 @@ def _check_duplicates(
     topic_ids: list[str], on_duplicate: OnDuplicate,
 ) -> np.ndarray | None:
     """Find repeated (topic, docno) rows; raise, or return the rows to keep (the first seen)."""
-    if not _has_equal_keys(topic, keys):
+    if not has_equal_keys(topic, keys):
         return None  # no equal keys, so certainly no duplicate (the common case)
     by_key = np.lexsort((keys, topic))
     same = (topic[by_key[1:]] == topic[by_key[:-1]]) & (keys[by_key[1:]] == keys[by_key[:-1]])
