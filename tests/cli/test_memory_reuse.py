@@ -37,5 +37,13 @@ def test_freed_blocks_are_reused_instead_of_faulted_in_again():
 
 
 def test_elsewhere_it_does_nothing(monkeypatch):
+    import ctypes
+
+    opened = []
+    monkeypatch.setattr(ctypes, "CDLL", lambda *args: opened.append(args))
     monkeypatch.setattr(sys, "platform", "darwin")
-    cli_main.keep_freed_memory()  # returns before touching any allocator
+    cli_main.keep_freed_memory()
+    assert opened == []  # no C library was even looked up
+    monkeypatch.setattr(sys, "platform", "linux")
+    cli_main.keep_freed_memory()  # the stand-in has no mallopt: skipped, as for musl
+    assert len(opened) == 1
