@@ -1,0 +1,395 @@
+"""Nugget assignments of generated answers (RAG): which nuggets of a topic each run's answer supports.
+
+A nugget is an atomic fact an answer to a topic should contain, marked ``vital`` or ``okay``; an
+assessor (a person or an LLM) assigns each nugget to each answer as ``support``,
+``partial_support`` or ``not_support`` (Pradeep et al., "Initial nugget evaluation results for
+the TREC 2024 RAG track with the AutoNuggetizer framework", 2024; castorini/nuggetizer). Two
+forms are read (docs/nuggets.md):
+
+- nuggetizer's JSONL, one record per answer (run × topic): ``run_id`` (the answer file's stem
+  when absent), ``qid`` and ``nuggets``, a list of ``{text, importance, assignment}``. A nugget's
+  id is its 1-based position in the list. ``failed`` is what nuggetizer writes when its LLM call
+  fails; it scores as not supported, as nuggetizer scores it, and one warning counts them.
+- a table of ``qid run nugget_id importance assignment`` rows: whitespace-separated text (an
+  optional header line naming the columns), CSV (with that header), Parquet, or a DataFrame.
+
+Unknown importance or assignment values, an answer given twice and a nugget assigned twice to one
+answer are errors at ``file:line``. Text is tokenised with numpy into integer codes, so no
+Python object is built per nugget of a table.
+
+:class:`NuggetAssignments` holds the codes; :meth:`NuggetAssignments.to_frame` gives the long
+table ``qid, run, nugget_id, importance, label`` (one row per assignment) that compares two
+assignment sets of the same answers (manual and automatic, say).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cranfield.errors import CranfieldError, InputError, warn
+
+IMPORTANCE = ("vital", "okay")
+ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
+FAILED = ASSIGNMENTS.index("failed")
+COLUMNS = ("qid", "run", "nugget_id", "importance", "assignment")
+
+
+@dataclass(frozen=True)
+class NuggetAssignments:
+    """Nugget assignments of answers, as integer codes (one entry per assignment).
+
+    Attributes
+    ----------
+    runs, topics : list of str
+        Run names and topic ids, in order of first appearance.
+    answer_run, answer_topic : ndarray of int32, shape (A,)
+        The (run, topic) of each answer given (an answer may have no nugget).
+    run, topic : ndarray of int32, shape (N,)
+        The answer of each assignment.
+    nugget : ndarray of int64, shape (N,)
+        Code of each assignment's nugget id in ``nugget_ids``.
+    nugget_ids : list of str
+    importance : ndarray of int8, shape (N,)
+        Index in :data:`IMPORTANCE` (0 vital, 1 okay).
+    assignment : ndarray of int8, shape (N,)
+        Index in :data:`ASSIGNMENTS` (0 support, 1 partial_support, 2 not_support, 3 failed).
+    sources : tuple of str
+        The files (or ``<DataFrame>``) read.
+    """
+
+    runs: list[str]
+    topics: list[str]
+    answer_run: np.ndarray
+    answer_topic: np.ndarray
+    run: np.ndarray
+    topic: np.ndarray
+    nugget: np.ndarray
+    nugget_ids: list[str]
+    importance: np.ndarray
+    assignment: np.ndarray
+    sources: tuple[str, ...]
+
+    def __len__(self) -> int:
+        return int(self.run.size)
+
+    def counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts, present)``: ``counts[s, t, i, a]`` the nuggets of importance ``i`` assigned
+        ``a`` in run ``s``'s answer to topic ``t`` (int64, shape (S, T, 2, 4)), and
+        ``present[s, t]`` whether that answer is given. One ``bincount`` over the assignments."""
+        shape = (len(self.runs), len(self.topics), len(IMPORTANCE), len(ASSIGNMENTS))
+        cell = (self.run.astype(np.int64) * shape[1] + self.topic) * (shape[2] * shape[3])
+        key = cell + self.importance.astype(np.int64) * shape[3] + self.assignment
+        counts = np.bincount(key, minlength=int(np.prod(shape))).reshape(shape)
+        present = np.zeros(shape[:2], dtype=bool)
+        present[self.answer_run, self.answer_topic] = True
+        return counts, present
+
+    def to_frame(self) -> Any:
+        """The long table of assignments: one row per (qid, run, nugget_id) with its
+        ``importance`` and ``label`` (the assignment: support, partial_support, not_support or
+        failed), categorical columns, in the order read. Two assignment sets of the same answers
+        (manual and automatic) are compared by joining their tables on qid, run and nugget_id."""
+        import pandas as pd
+
+        def cat(codes: np.ndarray, names: Sequence[str]) -> Any:
+            return pd.Categorical.from_codes(codes, categories=list(names))
+
+        return pd.DataFrame({
+            "qid": cat(self.topic, self.topics), "run": cat(self.run, self.runs),
+            "nugget_id": cat(self.nugget, self.nugget_ids), "importance": cat(self.importance, IMPORTANCE),
+            "label": cat(self.assignment, ASSIGNMENTS),
+        })
+
+
+# --------------------------------------------------------------------------- reading
+def read_nuggets(sources: Any, *, warn_failed: bool = True) -> NuggetAssignments:
+    """Nugget assignments from one or more files (nuggetizer's JSONL, or tables of ``qid run
+    nugget_id importance assignment`` as text, CSV or Parquet), DataFrames, or a
+    :class:`NuggetAssignments` (returned as it is). Several inputs are merged; an answer (run,
+    topic) given twice is an error. ``failed`` assignments are counted in one warning.
+
+    Raises
+    ------
+    InputError
+        ``path:line: what is wrong``: malformed JSON or records, unknown importance or assignment
+        values, an answer given twice, a nugget assigned twice to one answer, an empty input.
+    """
+    if isinstance(sources, NuggetAssignments):
+        return sources
+    items = list(sources) if isinstance(sources, (list, tuple)) else [sources]
+    if not items:
+        raise CranfieldError("no nugget assignments given: name at least one file")
+    parts = [_read_one(obj) for obj in items]
+    merged = parts[0] if len(parts) == 1 else _merge(parts)
+    failed = int(np.count_nonzero(merged.assignment == FAILED))
+    if failed and warn_failed:
+        warn(f"{failed} nugget assignment{'s' if failed > 1 else ''} marked 'failed' (the assessor's call failed) "
+             f"in {', '.join(merged.sources)}: scored as not supported, as nuggetizer scores them")
+    return merged
+
+
+def _read_one(obj: Any) -> NuggetAssignments:
+    from cranfield.io.arrow import is_arrow_table, is_parquet_path, read_parquet, table_to_frame
+
+    if hasattr(obj, "columns") and hasattr(obj, "iloc"):
+        return nuggets_from_frame(obj)
+    if is_arrow_table(obj):
+        return nuggets_from_frame(table_to_frame(obj))
+    if not isinstance(obj, (str, Path)):
+        raise TypeError(f"Nugget assignments are read from a path, a DataFrame or NuggetAssignments. "
+                        f"Got {type(obj).__name__} instead.")
+    path = Path(obj)
+    if not path.is_file():
+        raise InputError(str(obj), None, "no such file" if not path.exists() else "not a file")
+    if is_parquet_path(path):
+        return nuggets_from_frame(read_parquet(path), source=str(obj), first_line=1)
+    from cranfield.io._tokens import open_binary
+
+    with open_binary(path) as stream:
+        head = stream.read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"{"):
+        return read_nuggets_jsonl(path)
+    if b"," in head.split(b"\n", 1)[0]:
+        return _read_csv(path)
+    return _read_text(path)
+
+
+def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
+    """nuggetizer's assignment JSONL (``assign`` output, answers mode): one JSON object per line
+    with ``qid``, ``run_id`` (default: the file's stem, as nuggetizer names a run by its answer
+    file) and ``nuggets``, a list of objects with ``importance`` and ``assignment``; other keys
+    (``query``, ``answer_text``, ``text``, ...) are ignored. Each line is parsed once; the
+    nuggets' fields are accumulated column by column and coded at the end."""
+    from cranfield.io._tokens import open_binary
+
+    source = str(path)
+    default_run = Path(path).name.split(".jsonl")[0] if ".jsonl" in Path(path).name else Path(path).stem
+    runs: list[str] = []
+    topics: list[str] = []
+    lines: list[int] = []
+    sizes: list[int] = []
+    importance: list[Any] = []
+    assignment: list[Any] = []
+    with open_binary(path) as stream:
+        data = stream.read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError as exc:
+            raise InputError(source, number, f"not a JSON object: {exc}") from None
+        if not isinstance(record, dict):
+            raise InputError(source, number, f"not a JSON object but a {type(record).__name__}")
+        qid, run, nuggets = record.get("qid"), record.get("run_id", default_run), record.get("nuggets")
+        if not isinstance(qid, (str, int)) or isinstance(qid, bool):
+            raise InputError(source, number, "the record has no 'qid' (a string)")
+        if not isinstance(run, (str, int)) or isinstance(run, bool):
+            raise InputError(source, number, f"'run_id' must be a string; got {run!r}")
+        if not isinstance(nuggets, list):
+            raise InputError(source, number, "the record has no 'nuggets' list")
+        try:
+            importance += [n["importance"] for n in nuggets]
+            assignment += [n["assignment"] for n in nuggets]
+        except (KeyError, TypeError):
+            bad = next(k for k, n in enumerate(nuggets, 1)
+                       if not isinstance(n, dict) or "importance" not in n or "assignment" not in n)
+            raise InputError(source, number, f"nugget {bad} is not an object with 'importance' and "
+                                             "'assignment'") from None
+        runs.append(str(run))
+        topics.append(str(qid))
+        lines.append(number)
+        sizes.append(len(nuggets))
+    if not lines:
+        raise InputError(source, None, "the file is empty")
+    size = np.array(sizes, dtype=np.int64)
+    answer = np.repeat(np.arange(size.size), size)
+    position = np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)
+    line = np.array(lines, dtype=np.int64)
+    run_code, run_names = _factorize(np.array(runs, dtype=object))
+    topic_code, topic_names = _factorize(np.array(topics, dtype=object))
+    run_names, topic_names = [str(r) for r in run_names], [str(t) for t in topic_names]
+    _check_answers(run_code, topic_code, line, run_names, topic_names, source)
+    imp = _labels(np.array(importance, dtype=object), IMPORTANCE, "importance", source, line[answer])
+    asg = _labels(np.array(assignment, dtype=object), ASSIGNMENTS, "assignment", source, line[answer])
+    ids = [str(k) for k in range(1, int(size.max(initial=0)) + 1)]
+    return NuggetAssignments(
+        runs=run_names, topics=topic_names, answer_run=run_code, answer_topic=topic_code,
+        run=run_code[answer], topic=topic_code[answer], nugget=position, nugget_ids=ids,
+        importance=imp, assignment=asg, sources=(source,))
+
+
+def _read_text(path: Path) -> NuggetAssignments:
+    """A whitespace-separated table, tokenised into codes (:func:`~cranfield.io._tokens.read_columns`)."""
+    from cranfield.io._tokens import read_columns, require_columns
+
+    cols = read_columns(path, len(COLUMNS), text=(), codes=range(len(COLUMNS)))
+    require_columns(cols, (len(COLUMNS),), " ".join(COLUMNS))
+    codes = [cols.code[j] for j in range(len(COLUMNS))]
+    names = [cols.names[j] for j in range(len(COLUMNS))]
+    line = cols.line.astype(np.int64)
+    if [names[j][codes[j][0]] for j in range(len(COLUMNS))] == list(COLUMNS):  # a header line
+        codes, line = [c[1:] for c in codes], line[1:]
+        codes, names = map(list, zip(*(_compact(c, n) for c, n in zip(codes, names))))
+    if line.size == 0:
+        raise InputError(str(path), None, "the file has a header line and no assignment")
+    return _from_codes(codes, names, line, str(path))
+
+
+def _read_csv(path: Path) -> NuggetAssignments:
+    """A CSV table with a header row naming :data:`COLUMNS` (other columns ignored)."""
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, skip_blank_lines=False)
+    except (ValueError, pd.errors.ParserError) as exc:
+        raise InputError(str(path), None, f"cannot read it as CSV: {exc}") from None
+    return nuggets_from_frame(frame, source=str(path), first_line=2)
+
+
+def nuggets_from_frame(frame: Any, *, source: str = "<DataFrame>", first_line: int = 1) -> NuggetAssignments:
+    """:class:`NuggetAssignments` from a DataFrame with columns ``qid`` (or ``query_id``), ``run``
+    (or ``run_id``), ``nugget_id``, ``importance`` and ``assignment`` (or ``label``). Row ``i``
+    is line ``first_line + i`` in messages (2 for a CSV file's first data row)."""
+    import pandas as pd
+
+    aliases = {"qid": ("qid", "query_id"), "run": ("run", "run_id"), "nugget_id": ("nugget_id",),
+               "importance": ("importance",), "assignment": ("assignment", "label")}
+    picked = [next((c for c in opts if c in frame.columns), None) for opts in aliases.values()]
+    if None in picked:
+        missing = [role for role, c in zip(aliases, picked) if c is None]
+        raise InputError(source, None, f"no {', '.join(missing)} column: the columns are {', '.join(COLUMNS)}; "
+                                       f"found {', '.join(map(str, frame.columns))}")
+    if len(frame) == 0:
+        raise InputError(source, None, "no assignment (the table is empty)")
+    codes, names = [], []
+    for column in picked:
+        values = frame[column]
+        if values.isna().any():
+            row = int(np.flatnonzero(values.isna().to_numpy())[0])
+            raise InputError(source, first_line + row, f"the {column} is missing")
+        code, uniques = pd.factorize(values, sort=False)
+        codes.append(code.astype(np.int32))
+        names.append([str(u) for u in uniques])
+    line = first_line + np.arange(len(frame), dtype=np.int64)
+    return _from_codes(codes, names, line, source)
+
+
+def _from_codes(codes: list[np.ndarray], names: list[list[str]], line: np.ndarray, source: str) -> NuggetAssignments:
+    """Assignments from the codes of the five columns (order of :data:`COLUMNS`)."""
+    topic, run, nugget = codes[0], codes[1], codes[2].astype(np.int64)
+    imp = _coded_labels(codes[3], names[3], IMPORTANCE, "importance", source, line)
+    asg = _coded_labels(codes[4], names[4], ASSIGNMENTS, "assignment", source, line)
+    cell = run.astype(np.int64) * len(names[0]) + topic
+    key = cell * max(len(names[2]), 1) + nugget
+    _check_unique(key, line, source, lambda k: (f"nugget {names[2][nugget[k]]!r} is assigned twice to the answer "
+                                                 f"of run {names[1][run[k]]!r} to topic {names[0][topic[k]]!r}"))
+    present = np.zeros(len(names[1]) * len(names[0]), dtype=bool)
+    present[cell] = True
+    given = np.flatnonzero(present)
+    return NuggetAssignments(
+        runs=names[1], topics=names[0], answer_run=(given // len(names[0])).astype(np.int32),
+        answer_topic=(given % len(names[0])).astype(np.int32), run=run, topic=topic, nugget=nugget,
+        nugget_ids=names[2], importance=imp, assignment=asg, sources=(source,))
+
+
+def _check_unique(key: np.ndarray, line: np.ndarray, source: str, what: Any) -> None:
+    """An :class:`InputError` at the second line of the first key seen twice (``what(row)`` says
+    what); a check in one pass when the keys increase, as in a sorted file."""
+    if key.size < 2 or bool(np.all(key[1:] > key[:-1])):
+        return
+    order = np.argsort(key, kind="stable")
+    same = key[order[1:]] == key[order[:-1]]
+    if not same.any():
+        return
+    rows = order[1:][same]
+    row = int(rows[np.argmin(line[rows])])
+    raise InputError(source, int(line[row]), what(row))
+
+
+def _check_answers(run: np.ndarray, topic: np.ndarray, line: np.ndarray, runs: list[str], topics: list[str],
+                   source: str) -> None:
+    """An answer (run, topic) given by two records is an error at the second."""
+    key = run.astype(np.int64) * max(len(topics), 1) + topic
+    _check_unique(key, line, source, lambda k: f"a second answer of run {runs[run[k]]!r} to topic "
+                                               f"{topics[topic[k]]!r} (each answer is one record)")
+
+
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """Codes in order of first appearance and the distinct values (of any type: a number where a
+    word is expected is kept as it is, for the message)."""
+    import pandas as pd
+
+    code, uniques = pd.factorize(values, sort=False)
+    return code.astype(np.int32), list(uniques)
+
+
+def _labels(values: np.ndarray, allowed: tuple[str, ...], what: str, source: str, line: np.ndarray) -> np.ndarray:
+    """The index in ``allowed`` of each value (an error at the line of the first other one)."""
+    code, names = _factorize(values)
+    return _coded_labels(code, names, allowed, what, source, line)
+
+
+def _coded_labels(code: np.ndarray, names: Sequence[Any], allowed: tuple[str, ...], what: str, source: str,
+                  line: np.ndarray) -> np.ndarray:
+    """Map the codes of a column whose distinct values are ``names`` to indices in ``allowed``."""
+    table = np.array([allowed.index(n) if isinstance(n, str) and n in allowed else -1 for n in names],
+                     dtype=np.int8)
+    out = table[code] if table.size else np.zeros(0, dtype=np.int8)
+    if (table < 0).any():
+        row = int(np.flatnonzero(out < 0)[0])
+        raise InputError(source, int(line[row]), f"unknown {what} {names[code[row]]!r}: expected "
+                                                 f"{' or '.join(repr(a) for a in allowed)}")
+    return out
+
+
+def _compact(code: np.ndarray, names: list[str]) -> tuple[np.ndarray, list[str]]:
+    """Codes renumbered over the values still used (a header line's words dropped)."""
+    used = np.bincount(code, minlength=len(names)) > 0
+    if used.all():
+        return code, names
+    new = (np.cumsum(used) - 1).astype(np.int32)
+    return new[code], [n for n, u in zip(names, used) if u]
+
+
+def _merge(parts: Iterable[NuggetAssignments]) -> NuggetAssignments:
+    """Several inputs as one: runs, topics and nugget ids recoded; an answer given in two inputs
+    is an error naming both."""
+    parts = list(parts)
+    runs: dict[str, int] = {}
+    topics: dict[str, int] = {}
+    ids: dict[str, int] = {}
+
+    def recode(names: list[str], book: dict[str, int]) -> np.ndarray:
+        return np.array([book.setdefault(n, len(book)) for n in names], dtype=np.int32)
+
+    maps = [(recode(p.runs, runs), recode(p.topics, topics), recode(p.nugget_ids, ids).astype(np.int64))
+            for p in parts]
+    answer_run = np.concatenate([r[p.answer_run] for p, (r, _, _) in zip(parts, maps)])
+    answer_topic = np.concatenate([t[p.answer_topic] for p, (_, t, _) in zip(parts, maps)])
+    key = answer_run.astype(np.int64) * len(topics) + answer_topic
+    unique, first = np.unique(key, return_index=True)
+    if unique.size < key.size:
+        part_of = np.repeat(np.arange(len(parts)), [p.answer_run.size for p in parts])
+        dup = np.setdiff1d(np.arange(key.size), first)[0]
+        earlier = int(np.flatnonzero(key == key[dup])[0])
+        run_names, topic_names = list(runs), list(topics)
+        raise InputError(parts[part_of[dup]].sources[0], None,
+                         f"the answer of run {run_names[answer_run[dup]]!r} to topic "
+                         f"{topic_names[answer_topic[dup]]!r} is given in {parts[part_of[earlier]].sources[0]} too")
+    return NuggetAssignments(
+        runs=list(runs), topics=list(topics), answer_run=answer_run, answer_topic=answer_topic,
+        run=np.concatenate([r[p.run] for p, (r, _, _) in zip(parts, maps)]),
+        topic=np.concatenate([t[p.topic] for p, (_, t, _) in zip(parts, maps)]),
+        nugget=np.concatenate([n[p.nugget] for p, (_, _, n) in zip(parts, maps)]),
+        nugget_ids=list(ids), importance=np.concatenate([p.importance for p in parts]),
+        assignment=np.concatenate([p.assignment for p in parts]),
+        sources=tuple(s for p in parts for s in p.sources))
