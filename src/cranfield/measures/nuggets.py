@@ -43,16 +43,17 @@ CITE = ("Pradeep, Thakur, Upadhyay, Campos, Craswell & Lin, Initial nugget evalu
 
 class ImportanceWeights(Param):
     """The weight of a vital and of an okay nugget: ``vital`` (1, 0), ``all`` (1, 1), ``weighted``
-    (1, 0.5), or two numbers ``w_vital:w_okay`` (each >= 0, not both 0)."""
+    (1, 0.5), or two numbers ``w_vital:w_okay`` (each >= 0, not both 0). A value is kept as the
+    scheme's name when it is one (so names print canonically), else as the pair of weights."""
 
     def describe(self) -> str:
-        return "'vital', 'all', 'weighted' or weights w_vital:w_okay, numbers >= 0 not both 0 (e.g. 1:0.5)"
+        return "'vital', 'all', 'weighted' or weights w_vital:w_okay, numbers >= 0 not both 0 (e.g. 1:0.25)"
 
-    def convert(self, text: Any, measure: str) -> tuple[float, float]:
+    def convert(self, text: Any, measure: str) -> str | tuple[float, float]:
         bad = MeasureError(f"The {self.name!r} parameter of {measure} must be {self.describe()}. "
                            f"Got {text!r} instead.")
         if isinstance(text, str) and text.strip() in SCHEMES:
-            return SCHEMES[text.strip()]
+            return text.strip()
         try:
             items = text.split(":") if isinstance(text, str) else list(text)
             weights = tuple(float(w) for w in items)
@@ -60,30 +61,31 @@ class ImportanceWeights(Param):
             raise bad from None
         if len(weights) != 2 or not all(0 <= w < np.inf for w in weights) or not any(weights):
             raise bad
-        return (weights[0], weights[1])
+        named = {v: k for k, v in SCHEMES.items()}
+        return named.get(weights, (weights[0], weights[1]))
 
     def format(self, value: Any) -> str:
-        named = {v: k for k, v in SCHEMES.items()}
-        return named.get(tuple(value), ":".join(f"{w:g}" for w in value))
+        return value if isinstance(value, str) else ":".join(f"{w:g}" for w in value)
 
 
-IMPORTANCE_PARAM = ImportanceWeights("importance", "importance", SCHEMES["all"],
-                                     "weights of a vital and an okay nugget")
+IMPORTANCE_PARAM = ImportanceWeights("importance", "importance", "all", "weights of a vital and an okay nugget")
 PARTIAL_PARAM = Param("partial", "float", 0.5, "credit of a partial_support (support gets 1)", low=0, high=1)
 
 
-def nugget_recall(counts: np.ndarray, *, importance: tuple[float, float] = SCHEMES["all"],
+def nugget_recall(counts: np.ndarray, *, importance: str | tuple[float, float] = "all",
                   partial: float = 0.5) -> np.ndarray:
     """Weighted nugget recall of each answer, shape (S, T), from ``counts[s, t, i, a]`` (the
     nuggets of importance i assigned a in the answer): Σ_i w_i (#support + partial · #partial) /
     Σ_i w_i #nuggets, 0 where the denominator is 0 (Pradeep et al., arXiv:2411.09607, 2024, §3;
-    nuggetizer's convention for a topic without vital nuggets). Terms are added in a fixed
-    order, so the value is the same double as nuggetizer's for weights and credits that are
-    multiples of a power of two."""
+    nuggetizer's convention for a topic without vital nuggets). ``importance`` names a scheme of
+    :data:`SCHEMES` or gives (w_vital, w_okay). Terms are added in a fixed order, so the value
+    is the same double as nuggetizer's for weights and credits that are multiples of a power of
+    two."""
+    weights = SCHEMES[importance] if isinstance(importance, str) else importance
     counts = np.asarray(counts, dtype=np.float64)
     num = np.zeros(counts.shape[:2])
     den = np.zeros(counts.shape[:2])
-    for level, weight in ((VITAL, importance[0]), (OKAY, importance[1])):
+    for level, weight in ((VITAL, weights[0]), (OKAY, weights[1])):
         if weight:
             by = counts[:, :, level]
             num += weight * (by[..., SUPPORT] + partial * by[..., PARTIAL])
@@ -94,7 +96,7 @@ def nugget_recall(counts: np.ndarray, *, importance: tuple[float, float] = SCHEM
 
 
 def _spec(name: str, importance: str, credit: float, doc: str, reference: str) -> MeasureSpec:
-    return MeasureSpec(name, partial(nugget_recall, importance=SCHEMES[importance], partial=credit), (), CITE, doc,
+    return MeasureSpec(name, partial(nugget_recall, importance=importance, partial=credit), (), CITE, doc,
                        cutoff="none", reference=reference)
 
 
@@ -130,7 +132,7 @@ def lookup_nugget(name: str) -> MeasureSpec:
 def parse_nugget_measure(text: str | Measure) -> Measure:
     """A nugget measure from its name: ``V_strict``, ``A``, ``NuggetRecall(importance=1:0.25,partial=0)``."""
     if isinstance(text, Measure):
-        if text.spec.name not in NUGGET_MEASURES or NUGGET_MEASURES[text.spec.name] is not text.spec:
+        if not is_nugget_measure(text.spec):
             raise MeasureError(f"{text} scores rankings, not nugget assignments (the nugget measures: "
                                f"{', '.join(NUGGET_MEASURES)})")
         return text
@@ -140,6 +142,11 @@ def parse_nugget_measure(text: str | Measure) -> Measure:
 def iter_nugget_specs() -> Iterator[MeasureSpec]:
     """Every nugget measure, in the order of :data:`NUGGET_MEASURES`."""
     return iter(NUGGET_MEASURES.values())
+
+
+def is_nugget_measure(spec: MeasureSpec) -> bool:
+    """Whether ``spec`` is one of the nugget measures (they score assignments, not rankings)."""
+    return NUGGET_MEASURES.get(spec.name) is spec
 
 
 def score(measure: Measure, counts: np.ndarray) -> np.ndarray:
