@@ -15,6 +15,18 @@ from cranfield.io.nuggets import ASSIGNMENTS, IMPORTANCE, read_nuggets
 NUGGETS = DATA / "nuggets"
 
 
+@pytest.fixture(params=["tokenizer", "arrow"])
+def reader(request, monkeypatch):
+    """Each test twice: files read by cranfield's own readers, and by pyarrow's readers (used on
+    large files when installed), which must give the same assignments and the same errors."""
+    if request.param == "arrow":
+        pytest.importorskip("pyarrow")
+        import cranfield.io.nuggets as module
+
+        monkeypatch.setattr(module, "_arrow_worth_it", lambda path: True)
+    return request.param
+
+
 def long_table(path) -> pd.DataFrame:
     """The assignments of a JSONL file as rows qid run nugget_id importance assignment, written
     here from the JSON (independently of the reader)."""
@@ -35,7 +47,7 @@ def record(qid="q1", run="r1", nuggets=(("vital", "support"),)) -> str:
                                                               for i, a in nuggets]}) + "\n"
 
 
-def test_jsonl_reads_codes_in_order_of_appearance(write):
+def test_jsonl_reads_codes_in_order_of_appearance(write, reader):
     path = write("a.jsonl", record("q2", "r1", [("vital", "support"), ("okay", "partial_support")])
                  + record("q1", "r1", []) + record("q2", "r2", [("okay", "failed")]))
     with pytest.warns(EvaluationWarning, match="1 nugget assignment marked 'failed'"):
@@ -73,12 +85,12 @@ def test_run_id_defaults_to_the_file_stem(write):
     (record() + '{"qid": "q3"}\n', r"a\.jsonl:2: the record has no 'nuggets' list"),
     ('{"qid": "q3", "nuggets": [{"importance": "vital"}]}\n', r"a\.jsonl:1: nugget 1 is not an object with"),
 ])
-def test_jsonl_errors_name_file_and_line(write, text, message):
+def test_jsonl_errors_name_file_and_line(write, reader, text, message):
     with pytest.raises(InputError, match=message):
         read_nuggets(write("a.jsonl", text))
 
 
-def test_table_text_with_and_without_header(write):
+def test_table_text_with_and_without_header(write, reader):
     body = "q1 r1 n1 vital support\nq1 r1 n2 okay partial_support\nq1 r2 n1 vital not_support\n"
     plain = read_nuggets(write("a.tsv", body.replace(" ", "\t")))
     headed = read_nuggets(write("b.txt", "qid run nugget_id importance assignment\n" + body))
@@ -95,12 +107,12 @@ def test_table_text_with_and_without_header(write):
      r"a\.txt:3: nugget 'n1' is assigned twice to the answer of run 'r1' to topic 'q1'"),
     ("q1 r1 n1 vital\n", r"a\.txt:1: "),
 ])
-def test_table_errors_name_file_and_line(write, text, message):
+def test_table_errors_name_file_and_line(write, reader, text, message):
     with pytest.raises(InputError, match=message):
         read_nuggets(write("a.txt", text))
 
 
-def test_csv_errors_count_the_header_line(write):
+def test_csv_errors_count_the_header_line(write, reader):
     text = "qid,run,nugget_id,importance,assignment\nq1,r1,n1,vital,support\nq1,r1,n1,okay,support\n"
     with pytest.raises(InputError, match=r"a\.csv:3: nugget 'n1' is assigned twice"):
         read_nuggets(write("a.csv", text))
@@ -108,7 +120,7 @@ def test_csv_errors_count_the_header_line(write):
         read_nuggets(write("a.csv", text.replace(",vital,", ",Vital,")))
 
 
-def test_every_form_reads_the_same_assignments(tmp_path):
+def test_every_form_reads_the_same_assignments(tmp_path, reader):
     """JSONL, whitespace text, CSV, Parquet and a DataFrame of the same assignments agree."""
     frame = long_table(NUGGETS / "random.jsonl")
     frame.to_csv(tmp_path / "a.tsv", sep="\t", index=False)
@@ -155,7 +167,7 @@ def test_empty_inputs_are_errors(write):
         read_nuggets(pd.DataFrame({"qid": ["1"], "run": ["r"], "importance": ["vital"], "assignment": ["support"]}))
 
 
-def test_counts_are_the_histogram_of_the_assignments():
+def test_counts_are_the_histogram_of_the_assignments(reader):
     got = read_nuggets(NUGGETS / "rag24_baselines.jsonl.gz")
     counts, present = got.counts()
     assert counts.sum() == len(got) and present.sum() == got.answer_run.size
@@ -164,3 +176,19 @@ def test_counts_are_the_histogram_of_the_assignments():
     for i in range(2):
         for a in range(4):
             assert counts[s, t, i, a] == np.count_nonzero(mine & (got.importance == i) & (got.assignment == a))
+
+
+def test_pyarrow_reads_regular_files_itself(monkeypatch, tmp_path):
+    """On regular files the pyarrow readers give the assignments without falling back."""
+    pytest.importorskip("pyarrow")
+    import cranfield.io.nuggets as module
+
+    monkeypatch.setattr(module, "_arrow_worth_it", lambda path: True)
+    for fallback in ("read_nuggets_jsonl", "_read_text", "_read_csv"):
+        monkeypatch.setattr(module, fallback, lambda *a: pytest.fail("fell back"))
+    frame = long_table(NUGGETS / "random.jsonl")
+    frame.to_csv(tmp_path / "a.tsv", sep="\t", index=False, header=False)
+    frame.to_csv(tmp_path / "a.csv", index=False)
+    with pytest.warns(EvaluationWarning, match="failed"):
+        got = [read_nuggets(p) for p in (NUGGETS / "random.jsonl", tmp_path / "a.tsv", tmp_path / "a.csv")]
+    assert all(len(g) == len(frame) for g in got)

@@ -43,9 +43,11 @@ def evaluate_nuggets(assignments: Any, measures: Sequence[Any] | str = DEFAULT_N
         (len(data.runs), 0, len(data.topics)))
     absent = ~present
     if absent.any():
+        from cranfield.errors import listing
+
         runs = [data.runs[s] for s in np.flatnonzero(absent.any(axis=1))]
         warn(f"{int(absent.sum())} (run, topic) answer{'s' if absent.sum() > 1 else ''} missing, in "
-             f"{len(runs)} run{'s' if len(runs) > 1 else ''} ({', '.join(runs[:5])}{', ...' if len(runs) > 5 else ''}): "
+             f"{len(runs)} run{'s' if len(runs) > 1 else ''} ({listing(runs, 5)}): "
              + ("scored 0" if missing == "zero" else "left out of the runs' means (missing=skip)"))
         if missing == "skip":
             values[np.broadcast_to(absent[:, None, :], values.shape)] = np.nan

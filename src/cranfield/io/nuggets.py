@@ -38,6 +38,9 @@ IMPORTANCE = ("vital", "okay")
 ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
 FAILED = ASSIGNMENTS.index("failed")
 COLUMNS = ("qid", "run", "nugget_id", "importance", "assignment")
+# the column names of a DataFrame or Arrow table, per column of COLUMNS
+ALIASES = {"qid": ("qid", "query_id"), "run": ("run", "run_id"), "nugget_id": ("nugget_id",),
+           "importance": ("importance",), "assignment": ("assignment", "label")}
 
 
 @dataclass(frozen=True)
@@ -98,7 +101,7 @@ class NuggetAssignments:
         import pandas as pd
 
         def cat(codes: np.ndarray, names: Sequence[str]) -> Any:
-            return pd.Categorical.from_codes(codes, categories=list(names))
+            return pd.Categorical.from_codes(codes, dtype=pd.CategoricalDtype(list(names)))
 
         return pd.DataFrame({
             "qid": cat(self.topic, self.topics), "run": cat(self.run, self.runs),
@@ -135,12 +138,12 @@ def read_nuggets(sources: Any, *, warn_failed: bool = True) -> NuggetAssignments
 
 
 def _read_one(obj: Any) -> NuggetAssignments:
-    from cranfield.io.arrow import is_arrow_table, is_parquet_path, read_parquet, table_to_frame
+    from cranfield.io.arrow import is_arrow_table, is_parquet_path
 
     if hasattr(obj, "columns") and hasattr(obj, "iloc"):
         return nuggets_from_frame(obj)
     if is_arrow_table(obj):
-        return nuggets_from_frame(table_to_frame(obj))
+        return nuggets_from_arrow(obj)
     if not isinstance(obj, (str, Path)):
         raise TypeError(f"Nugget assignments are read from a path, a DataFrame or NuggetAssignments. "
                         f"Got {type(obj).__name__} instead.")
@@ -148,16 +151,110 @@ def _read_one(obj: Any) -> NuggetAssignments:
     if not path.is_file():
         raise InputError(str(obj), None, "no such file" if not path.exists() else "not a file")
     if is_parquet_path(path):
-        return nuggets_from_frame(read_parquet(path), source=str(obj), first_line=1)
+        return _read_parquet(path)
     from cranfield.io._tokens import open_binary
 
     with open_binary(path) as stream:
-        head = stream.read(1 << 16).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"{"):
-        return read_nuggets_jsonl(path)
-    if b"," in head.split(b"\n", 1)[0]:
-        return _read_csv(path)
-    return _read_text(path)
+        head = stream.read(1 << 16)
+    head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if head.lstrip().startswith(b"{"):
+        return (_read_jsonl_arrow(path) if _arrow_worth_it(path) else None) or read_nuggets_jsonl(path)
+    first = head.split(b"\n", 1)[0].rstrip(b"\r")
+    separator = "," if b"," in first else "\t" if b"\t" in first else " "
+    fields = [f.strip() for f in first.decode("utf-8", "replace").split(separator if separator != " " else None)]
+    header = fields if set(COLUMNS) <= set(fields) else None
+    if separator == "," and header is None:
+        raise InputError(str(path), 1, f"a CSV table of nugget assignments starts with a header row naming its "
+                                       f"columns {', '.join(COLUMNS)}; got {first.decode('utf-8', 'replace')!r}")
+    fast = _read_text_arrow(path, separator, header) if _arrow_worth_it(path) else None
+    if fast is not None:
+        return fast
+    return _read_csv(path) if separator == "," else _read_text(path, header)
+
+
+def _arrow_worth_it(path: Path) -> bool:
+    """Whether pyarrow's readers may be tried: installed, and a file big enough for their import
+    (~0.1 s) to pay (:func:`cranfield.io.fastcsv.worth_it`)."""
+    from cranfield.io import fastcsv
+
+    return fastcsv.worth_it(path, min_bytes=1 << 20) and fastcsv.available()
+
+
+def _read_text_arrow(path: Path, separator: str, header: list[str] | None) -> NuggetAssignments | None:
+    """A table read by pyarrow's multi-threaded CSV reader, each column dictionary-encoded as it
+    is parsed; None (and the caller's reader, which also writes every message) when pyarrow finds
+    the file irregular: a line with another number of fields (a blank line included, so a row's
+    index gives its line) or an empty field (several blanks in a row)."""
+    import pyarrow as pa
+    import pyarrow.csv as pc
+
+    names = header or list(COLUMNS)
+    coded = pa.dictionary(pa.int32(), pa.string())
+    try:
+        table = pc.read_csv(
+            path, read_options=pc.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 24),
+            parse_options=pc.ParseOptions(delimiter=separator, quote_char='"' if separator == "," else False,
+                                          ignore_empty_lines=False),
+            convert_options=pc.ConvertOptions(include_columns=list(COLUMNS), column_types=dict.fromkeys(COLUMNS, coded),
+                                              strings_can_be_null=False, quoted_strings_can_be_null=False))
+    except (pa.ArrowException, OSError, UnicodeError):
+        return None
+    if table.num_rows == 0:
+        return None
+    return nuggets_from_arrow(table, source=str(path), first_line=2 if header else 1, strict=separator != ",")
+
+
+def _read_parquet(path: Path) -> NuggetAssignments:
+    """A Parquet table, its string columns read dictionary-encoded."""
+    from cranfield.io.arrow import require_pyarrow
+
+    require_pyarrow()
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        schema = pq.read_schema(path)
+        table = pq.read_table(path, read_dictionary=[n for n in schema.names if pa.types.is_string(
+            schema.field(n).type) or pa.types.is_large_string(schema.field(n).type)])
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(str(path), None, f"cannot read it as Parquet: {exc}") from None
+    return nuggets_from_arrow(table, source=str(path), first_line=1)
+
+
+def nuggets_from_arrow(table: Any, *, source: str = "<Table>", first_line: int = 1,
+                       strict: bool = False) -> NuggetAssignments | Any:
+    """:class:`NuggetAssignments` from an Arrow table with the columns of :func:`nuggets_from_frame`,
+    each dictionary-encoded (if it is not already) and read as codes, without a Python object
+    per row. With ``strict`` (a table pyarrow read from text), an empty value returns None, for
+    the tokenizer to read the file instead."""
+    import pyarrow as pa
+    import pyarrow.compute as pcc
+
+    if not hasattr(table, "column"):
+        table = pa.table(table)
+    picked = [next((c for c in opts if c in table.column_names), None) for opts in ALIASES.values()]
+    if None in picked:
+        _missing_columns(picked, table.column_names, source)
+    if table.num_rows == 0:
+        raise InputError(source, None, "no assignment (the table is empty)")
+    codes, names = [], []
+    for column in picked:
+        values = table.column(column)
+        if values.null_count:
+            row = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
+            raise InputError(source, first_line + row, f"the {column} is missing")
+        if not pa.types.is_dictionary(values.type):
+            values = pcc.dictionary_encode(values.cast(pa.string()) if not pa.types.is_string(values.type)
+                                           and not pa.types.is_large_string(values.type) else values)
+        values = values.unify_dictionaries() if isinstance(values, pa.ChunkedArray) else values
+        chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
+        dictionary = chunks[0].dictionary.to_pylist() if chunks else []
+        if strict and "" in dictionary:
+            return None
+        codes.append(np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]).astype(np.int32))
+        names.append([str(v) for v in dictionary])
+    line = first_line + np.arange(table.num_rows, dtype=np.int64)
+    return _from_codes(codes, names, line, source)
 
 
 def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
@@ -169,7 +266,7 @@ def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
     from cranfield.io._tokens import open_binary
 
     source = str(path)
-    default_run = Path(path).name.split(".jsonl")[0] if ".jsonl" in Path(path).name else Path(path).stem
+    default_run = _run_name(path)
     runs: list[str] = []
     topics: list[str] = []
     lines: list[int] = []
@@ -227,21 +324,83 @@ def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
         importance=imp, assignment=asg, sources=(source,))
 
 
-def _read_text(path: Path) -> NuggetAssignments:
-    """A whitespace-separated table, tokenised into codes (:func:`~cranfield.io._tokens.read_columns`)."""
+def _read_text(path: Path, header: list[str] | None) -> NuggetAssignments:
+    """A whitespace-separated table, tokenised into codes (:func:`~cranfield.io._tokens.read_columns`);
+    with a ``header`` line, its columns are taken by name."""
     from cranfield.io._tokens import read_columns, require_columns
 
-    cols = read_columns(path, len(COLUMNS), text=(), codes=range(len(COLUMNS)))
-    require_columns(cols, (len(COLUMNS),), " ".join(COLUMNS))
-    codes = [cols.code[j] for j in range(len(COLUMNS))]
-    names = [cols.names[j] for j in range(len(COLUMNS))]
+    where = [header.index(c) for c in COLUMNS] if header else list(range(len(COLUMNS)))
+    width = len(header) if header else len(COLUMNS)
+    cols = read_columns(path, width, text=(), codes=where)
+    require_columns(cols, (width,), " ".join(header or COLUMNS))
+    codes = [cols.code[j] for j in where]
+    names = [cols.names[j] for j in where]
     line = cols.line.astype(np.int64)
-    if [names[j][codes[j][0]] for j in range(len(COLUMNS))] == list(COLUMNS):  # a header line
+    if header:  # the header line's words are no value
         codes, line = [c[1:] for c in codes], line[1:]
         codes, names = map(list, zip(*(_compact(c, n) for c, n in zip(codes, names))))
     if line.size == 0:
         raise InputError(str(path), None, "the file has a header line and no assignment")
     return _from_codes(codes, names, line, str(path))
+
+
+def _read_jsonl_arrow(path: Path) -> NuggetAssignments | None:
+    """nuggetizer's JSONL read by pyarrow's multi-threaded JSON reader, or None whenever anything
+    is unusual (a gzip file, inferred types other than strings and lists of objects, a missing
+    field, an error in the data): the caller then reads the file line by line, which also names
+    the line of any error."""
+    import pyarrow as pa
+    import pyarrow.compute as pcc
+    import pyarrow.json as pj
+
+    from cranfield.io._tokens import open_binary
+
+    with open_binary(path) as stream, open(path, "rb") as raw:
+        if stream.read(4) != raw.read(4):  # compressed
+            return None
+    try:
+        table = pj.read_json(path, read_options=pj.ReadOptions(block_size=1 << 24))
+        nuggets = table.column("nuggets").combine_chunks()
+        qid = table.column("qid")
+        run = table.column("run_id") if "run_id" in table.column_names else None
+        items = nuggets.flatten()
+        fields = [items.field("importance"), items.field("assignment")]
+    except (pa.ArrowException, OSError, UnicodeError, KeyError):
+        return None
+    strings = [qid, *fields] + ([run] if run is not None else [])
+    if not all(pa.types.is_string(c.type) and not c.null_count for c in strings) or nuggets.null_count:
+        return None
+    size = np.diff(nuggets.offsets.to_numpy())
+    answer = np.repeat(np.arange(size.size), size)
+    line = np.arange(1, size.size + 1, dtype=np.int64)
+    coded = [pcc.dictionary_encode(c).combine_chunks() if isinstance(c, pa.ChunkedArray) else pcc.dictionary_encode(c)
+             for c in [qid, run] if c is not None]
+    topic_code = coded[0].indices.to_numpy(zero_copy_only=False).astype(np.int32)
+    topic_names = [str(v) for v in coded[0].dictionary.to_pylist()]
+    if run is None:
+        run_code, run_names = np.zeros(size.size, dtype=np.int32), [_run_name(path)]
+    else:
+        run_code = coded[1].indices.to_numpy(zero_copy_only=False).astype(np.int32)
+        run_names = [str(v) for v in coded[1].dictionary.to_pylist()]
+    try:
+        _check_answers(run_code, topic_code, line, run_names, topic_names, str(path))
+        imp, asg = (_coded_labels(f.indices.to_numpy(zero_copy_only=False), f.dictionary.to_pylist(), allowed, "",
+                                  str(path), line[answer])
+                    for f, allowed in zip(map(pcc.dictionary_encode, fields), (IMPORTANCE, ASSIGNMENTS)))
+    except InputError:
+        return None
+    ids = [str(k) for k in range(1, int(size.max(initial=0)) + 1)]
+    position = np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)
+    return NuggetAssignments(
+        runs=run_names, topics=topic_names, answer_run=run_code, answer_topic=topic_code, run=run_code[answer],
+        topic=topic_code[answer], nugget=position, nugget_ids=ids, importance=imp, assignment=asg,
+        sources=(str(path),))
+
+
+def _run_name(path: str | Path) -> str:
+    """nuggetizer's run name of an answer file: its name without ``.jsonl`` (and what follows)."""
+    name = Path(path).name
+    return name.split(".jsonl")[0] if ".jsonl" in name else Path(path).stem
 
 
 def _read_csv(path: Path) -> NuggetAssignments:
@@ -261,13 +420,9 @@ def nuggets_from_frame(frame: Any, *, source: str = "<DataFrame>", first_line: i
     is line ``first_line + i`` in messages (2 for a CSV file's first data row)."""
     import pandas as pd
 
-    aliases = {"qid": ("qid", "query_id"), "run": ("run", "run_id"), "nugget_id": ("nugget_id",),
-               "importance": ("importance",), "assignment": ("assignment", "label")}
-    picked = [next((c for c in opts if c in frame.columns), None) for opts in aliases.values()]
+    picked = [next((c for c in opts if c in frame.columns), None) for opts in ALIASES.values()]
     if None in picked:
-        missing = [role for role, c in zip(aliases, picked) if c is None]
-        raise InputError(source, None, f"no {', '.join(missing)} column: the columns are {', '.join(COLUMNS)}; "
-                                       f"found {', '.join(map(str, frame.columns))}")
+        _missing_columns(picked, frame.columns, source)
     if len(frame) == 0:
         raise InputError(source, None, "no assignment (the table is empty)")
     codes, names = [], []
@@ -281,6 +436,13 @@ def nuggets_from_frame(frame: Any, *, source: str = "<DataFrame>", first_line: i
         names.append([str(u) for u in uniques])
     line = first_line + np.arange(len(frame), dtype=np.int64)
     return _from_codes(codes, names, line, source)
+
+
+def _missing_columns(picked: list[Any], found: Iterable[Any], source: str) -> None:
+    """The error naming the columns of :data:`ALIASES` not found."""
+    missing = [role for role, c in zip(ALIASES, picked) if c is None]
+    raise InputError(source, None, f"no {', '.join(missing)} column: the columns are {', '.join(COLUMNS)}; "
+                                   f"found {', '.join(map(str, found))}")
 
 
 def _from_codes(codes: list[np.ndarray], names: list[list[str]], line: np.ndarray, source: str) -> NuggetAssignments:
