@@ -59,7 +59,7 @@ def test_jsonl_reads_codes_in_order_of_appearance(write, reader):
     assert [got.nugget_ids[k] for k in got.nugget] == ["1", "2", "1"]
     counts, present = got.counts()
     assert present.tolist() == [[True, True], [True, False]]  # r1 answers q1 with no nugget
-    assert counts.sum() == 3 and counts[1, 0, 1, 3] == 1
+    assert counts.sum() == 3 and counts[1, 3, 1, 0] == 1
 
 
 def test_one_warning_counts_every_failed(write, recwarn):
@@ -175,7 +175,7 @@ def test_counts_are_the_histogram_of_the_assignments(reader):
     mine = (got.run == s) & (got.topic == t)
     for i in range(2):
         for a in range(4):
-            assert counts[s, t, i, a] == np.count_nonzero(mine & (got.importance == i) & (got.assignment == a))
+            assert counts[i, a, s, t] == np.count_nonzero(mine & (got.importance == i) & (got.assignment == a))
 
 
 def test_pyarrow_reads_regular_files_itself(monkeypatch, tmp_path):

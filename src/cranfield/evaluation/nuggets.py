@@ -39,6 +39,7 @@ def evaluate_nuggets(assignments: Any, measures: Sequence[Any] | str = DEFAULT_N
     parsed = [parse_nugget_measure(m) for m in ([measures] if isinstance(measures, str) else measures)]
     data = read_nuggets(assignments)
     counts, present = data.counts()
+    counts = counts.astype(np.float64)  # once for every measure
     values = np.stack([score(m, counts) for m in parsed], axis=1) if parsed else np.zeros(
         (len(data.runs), 0, len(data.topics)))
     absent = ~present

@@ -82,14 +82,18 @@ class NuggetAssignments:
         return int(self.run.size)
 
     def counts(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(counts, present)``: ``counts[s, t, i, a]`` the nuggets of importance ``i`` assigned
-        ``a`` in run ``s``'s answer to topic ``t`` (int64, shape (S, T, 2, 4)), and
-        ``present[s, t]`` whether that answer is given. One ``bincount`` over the assignments."""
-        shape = (len(self.runs), len(self.topics), len(IMPORTANCE), len(ASSIGNMENTS))
-        cell = (self.run.astype(np.int64) * shape[1] + self.topic) * (shape[2] * shape[3])
-        key = cell + self.importance.astype(np.int64) * shape[3] + self.assignment
+        """``(counts, present)``: ``counts[i, a, s, t]`` the nuggets of importance ``i`` assigned
+        ``a`` in run ``s``'s answer to topic ``t`` (int64, shape (2, 4, S, T): each (i, a) plane
+        contiguous), and ``present[s, t]`` whether that answer is given. One ``bincount`` over
+        the assignments."""
+        shape = (len(IMPORTANCE), len(ASSIGNMENTS), len(self.runs), len(self.topics))
+        key = (self.importance * np.int8(shape[1]) + self.assignment).astype(np.int64)
+        key *= shape[2]  # ((importance · 4 + assignment) · S + run) · T + topic, in place
+        key += self.run
+        key *= shape[3]
+        key += self.topic
         counts = np.bincount(key, minlength=int(np.prod(shape))).reshape(shape)
-        present = np.zeros(shape[:2], dtype=bool)
+        present = np.zeros(shape[2:], dtype=bool)
         present[self.answer_run, self.answer_topic] = True
         return counts, present
 

@@ -14,7 +14,7 @@ credit, otherwise 0.5. W weighs okay nuggets 0.5 (pyterrier-nuggetizer's weighte
 
 These measures read nugget assignments, not rankings, so they live in their own catalogue
 (:data:`NUGGET_MEASURES`), parsed with the registry's grammar
-(:func:`parse_nugget_measure`); their kernels take the (S, T, 2, 4) count tensor of
+(:func:`parse_nugget_measure`); their kernels take the (2, 4, S, T) count tensor of
 :meth:`cranfield.io.nuggets.NuggetAssignments.counts` and return (S, T).
 """
 
@@ -74,22 +74,22 @@ PARTIAL_PARAM = Param("partial", "float", 0.5, "credit of a partial_support (sup
 
 def nugget_recall(counts: np.ndarray, *, importance: str | tuple[float, float] = "all",
                   partial: float = 0.5) -> np.ndarray:
-    """Weighted nugget recall of each answer, shape (S, T), from ``counts[s, t, i, a]`` (the
-    nuggets of importance i assigned a in the answer): Σ_i w_i (#support + partial · #partial) /
-    Σ_i w_i #nuggets, 0 where the denominator is 0 (Pradeep et al., arXiv:2411.09607, 2024, §3;
-    nuggetizer's convention for a topic without vital nuggets). ``importance`` names a scheme of
-    :data:`SCHEMES` or gives (w_vital, w_okay). Terms are added in a fixed order, so the value
-    is the same double as nuggetizer's for weights and credits that are multiples of a power of
-    two."""
+    """Weighted nugget recall of each answer, shape (S, T), from ``counts[i, a, s, t]`` (the
+    nuggets of importance i assigned a in run s's answer to topic t): Σ_i w_i (#support + partial
+    · #partial) / Σ_i w_i #nuggets, 0 where the denominator is 0 (Pradeep et al.,
+    arXiv:2411.09607, 2024, §3; nuggetizer's convention for a topic without vital nuggets).
+    ``importance`` names a scheme of :data:`SCHEMES` or gives (w_vital, w_okay). Terms are added
+    in a fixed order, so the value is the same double as nuggetizer's for weights and credits that
+    are multiples of a power of two."""
     weights = SCHEMES[importance] if isinstance(importance, str) else importance
     counts = np.asarray(counts, dtype=np.float64)
-    num = np.zeros(counts.shape[:2])
-    den = np.zeros(counts.shape[:2])
+    num = np.zeros(counts.shape[2:])
+    den = np.zeros(counts.shape[2:])
     for level, weight in ((VITAL, weights[0]), (OKAY, weights[1])):
         if weight:
-            by = counts[:, :, level]
-            num += weight * (by[..., SUPPORT] + partial * by[..., PARTIAL])
-            den += weight * by.sum(axis=-1)
+            by = counts[level]
+            num += weight * (by[SUPPORT] + partial * by[PARTIAL])
+            den += weight * by.sum(axis=0)
     out = np.zeros_like(num)
     np.divide(num, den, out=out, where=den > 0)
     return out

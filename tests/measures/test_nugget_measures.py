@@ -84,8 +84,8 @@ def test_missing_answers_score_zero_or_are_skipped():
 # --------------------------------------------------------------------------- names
 def test_named_measures_are_members_of_the_family():
     rng = np.random.default_rng(3)
-    counts = rng.integers(0, 4, size=(5, 7, 2, 4))
-    counts[0, 0, 0] = 0  # no vital nugget
+    counts = rng.integers(0, 4, size=(2, 4, 5, 7))
+    counts[0, :, 0, 0] = 0  # no vital nugget
     family = {"V_strict": "importance=vital,partial=0", "V": "importance=vital", "A_strict": "partial=0",
               "A": "partial=0.5", "W": "importance=weighted", "W_strict": "importance=1:0.5,partial=0"}
     for name, params in family.items():
@@ -141,13 +141,13 @@ def test_run_means_equal_nuggetizers_global_metrics():
 @given(st.lists(st.lists(st.integers(0, 5), min_size=8, max_size=8), min_size=1, max_size=6),
        st.floats(0, 1), st.floats(0, 4), st.floats(0, 4))
 def test_recall_is_in_unit_interval_and_monotone(cells, partial, wv, wo):
-    counts = np.array(cells).reshape(1, -1, 2, 4)
+    counts = np.moveaxis(np.array(cells).reshape(1, -1, 2, 4), (2, 3), (0, 1))
     importance = (wv, wo) if wv or wo else (1.0, 1.0)
     value = nugget_recall(counts, importance=importance, partial=partial)
     assert ((0 <= value) & (value <= 1 + 1e-12)).all()
     better = counts.copy()
-    better[..., 0] += better[..., 2]  # every not_support becomes a support
-    better[..., 2] = 0
+    better[:, 0] += better[:, 2]  # every not_support becomes a support
+    better[:, 2] = 0
     assert (nugget_recall(better, importance=importance, partial=partial) >= value - 1e-12).all()
     strict = nugget_recall(counts, importance=importance, partial=0.0)
     assert (strict <= value + 1e-12).all()
