@@ -158,6 +158,17 @@ def test_long_table_for_comparing_assignment_sets():
     assert set(frame["label"]) <= set(ASSIGNMENTS) and frame["label"].eq("failed").sum() == 1
 
 
+def test_long_table_reads_back(tmp_path, reader):
+    """The long table written as text or CSV (its header says label for assignment) reads back the same."""
+    got = read_nuggets(NUGGETS / "random.jsonl", warn_failed=False)
+    frame = got.to_frame()
+    frame.to_csv(tmp_path / "a.tsv", sep="\t", index=False)
+    frame[["label", "run", "qid", "importance", "nugget_id"]].to_csv(tmp_path / "a.csv", index=False)
+    for path in (tmp_path / "a.tsv", tmp_path / "a.csv"):
+        back = read_nuggets(path, warn_failed=False).to_frame()
+        pd.testing.assert_frame_equal(back.astype(str), frame.astype(str))
+
+
 def test_empty_inputs_are_errors(write):
     with pytest.raises(InputError, match="empty"):
         read_nuggets(write("a.jsonl", "\n\n"))

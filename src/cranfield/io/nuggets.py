@@ -166,7 +166,8 @@ def _read_one(obj: Any) -> NuggetAssignments:
     first = head.split(b"\n", 1)[0].rstrip(b"\r")
     separator = "," if b"," in first else "\t" if b"\t" in first else " "
     fields = [f.strip() for f in first.decode("utf-8", "replace").split(separator if separator != " " else None)]
-    header = fields if set(COLUMNS) <= set(fields) else None
+    picked = [next((c for c in opts if c in fields), None) for opts in ALIASES.values()]
+    header = fields if None not in picked else None
     if separator == "," and header is None:
         raise InputError(str(path), 1, f"a CSV table of nugget assignments starts with a header row naming its "
                                        f"columns {', '.join(COLUMNS)}; got {first.decode('utf-8', 'replace')!r}")
@@ -199,7 +200,7 @@ def _read_text_arrow(path: Path, separator: str, header: list[str] | None) -> Nu
             path, read_options=pc.ReadOptions(column_names=names, skip_rows=1 if header else 0, block_size=1 << 24),
             parse_options=pc.ParseOptions(delimiter=separator, quote_char='"' if separator == "," else False,
                                           ignore_empty_lines=False),
-            convert_options=pc.ConvertOptions(include_columns=list(COLUMNS), column_types=dict.fromkeys(COLUMNS, coded),
+            convert_options=pc.ConvertOptions(column_types=dict.fromkeys(names, coded),
                                               strings_can_be_null=False, quoted_strings_can_be_null=False))
     except (pa.ArrowException, OSError, UnicodeError):
         return None
@@ -333,7 +334,8 @@ def _read_text(path: Path, header: list[str] | None) -> NuggetAssignments:
     with a ``header`` line, its columns are taken by name."""
     from cranfield.io._tokens import read_columns, require_columns
 
-    where = [header.index(c) for c in COLUMNS] if header else list(range(len(COLUMNS)))
+    where = ([next(header.index(c) for c in opts if c in header) for opts in ALIASES.values()] if header
+             else list(range(len(COLUMNS))))
     width = len(header) if header else len(COLUMNS)
     cols = read_columns(path, width, text=(), codes=where)
     require_columns(cols, (width,), " ".join(header or COLUMNS))
