@@ -38,6 +38,7 @@ IMPORTANCE = ("vital", "okay")
 ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
 FAILED = ASSIGNMENTS.index("failed")
 COLUMNS = ("qid", "run", "nugget_id", "importance", "assignment")
+Lines = np.ndarray | int  # each row's line number, or the first row's when there is one row a line
 # the column names of a DataFrame or Arrow table, per column of COLUMNS
 ALIASES = {"qid": ("qid", "query_id"), "run": ("run", "run_id"), "nugget_id": ("nugget_id",),
            "importance": ("importance",), "assignment": ("assignment", "label")}
@@ -55,7 +56,7 @@ class NuggetAssignments:
         The (run, topic) of each answer given (an answer may have no nugget).
     run, topic : ndarray of int32, shape (N,)
         The answer of each assignment.
-    nugget : ndarray of int64, shape (N,)
+    nugget : ndarray of int32, shape (N,)
         Code of each assignment's nugget id in ``nugget_ids``.
     nugget_ids : list of str
     importance : ndarray of int8, shape (N,)
@@ -256,10 +257,10 @@ def nuggets_from_arrow(table: Any, *, source: str = "<Table>", first_line: int =
         dictionary = chunks[0].dictionary.to_pylist() if chunks else []
         if strict and "" in dictionary:
             return None
-        codes.append(np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]).astype(np.int32))
+        indices = [c.indices.to_numpy(zero_copy_only=False) for c in chunks]
+        codes.append((indices[0] if len(indices) == 1 else np.concatenate(indices)).astype(np.int32, copy=False))
         names.append([str(v) for v in dictionary])
-    line = first_line + np.arange(table.num_rows, dtype=np.int64)
-    return _from_codes(codes, names, line, source)
+    return _from_codes(codes, names, first_line, source)
 
 
 def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
@@ -314,7 +315,7 @@ def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
         raise InputError(source, None, "the file is empty")
     size = np.array(sizes, dtype=np.int64)
     answer = np.repeat(np.arange(size.size), size)
-    position = np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)
+    position = (np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)).astype(np.int32)
     line = np.array(lines, dtype=np.int64)
     run_code, run_names = _factorize(np.array(runs, dtype=object))
     topic_code, topic_names = _factorize(np.array(topics, dtype=object))
@@ -378,7 +379,7 @@ def _read_jsonl_arrow(path: Path) -> NuggetAssignments | None:
         return None
     size = np.diff(nuggets.offsets.to_numpy())
     answer = np.repeat(np.arange(size.size), size)
-    line = np.arange(1, size.size + 1, dtype=np.int64)
+    line = 1  # lines matter for messages only, and any error is left to the line-by-line reader
     coded = [pcc.dictionary_encode(c).combine_chunks() if isinstance(c, pa.ChunkedArray) else pcc.dictionary_encode(c)
              for c in [qid, run] if c is not None]
     topic_code = coded[0].indices.to_numpy(zero_copy_only=False).astype(np.int32)
@@ -391,12 +392,12 @@ def _read_jsonl_arrow(path: Path) -> NuggetAssignments | None:
     try:
         _check_answers(run_code, topic_code, line, run_names, topic_names, str(path))
         imp, asg = (_coded_labels(f.indices.to_numpy(zero_copy_only=False), f.dictionary.to_pylist(), allowed, "",
-                                  str(path), line[answer])
+                                  str(path), line)
                     for f, allowed in zip(map(pcc.dictionary_encode, fields), (IMPORTANCE, ASSIGNMENTS)))
     except InputError:
         return None
     ids = [str(k) for k in range(1, int(size.max(initial=0)) + 1)]
-    position = np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)
+    position = (np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)).astype(np.int32)
     return NuggetAssignments(
         runs=run_names, topics=topic_names, answer_run=run_code, answer_topic=topic_code, run=run_code[answer],
         topic=topic_code[answer], nugget=position, nugget_ids=ids, importance=imp, assignment=asg,
@@ -440,8 +441,7 @@ def nuggets_from_frame(frame: Any, *, source: str = "<DataFrame>", first_line: i
         code, uniques = pd.factorize(values, sort=False)
         codes.append(code.astype(np.int32))
         names.append([str(u) for u in uniques])
-    line = first_line + np.arange(len(frame), dtype=np.int64)
-    return _from_codes(codes, names, line, source)
+    return _from_codes(codes, names, first_line, source)
 
 
 def _missing_columns(picked: list[Any], found: Iterable[Any], source: str) -> None:
@@ -451,17 +451,20 @@ def _missing_columns(picked: list[Any], found: Iterable[Any], source: str) -> No
                                    f"found {', '.join(map(str, found))}")
 
 
-def _from_codes(codes: list[np.ndarray], names: list[list[str]], line: np.ndarray, source: str) -> NuggetAssignments:
+def _from_codes(codes: list[np.ndarray], names: list[list[str]], line: Lines, source: str) -> NuggetAssignments:
     """Assignments from the codes of the five columns (order of :data:`COLUMNS`)."""
-    topic, run, nugget = codes[0], codes[1], codes[2].astype(np.int64)
+    topic, run, nugget = codes[0], codes[1], codes[2]
     imp = _coded_labels(codes[3], names[3], IMPORTANCE, "importance", source, line)
     asg = _coded_labels(codes[4], names[4], ASSIGNMENTS, "assignment", source, line)
-    cell = run.astype(np.int64) * len(names[0]) + topic
-    key = cell * max(len(names[2]), 1) + nugget
+    key = run.astype(np.int64)  # the answer (run · T + topic), then the assignment (answer · K + nugget)
+    key *= len(names[0])
+    key += topic
+    present = np.zeros(len(names[1]) * len(names[0]), dtype=bool)
+    present[key] = True
+    key *= max(len(names[2]), 1)
+    key += nugget
     _check_unique(key, line, source, lambda k: (f"nugget {names[2][nugget[k]]!r} is assigned twice to the answer "
                                                  f"of run {names[1][run[k]]!r} to topic {names[0][topic[k]]!r}"))
-    present = np.zeros(len(names[1]) * len(names[0]), dtype=bool)
-    present[cell] = True
     given = np.flatnonzero(present)
     return NuggetAssignments(
         runs=names[1], topics=names[0], answer_run=(given // len(names[0])).astype(np.int32),
@@ -469,7 +472,12 @@ def _from_codes(codes: list[np.ndarray], names: list[list[str]], line: np.ndarra
         nugget_ids=names[2], importance=imp, assignment=asg, sources=(source,))
 
 
-def _check_unique(key: np.ndarray, line: np.ndarray, source: str, what: Any) -> None:
+def _line_at(line: Lines, rows: Any) -> Any:
+    """The line numbers of rows: ``line`` is each row's line, or the first row's (one row a line)."""
+    return line + rows if isinstance(line, int) else line[rows]
+
+
+def _check_unique(key: np.ndarray, line: Lines, source: str, what: Any) -> None:
     """An :class:`InputError` at the second line of the first key seen twice (``what(row)`` says
     what); a check in one pass when the keys increase, as in a sorted file."""
     if key.size < 2 or bool(np.all(key[1:] > key[:-1])):
@@ -479,11 +487,11 @@ def _check_unique(key: np.ndarray, line: np.ndarray, source: str, what: Any) -> 
     if not same.any():
         return
     rows = order[1:][same]
-    row = int(rows[np.argmin(line[rows])])
-    raise InputError(source, int(line[row]), what(row))
+    row = int(rows[np.argmin(_line_at(line, rows))])
+    raise InputError(source, int(_line_at(line, row)), what(row))
 
 
-def _check_answers(run: np.ndarray, topic: np.ndarray, line: np.ndarray, runs: list[str], topics: list[str],
+def _check_answers(run: np.ndarray, topic: np.ndarray, line: Lines, runs: list[str], topics: list[str],
                    source: str) -> None:
     """An answer (run, topic) given by two records is an error at the second."""
     key = run.astype(np.int64) * max(len(topics), 1) + topic
@@ -507,14 +515,14 @@ def _labels(values: np.ndarray, allowed: tuple[str, ...], what: str, source: str
 
 
 def _coded_labels(code: np.ndarray, names: Sequence[Any], allowed: tuple[str, ...], what: str, source: str,
-                  line: np.ndarray) -> np.ndarray:
+                  line: Lines) -> np.ndarray:
     """Map the codes of a column whose distinct values are ``names`` to indices in ``allowed``."""
     table = np.array([allowed.index(n) if isinstance(n, str) and n in allowed else -1 for n in names],
                      dtype=np.int8)
     out = table[code] if table.size else np.zeros(0, dtype=np.int8)
     if (table < 0).any():
         row = int(np.flatnonzero(out < 0)[0])
-        raise InputError(source, int(line[row]), f"unknown {what} {names[code[row]]!r}: expected "
+        raise InputError(source, int(_line_at(line, row)), f"unknown {what} {names[code[row]]!r}: expected "
                                                  f"{' or '.join(repr(a) for a in allowed)}")
     return out
 
@@ -539,7 +547,7 @@ def _merge(parts: Iterable[NuggetAssignments]) -> NuggetAssignments:
     def recode(names: list[str], book: dict[str, int]) -> np.ndarray:
         return np.array([book.setdefault(n, len(book)) for n in names], dtype=np.int32)
 
-    maps = [(recode(p.runs, runs), recode(p.topics, topics), recode(p.nugget_ids, ids).astype(np.int64))
+    maps = [(recode(p.runs, runs), recode(p.topics, topics), recode(p.nugget_ids, ids))
             for p in parts]
     answer_run = np.concatenate([r[p.answer_run] for p, (r, _, _) in zip(parts, maps)])
     answer_topic = np.concatenate([t[p.answer_topic] for p, (_, t, _) in zip(parts, maps)])
