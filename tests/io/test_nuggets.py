@@ -74,20 +74,26 @@ def test_run_id_defaults_to_the_file_stem(write):
     assert read_nuggets(path).runs == ["bm25"]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    (record() + record("q2", nuggets=[("vital", "support"), ("important", "support")]),
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("a.jsonl", record() + record("q2", nuggets=[("vital", "support"), ("important", "support")]),
      r"a\.jsonl:2: unknown importance 'important': expected 'vital' or 'okay'"),
-    (record() + "\n" + record("q2", nuggets=[("okay", "yes")]),
+    ("a.jsonl", record() + "\n" + record("q2", nuggets=[("okay", "yes")]),
      r"a\.jsonl:3: unknown assignment 'yes': expected 'support' or 'partial_support' or 'not_support' or 'failed'"),
-    (record() + record(), r"a\.jsonl:2: a second answer of run 'r1' to topic 'q1'"),
-    (record() + '{"qid": "q2", "nuggets": [}\n', r"a\.jsonl:2: not a JSON object"),
-    (record() + '{"run_id": "r", "nuggets": []}\n', r"a\.jsonl:2: the record has no 'qid'"),
-    (record() + '{"qid": "q3"}\n', r"a\.jsonl:2: the record has no 'nuggets' list"),
-    ('{"qid": "q3", "nuggets": [{"importance": "vital"}]}\n', r"a\.jsonl:1: nugget 1 is not an object with"),
+    ("a.jsonl", record() + record(), r"a\.jsonl:2: a second answer of run 'r1' to topic 'q1'"),
+    ("a.jsonl", record() + '{"qid": "q2", "nuggets": [}\n', r"a\.jsonl:2: not a JSON object"),
+    ("a.jsonl", record() + '{"run_id": "r", "nuggets": []}\n', r"a\.jsonl:2: the record has no 'qid'"),
+    ("a.jsonl", record() + '{"qid": "q3"}\n', r"a\.jsonl:2: the record has no 'nuggets' list"),
+    ("a.jsonl", '{"qid": "q3", "nuggets": [{"importance": "vital"}]}\n', r"a\.jsonl:1: nugget 1 is not an object with"),
+    ("a.txt", "q1 r1 n1 vital support\nq1 r1 n2 high support\n", r"a\.txt:2: unknown importance 'high'"),
+    ("a.txt", "qid run nugget_id importance assignment\nq1 r1 n1 vital support\nq1 r1 n2 okay none\n",
+     r"a\.txt:3: unknown assignment 'none'"),
+    ("a.txt", "q1 r1 n1 vital support\nq1 r2 n1 vital support\nq1 r1 n1 vital not_support\n",
+     r"a\.txt:3: nugget 'n1' is assigned twice to the answer of run 'r1' to topic 'q1'"),
+    ("a.txt", "q1 r1 n1 vital\n", r"a\.txt:1: "),
 ])
-def test_jsonl_errors_name_file_and_line(write, reader, text, message):
+def test_errors_name_file_and_line(write, reader, name, text, message):
     with pytest.raises(InputError, match=message):
-        read_nuggets(write("a.jsonl", text))
+        read_nuggets(write(name, text))
 
 
 def test_table_text_with_and_without_header(write, reader):
@@ -97,19 +103,6 @@ def test_table_text_with_and_without_header(write, reader):
     for got in (plain, headed):
         assert got.runs == ["r1", "r2"] and got.topics == ["q1"] and got.nugget_ids == ["n1", "n2"]
         assert got.assignment.tolist() == [0, 1, 2] and got.importance.tolist() == [0, 1, 0]
-
-
-@pytest.mark.parametrize(("text", "message"), [
-    ("q1 r1 n1 vital support\nq1 r1 n2 high support\n", r"a\.txt:2: unknown importance 'high'"),
-    ("qid run nugget_id importance assignment\nq1 r1 n1 vital support\nq1 r1 n2 okay none\n",
-     r"a\.txt:3: unknown assignment 'none'"),
-    ("q1 r1 n1 vital support\nq1 r2 n1 vital support\nq1 r1 n1 vital not_support\n",
-     r"a\.txt:3: nugget 'n1' is assigned twice to the answer of run 'r1' to topic 'q1'"),
-    ("q1 r1 n1 vital\n", r"a\.txt:1: "),
-])
-def test_table_errors_name_file_and_line(write, reader, text, message):
-    with pytest.raises(InputError, match=message):
-        read_nuggets(write("a.txt", text))
 
 
 def test_csv_errors_count_the_header_line(write, reader):
