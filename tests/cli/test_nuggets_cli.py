@@ -40,7 +40,8 @@ def test_formats_agree(capsys, tmp_path):
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["-m", "AP"], "Unknown nugget measure 'AP'"),
+    (["-m", "AP"], "AP scores rankings against qrels, not nugget assignments"),
+    (["-m", "V_strikt"], "Unknown nugget measure 'V_strikt'. Did you mean V_strict"),
     (["-m", "NuggetRecall(partial=3)"], "'partial' parameter of NuggetRecall"),
     (["--format", "parquet"], "--format parquet writes a binary file"),
 ])

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DATA
-from cranfield import EvaluationWarning, MeasureError, Results
+from cranfield import EvaluationWarning, MeasureError, Results, parse_measure
 from cranfield.evaluation.nuggets import evaluate_nuggets
 from cranfield.measures.nuggets import NUGGET_MEASURES, nugget_recall, parse_nugget_measure
 
@@ -105,10 +105,10 @@ def test_nugget_measure_names_round_trip_and_errors():
     with pytest.raises(MeasureError, match="'importance' parameter"):
         parse_nugget_measure("NuggetRecall(importance=0:0)")
     with pytest.raises(MeasureError, match="scores rankings"):
-        from cranfield import parse_measure
-
         parse_nugget_measure(parse_measure("AP"))
     assert set(NAMES) < set(NUGGET_MEASURES)
+    with pytest.raises(MeasureError, match="V_strict scores nugget assignments of generated answers, not rankings"):
+        parse_measure("V_strict")
 
 
 # --------------------------------------------------------------------------- the references

@@ -29,7 +29,7 @@ import numpy as np
 
 from cranfield.errors import MeasureError
 from cranfield.io.nuggets import ASSIGNMENTS, IMPORTANCE
-from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure
+from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, parse_measure
 
 SUPPORT, PARTIAL = ASSIGNMENTS.index("support"), ASSIGNMENTS.index("partial_support")
 VITAL, OKAY = IMPORTANCE.index("vital"), IMPORTANCE.index("okay")
@@ -123,6 +123,9 @@ def lookup_nugget(name: str) -> MeasureSpec:
     folded = [k for k in NUGGET_MEASURES if k.lower() == name.lower()]
     if len(folded) == 1:
         return NUGGET_MEASURES[folded[0]]
+    if name in REGISTRY:
+        raise MeasureError(f"{name} scores rankings against qrels, not nugget assignments (the nugget measures: "
+                           f"{', '.join(NUGGET_MEASURES)})")
     close = difflib.get_close_matches(name, list(NUGGET_MEASURES), n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise MeasureError(f"Unknown nugget measure {name!r}.{hint} (the nugget measures: "

@@ -303,6 +303,11 @@ def lookup(name: str) -> MeasureSpec:
     folded = [a for a in _ALIASES if a.lower() == name.lower()]
     if len({_ALIASES[a] for a in folded}) == 1:
         return REGISTRY[_ALIASES[folded[0]]]
+    from cranfield.measures.nuggets import NUGGET_MEASURES  # a measure of another input
+
+    if name in NUGGET_MEASURES:
+        raise MeasureError(f"{name} scores nugget assignments of generated answers, not rankings: use "
+                           "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets")
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
