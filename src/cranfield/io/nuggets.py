@@ -38,6 +38,8 @@ IMPORTANCE = ("vital", "okay")
 ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
 FAILED = ASSIGNMENTS.index("failed")
 COLUMNS = ("qid", "run", "nugget_id", "importance", "assignment")
+_IMPORTANCE_CODE = {name: k for k, name in enumerate(IMPORTANCE)}
+_ASSIGNMENT_CODE = {name: k for k, name in enumerate(ASSIGNMENTS)}
 Lines = np.ndarray | int  # each row's line number, or the first row's when there is one row a line
 # the column names of a DataFrame or Arrow table, per column of COLUMNS
 ALIASES = {"qid": ("qid", "query_id"), "run": ("run", "run_id"), "nugget_id": ("nugget_id",),
@@ -268,7 +270,10 @@ def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
     with ``qid``, ``run_id`` (default: the file's stem, as nuggetizer names a run by its answer
     file) and ``nuggets``, a list of objects with ``importance`` and ``assignment``; other keys
     (``query``, ``answer_text``, ``text``, ...) are ignored. Each line is parsed once; the
-    nuggets' fields are accumulated column by column and coded at the end."""
+    nuggets' importance and assignment are coded as each line is read (small integers, no string
+    kept), so memory is a few bytes per nugget besides the line being read."""
+    from array import array
+
     from cranfield.io._tokens import open_binary
 
     source = str(path)
@@ -277,57 +282,64 @@ def read_nuggets_jsonl(path: str | Path) -> NuggetAssignments:
     topics: list[str] = []
     lines: list[int] = []
     sizes: list[int] = []
-    importance: list[Any] = []
-    assignment: list[Any] = []
+    importance, assignment = array("b"), array("b")
     with open_binary(path) as stream:
-        data = stream.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        if not raw.strip():
-            continue
-        try:
-            record = json.loads(raw)
-        except ValueError as exc:
-            raise InputError(source, number, f"not a JSON object: {exc}") from None
-        if not isinstance(record, dict):
-            raise InputError(source, number, f"not a JSON object but a {type(record).__name__}")
-        qid, run, nuggets = record.get("qid"), record.get("run_id", default_run), record.get("nuggets")
-        if not isinstance(qid, (str, int)) or isinstance(qid, bool):
-            raise InputError(source, number, "the record has no 'qid' (a string)")
-        if not isinstance(run, (str, int)) or isinstance(run, bool):
-            raise InputError(source, number, f"'run_id' must be a string; got {run!r}")
-        if not isinstance(nuggets, list):
-            raise InputError(source, number, "the record has no 'nuggets' list")
-        try:
-            importance += [n["importance"] for n in nuggets]
-            assignment += [n["assignment"] for n in nuggets]
-        except (KeyError, TypeError):
-            bad = next(k for k, n in enumerate(nuggets, 1)
-                       if not isinstance(n, dict) or "importance" not in n or "assignment" not in n)
-            raise InputError(source, number, f"nugget {bad} is not an object with 'importance' and "
-                                             "'assignment'") from None
-        runs.append(str(run))
-        topics.append(str(qid))
-        lines.append(number)
-        sizes.append(len(nuggets))
+        for number, raw in enumerate(stream, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = json.loads(raw)
+            except ValueError as exc:
+                raise InputError(source, number, f"not a JSON object: {exc}") from None
+            if not isinstance(record, dict):
+                raise InputError(source, number, f"not a JSON object but a {type(record).__name__}")
+            qid, run, nuggets = record.get("qid"), record.get("run_id", default_run), record.get("nuggets")
+            if not isinstance(qid, (str, int)) or isinstance(qid, bool):
+                raise InputError(source, number, "the record has no 'qid' (a string)")
+            if not isinstance(run, (str, int)) or isinstance(run, bool):
+                raise InputError(source, number, f"'run_id' must be a string; got {run!r}")
+            if not isinstance(nuggets, list):
+                raise InputError(source, number, "the record has no 'nuggets' list")
+            try:
+                imp = [_IMPORTANCE_CODE.get(n["importance"], -1) for n in nuggets]
+                asg = [_ASSIGNMENT_CODE.get(n["assignment"], -1) for n in nuggets]
+            except (KeyError, TypeError):
+                imp = asg = [-1]
+            if -1 in imp or -1 in asg:
+                raise InputError(source, number, _nugget_problem(nuggets))
+            importance.extend(imp)
+            assignment.extend(asg)
+            runs.append(str(run))
+            topics.append(str(qid))
+            lines.append(number)
+            sizes.append(len(nuggets))
     if not lines:
         raise InputError(source, None, "the file is empty")
     size = np.array(sizes, dtype=np.int64)
     answer = np.repeat(np.arange(size.size), size)
     position = (np.arange(answer.size) - np.repeat(np.cumsum(size) - size, size)).astype(np.int32)
-    line = np.array(lines, dtype=np.int64)
     run_code, run_names = _factorize(np.array(runs, dtype=object))
     topic_code, topic_names = _factorize(np.array(topics, dtype=object))
     run_names, topic_names = [str(r) for r in run_names], [str(t) for t in topic_names]
-    _check_answers(run_code, topic_code, line, run_names, topic_names, source)
-    imp = _labels(np.array(importance, dtype=object), IMPORTANCE, "importance", source, line[answer])
-    asg = _labels(np.array(assignment, dtype=object), ASSIGNMENTS, "assignment", source, line[answer])
+    _check_answers(run_code, topic_code, np.array(lines, dtype=np.int64), run_names, topic_names, source)
     ids = [str(k) for k in range(1, int(size.max(initial=0)) + 1)]
     return NuggetAssignments(
         runs=run_names, topics=topic_names, answer_run=run_code, answer_topic=topic_code,
         run=run_code[answer], topic=topic_code[answer], nugget=position, nugget_ids=ids,
-        importance=imp, assignment=asg, sources=(source,))
+        importance=np.frombuffer(importance, dtype=np.int8), assignment=np.frombuffer(assignment, dtype=np.int8),
+        sources=(source,))
+
+
+def _nugget_problem(nuggets: list[Any]) -> str:
+    """What is wrong with the first bad nugget of a record: not an object with both fields, or
+    an unknown importance or assignment."""
+    for k, n in enumerate(nuggets, 1):
+        if not isinstance(n, dict) or "importance" not in n or "assignment" not in n:
+            return f"nugget {k} is not an object with 'importance' and 'assignment'"
+        for key, allowed in (("importance", IMPORTANCE), ("assignment", ASSIGNMENTS)):
+            if not isinstance(n[key], str) or n[key] not in allowed:
+                return f"unknown {key} {n[key]!r}: expected {' or '.join(repr(a) for a in allowed)}"
+    raise AssertionError("no bad nugget")  # pragma: no cover
 
 
 def _read_text(path: Path, header: list[str] | None) -> NuggetAssignments:
@@ -500,18 +512,11 @@ def _check_answers(run: np.ndarray, topic: np.ndarray, line: Lines, runs: list[s
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, list[Any]]:
-    """Codes in order of first appearance and the distinct values (of any type: a number where a
-    word is expected is kept as it is, for the message)."""
+    """Codes in order of first appearance and the distinct values."""
     import pandas as pd
 
     code, uniques = pd.factorize(values, sort=False)
     return code.astype(np.int32), list(uniques)
-
-
-def _labels(values: np.ndarray, allowed: tuple[str, ...], what: str, source: str, line: np.ndarray) -> np.ndarray:
-    """The index in ``allowed`` of each value (an error at the line of the first other one)."""
-    code, names = _factorize(values)
-    return _coded_labels(code, names, allowed, what, source, line)
 
 
 def _coded_labels(code: np.ndarray, names: Sequence[Any], allowed: tuple[str, ...], what: str, source: str,
