@@ -73,7 +73,11 @@ def test_compare_discpower_correlate_take_nuggets(capsys):
 def test_report_takes_nuggets(capsys, tmp_path):
     target = tmp_path / "r.html"
     code, _, err = run_main(capsys, ["report", "--nuggets", N, "-m", "V_strict,A", "-o", target])
-    assert code == 0 and "wrote" in err and "V_strict" in target.read_text(encoding="utf-8")
+    page = target.read_text(encoding="utf-8")
+    assert code == 0 and "wrote" in err and "V_strict" in page and "rag.nuggets.jsonl" in page
+    import hashlib
+
+    assert hashlib.sha256(open(N, "rb").read()).hexdigest() in page
 
 
 @pytest.mark.parametrize("argv", [["compare", "-m", "A"], ["compare", N, "x.run", "--nuggets", N, "-m", "A"],

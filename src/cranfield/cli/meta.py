@@ -362,7 +362,8 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
                              f"got {systems}")
     options = dict(baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
                    n_resamples=args.B, seed=args.seed, client=client)
-    report = (Report.from_results(scored, **options) if scored is not None else Report.from_evaluator(
+    report = (Report.from_results(scored, files=[("nuggets", f) for f in args.nuggets], **options)
+              if scored is not None else Report.from_evaluator(
         evaluator_from(args, args.qrels, measures), args.runs, order=args.order, on_duplicate=args.on_duplicate,
         **options))
     results, first = report.results, report.comparisons[0]

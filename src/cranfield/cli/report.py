@@ -106,7 +106,8 @@ def run_report(args: argparse.Namespace) -> int:
         options = dict(baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
                        n_resamples=args.B, seed=args.seed, confidence=args.confidence, client=client)
         if args.nuggets:
-            report = Report.from_results(nugget_results(args, measures), **options)
+            report = Report.from_results(nugget_results(args, measures), files=[("nuggets", f) for f in args.nuggets],
+                                         **options)
         else:
             report = Report.from_evaluator(evaluator_from(args, args.qrels, measures), args.runs, order=args.order,
                                            on_duplicate=args.on_duplicate, **options)
