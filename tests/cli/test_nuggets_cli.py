@@ -102,3 +102,14 @@ def test_help_examples_run(tmp_path):
 
         assert main(words[1:]) == 0, command
     assert re.search(r"cranfield compare --nuggets", NUGGETS_EPILOG)
+
+
+def test_missing_answers_zero_or_skip(capsys, write):
+    path = write("a.tsv", "q1 r1 1 vital support\nq2 r1 1 vital support\nq1 r2 1 vital support\n")
+    code, out, err = run_main(capsys, ["nuggets", path, "-m", "A", "--format", "csv"])
+    assert code == 0 and "1 (run, topic) answer missing, in 1 run (r2): scored 0" in err
+    assert out.splitlines()[1:] == ["r1,all,A,1.0", "r2,all,A,0.5"]
+    code, out, err = run_main(capsys, ["nuggets", path, "-m", "A", "--format", "csv", "--missing", "skip"])
+    assert code == 0 and "left out" in err and out.splitlines()[1:] == ["r1,all,A,1.0", "r2,all,A,1.0"]
+    code, out, _ = run_main(capsys, ["correlate", "--nuggets", path, "-m", "A,V", "--format", "json"])
+    assert code == 0 and json.loads(out)[0]["systems"] == 2
