@@ -112,6 +112,22 @@ def test_nugget_measure_names_round_trip_and_errors():
 
 
 # --------------------------------------------------------------------------- the references
+def test_nuggetizers_documented_example(write):
+    """nuggetizer's documented assign output (answers mode; 2 vital supported, an okay partially,
+    an okay not): its calculate_nugget_scores gives strict_vital 1.0, vital 1.0, strict_all 0.5,
+    all 0.625, and pyterrier-nuggetizer's weighted 0.75, strict_weighted 2/3."""
+    nuggets = [("Python is a high-level programming language", "vital", "support"),
+               ("Python was created by Guido van Rossum", "vital", "support"),
+               ("Python is used for data science", "okay", "partial_support"),
+               ("Python supports multithreading", "okay", "not_support")]
+    record = {"query": "What is Python?", "qid": "q1", "answer_text": "Python is a high-level programming language...",
+              "response_length": 42, "run_id": "run-123",
+              "nuggets": [{"text": t, "importance": i, "assignment": a} for t, i, a in nuggets]}
+    r = evaluate_nuggets(write("assignments.jsonl", json.dumps(record) + "\n"), NAMES)
+    assert r.runs == ["run-123"] and r.topics == ["q1"]
+    assert r.values[0, :, 0].tolist() == [1.0, 1.0, 0.5, 0.625, 0.75, 0.6666666666666666]
+
+
 @pytest.mark.parametrize("name", ["rag24_baselines.jsonl.gz", "random.jsonl", "rag.nuggets.jsonl"])
 def test_per_topic_values_equal_the_references(name):
     """Every (run, topic) value equals calculate_nugget_scores' (nuggetizer for V and A,
