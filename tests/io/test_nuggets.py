@@ -90,10 +90,16 @@ def test_run_id_defaults_to_the_file_stem(write):
     ("a.txt", "q1 r1 n1 vital support\nq1 r2 n1 vital support\nq1 r1 n1 vital not_support\n",
      r"a\.txt:3: nugget 'n1' is assigned twice to the answer of run 'r1' to topic 'q1'"),
     ("a.txt", "q1 r1 n1 vital\n", r"a\.txt:1: "),
+    ("a.tsv", "q1\tr1\tn1\tvital\tsupport\nq 1\tr1\tn1\tvital\tsupport\n", r"a\.tsv:2: "),
 ])
 def test_errors_name_file_and_line(write, reader, name, text, message):
     with pytest.raises(InputError, match=message):
         read_nuggets(write(name, text))
+
+
+def test_blanks_around_tab_separated_fields_are_separators(write, reader):
+    got = read_nuggets(write("a.tsv", "q1\tr1 \tn1\t vital\tsupport\nq1\tr1\tn2\tokay\tsupport\n"))
+    assert got.runs == ["r1"] and got.importance.tolist() == [0, 1]
 
 
 def test_table_text_with_and_without_header(write, reader):

@@ -209,7 +209,10 @@ def _read_text_arrow(path: Path, separator: str, header: list[str] | None) -> Nu
         return None
     if table.num_rows == 0:
         return None
-    return nuggets_from_arrow(table, source=str(path), first_line=2 if header else 1, strict=separator != ",")
+    try:
+        return nuggets_from_arrow(table, source=str(path), first_line=2 if header else 1, strict=separator != ",")
+    except InputError:  # told by the caller's reader, the reference for every message
+        return None
 
 
 def _read_parquet(path: Path) -> NuggetAssignments:
@@ -233,8 +236,8 @@ def nuggets_from_arrow(table: Any, *, source: str = "<Table>", first_line: int =
                        strict: bool = False) -> NuggetAssignments | Any:
     """:class:`NuggetAssignments` from an Arrow table with the columns of :func:`nuggets_from_frame`,
     each dictionary-encoded (if it is not already) and read as codes, without a Python object
-    per row. With ``strict`` (a table pyarrow read from text), an empty value returns None, for
-    the tokenizer to read the file instead."""
+    per row. With ``strict`` (a table pyarrow read from whitespace-separated text), a value that is
+    empty or holds a blank returns None, for the tokenizer to read the file instead."""
     import pyarrow as pa
     import pyarrow.compute as pcc
 
@@ -257,8 +260,8 @@ def nuggets_from_arrow(table: Any, *, source: str = "<Table>", first_line: int =
         values = values.unify_dictionaries() if isinstance(values, pa.ChunkedArray) else values
         chunks = values.chunks if isinstance(values, pa.ChunkedArray) else [values]
         dictionary = chunks[0].dictionary.to_pylist() if chunks else []
-        if strict and "" in dictionary:
-            return None
+        if strict and any(not v or len(v.split()) != 1 or v != v.strip() for v in dictionary):
+            return None  # an empty field, or blanks the tokenizer would read otherwise
         indices = [c.indices.to_numpy(zero_copy_only=False) for c in chunks]
         codes.append((indices[0] if len(indices) == 1 else np.concatenate(indices)).astype(np.int32, copy=False))
         names.append([str(v) for v in dictionary])
