@@ -161,9 +161,8 @@ def _read_one(obj: Any) -> NuggetAssignments:
         return _read_parquet(path)
     from cranfield.io._tokens import open_binary
 
-    with open_binary(path) as stream:
+    with open_binary(path) as stream:  # decompressed, without a byte-order mark
         head = stream.read(1 << 16)
-    head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
     if head.lstrip().startswith(b"{"):
         return (_read_jsonl_arrow(path) if _arrow_worth_it(path) else None) or read_nuggets_jsonl(path)
     first = head.split(b"\n", 1)[0].rstrip(b"\r")
