@@ -256,8 +256,9 @@ def _scores(args: argparse.Namespace, measures: list[str], client: Any = None) -
     with the measures in order."""
     from cranfield.cli.options import evaluator_from, nugget_results
 
-    if args.nuggets:
-        return nugget_results(args, measures)
+    nuggets = nugget_results(args, measures)
+    if nuggets is not None:
+        return nuggets
     if getattr(args, "aspects", None):
         from cranfield.cli.aspects import aspect_results
 
