@@ -303,6 +303,12 @@ def lookup(name: str) -> MeasureSpec:
     folded = [a for a in _ALIASES if a.lower() == name.lower()]
     if len({_ALIASES[a] for a in folded}) == 1:
         return REGISTRY[_ALIASES[folded[0]]]
+    from cranfield.measures.trec_eval_names import from_printed, printed_hint  # trec_eval's P_10, ndcg_cut_10
+
+    if (printed := from_printed(name)) is not None:
+        return lookup(_parse_call(printed).name)
+    if (trec_hint := printed_hint(name)) is not None:
+        raise MeasureError(f"Unknown measure {name!r}: {trec_hint}.")
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
@@ -503,6 +509,10 @@ def parse_measure(text: str | Measure) -> Measure:
     if not isinstance(text, str):
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
+    from cranfield.measures.trec_eval_names import from_printed
+
+    if text.strip() not in _ALIASES and (printed := from_printed(text)) is not None:  # trec_eval's ndcg_cut_10
+        return parse_measure(printed)
     call = _parse_call(str(text).replace("α", "alpha"))
     spec = lookup(call.name)
     values = {p.name: p.default for p in spec.params}
