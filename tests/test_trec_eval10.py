@@ -16,6 +16,7 @@ give the defined value, the one cranfield computes.
 from __future__ import annotations
 
 import gzip
+import json
 import math
 import warnings
 
@@ -195,3 +196,29 @@ def test_unjudged_and_judged_at_agree_on_full_rankings():
     run = {"q": {f"d{i}": float(-i) for i in range(30)}}
     frame = cranfield.evaluate(qrels, run, ["unj@10", "Judged@10"], per_topic=False)
     assert frame.value.iloc[0] == pytest.approx(1 - frame.value.iloc[1])
+
+
+# --------------------------------------------------------------------------- cases never seen
+RANDOM = json.loads(gzip.decompress((EXPECTED / "random.json.gz").read_bytes()))  # "seed options" -> text
+
+
+@pytest.mark.parametrize("key", sorted(RANDOM, key=lambda k: (int(k.split()[0]), k)))
+def test_random_cases(capsys, write, key):
+    """40 random qrels/run pairs (tests/test_trec_eval_parity.random_case: ties, doubles equal only
+    as floats, unjudged documents, negative labels, topics on one side only), each with -q,
+    -c -q and -J -q, -m all_trec; trec_eval 10.0 refuses the ones without -c where the run lacks
+    a qrels topic (None), and so does cranfield."""
+    from test_trec_eval_parity import random_case
+
+    seed, *options = key.split()
+    qrels_text, _, _, run = random_case(int(seed))
+    run_text = "".join(f"{q} Q0 {d} 0 {s!r} tag{seed}\n" for q, docs in run.items() for d, s in docs.items())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code, out, err = run_main(capsys, ["eval", "--compat", "trec_eval10", *options,
+                                           write("q.txt", qrels_text), write("r.txt", run_text)])
+    if RANDOM[key] is None:
+        assert code == 2 and "trec_eval 10.0 stops there without -c" in err
+    else:
+        assert code == 0, err
+        assert out == RANDOM[key]

@@ -21,7 +21,7 @@ from cranfield.cli.options import (
     split_measures,
 )
 from cranfield.compat.formats import FORMATS
-from cranfield.errors import CranfieldError, check_float, check_int, invalid, warn
+from cranfield.errors import CranfieldError, check_float, check_int, invalid, listing, warn
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 
@@ -261,6 +261,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
     _require_scored_topics(results)
+    if trec_eval10 and not args.complete:
+        _require_every_topic(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
     if text_only:
@@ -314,6 +316,17 @@ def _require_scored_topics(results: Any) -> None:
             raise CranfieldError(f"{run}: no topic of the run is left to score: the qrels topics it has are "
                                  "excluded (--norel exclude: no relevant document), and --missing skip leaves out "
                                  "the topics missing from the run")
+
+
+def _require_every_topic(results: Any) -> None:
+    """trec_eval 10.0 without -c stops at the first qrels topic a run lacks (``trec_eval.c``: exit
+    4, "result qid '303' not found in qrels"), printing nothing: so does ``--compat trec_eval10``."""
+    for run, unscored in zip(results.runs, results.unscored if results.unscored is not None else []):
+        if unscored.any():
+            names = [topic for topic, lacking in zip(results.topics, unscored.tolist()) if lacking]
+            raise CranfieldError(f"{run}: the run lacks qrels topics ({listing(names)}): trec_eval 10.0 stops "
+                                 "there without -c (its message: result qid not found in qrels); give -c to score "
+                                 "them as the empty ranking, or use --compat trec_eval (9.0.x skips them)")
 
 
 def _preset_request(args: argparse.Namespace) -> Any:
