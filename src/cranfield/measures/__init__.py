@@ -7,6 +7,7 @@
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings
   (docs/conventions.md#truncated).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (docs/conventions.md#cube-test).
+- :mod:`.dd_jig` — the TREC DD jig's sDCG, nsDCG and expected utility EU (docs/dynamic-domain.md).
 - :mod:`.cwl` — the C/W/L framework's measures as cwl_eval computes them (docs/cwl.md).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
@@ -20,6 +21,7 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     aspects,
     cubetest,
     cwl,
+    dd_jig,
     diversity,
     extra,
     ncu,
