@@ -59,7 +59,7 @@ OUTPUTS = ("eu", "etu", "ec", "etc", "ed")
 
 # --------------------------------------------------------------------------- gains and the C/W/L machinery
 def cwl_gains(batch: Batch, gains: Any, max_gain: float, depth: int, min_rel: int = 0,
-              max_rel: int | None = None) -> np.ndarray:
+              max_rel: int = 0) -> np.ndarray:
     """g(i), shape (S, T, depth): each item's gain clipped to [0, max_gain], gain 0 for an
     unjudged item and for the padding past the end of a ranking (cwl_eval's worst case).
 
@@ -67,10 +67,11 @@ def cwl_gains(batch: Batch, gains: Any, max_gain: float, depth: int, min_rel: in
     map of labels to gains. Exponential gains are computed from labels capped at 1024, where
     2^label − 1 exceeds any finite ``max_gain``, so that they stay finite. With ``max_rel``, a
     label l gains (clip(max(l, 0), min_rel, max_rel) − min_rel) / (max_rel − min_rel): ir_measures'
-    scaling of the labels into [0, 1] for its C/W/L measures (its cwl_eval provider).
+    scaling of the labels into [0, 1] for its C/W/L measures (its cwl_eval provider); 0 leaves
+    the gains as they are.
     """
     grades = batch.grades[..., :depth]
-    if max_rel is not None:
+    if max_rel:
         g = _scaled(grades, gains, min_rel, max_rel)
     elif gains == "exp":
         x = np.minimum(np.maximum(grades, 0), 1024).astype(np.float64)
@@ -120,7 +121,7 @@ def _shape(batch: Batch, depth: int) -> tuple[int, int, int]:
 
 # --------------------------------------------------------------------------- kernels
 def cwl_precision(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-                  out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+                  out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """P@k in the C/W/L framework: C(i) = 1 for i < k, else 0, so W(i) = 1/k on the first k ranks
     (van Rijsbergen 1979; cwl_eval ``PrecisionCWLMetric``). EU is graded precision at k, ETU
     the cumulative gain at k, ED = k (k at most the depth)."""
@@ -130,7 +131,7 @@ def cwl_precision(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: fl
 
 
 def cwl_rbp(batch: Batch, p: float = 0.9, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-            out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+            out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """Rank-biased precision in the C/W/L framework: C(i) = p (Moffat & Zobel, TOIS 2008; cwl_eval
     ``RBPCWLMetric``). EU is (1 − p)·Σ p^{i−1}·g(i) / (1 − p^n), RBP normalised over the n
     ranks read (for n = 1000 and p < 0.97 the two differ by less than 10^-12 relative)."""
@@ -139,7 +140,7 @@ def cwl_rbp(batch: Batch, p: float = 0.9, gains: Any = "linear", max_gain: float
 
 
 def sdcg(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-         out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+         out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """Scaled DCG@k: C(i) = log2(i+1)/log2(i+2) for i < k, else 0, so W(i) is the discount
     1/log2(i+1) of DCG@k (Järvelin & Kekäläinen, TOIS 2002) scaled to sum to 1 over the first k
     ranks (Moffat et al., TOIS 2017; cwl_eval ``NDCGCWLMetric``, named NDCG-k@k)."""
@@ -151,7 +152,7 @@ def sdcg(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0
 
 
 def inst(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,  # noqa: N803
-         out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+         out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """INST: C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{j≤i} g(j), the gain still
     wanted after rank i (Moffat, Bailey, Scholer & Thomas, ADCS 2015; TOIS 35(3) 2017;
     cwl_eval ``INSTCWLMetric``). Gains are at most 1 (INST's assumption, which cwl_eval checks)
@@ -162,7 +163,7 @@ def inst(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 
 
 
 def insq(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,  # noqa: N803
-         out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+         out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """INSQ: C(i) = ((i + 2T − 1)/(i + 2T))², INST without its adaptation to the gain found
     (Moffat, Scholer & Thomas, ADCS 2012; Moffat et al., TOIS 2017; cwl_eval
     ``INSQCWLMetric``)."""
@@ -172,7 +173,7 @@ def insq(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 
 
 
 def _bpm(batch: Batch, T: float, K: float, hb: float, hc: float, gain_med: float, gains: Any,  # noqa: N803
-         max_gain: float, depth: int, out: str, min_rel: int, max_rel: int | None) -> np.ndarray:
+         max_gain: float, depth: int, out: str, min_rel: int, max_rel: int) -> np.ndarray:
     """C(i) = 1 while both bounds hold up to rank i — G(j) < T_j and j < K_j for every j <= i —
     else 0, with T_j = T + hb·Σ_{l<j}(g(l) − gain_med) and K_j = K + hc·Σ_{l<j}(g(l) − gain_med)."""
     g = cwl_gains(batch, gains, max_gain, depth, min_rel, max_rel)
@@ -191,7 +192,7 @@ def _bound(start: float, h: float, g: np.ndarray, gain_med: float) -> np.ndarray
 
 
 def bpm(batch: Batch, T: float = 1.0, K: float = 10.0, gains: Any = "linear", max_gain: float = 1.0,  # noqa: N803
-        depth: int = 1000, out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+        depth: int = 1000, out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """The static Bejeweled Player Model: the user reads on while the gain so far is below T
     and the cost so far (the items read) below K (Zhang, Liu, Li, Zhang, Xu & Ma, SIGIR 2017;
     cwl_eval ``BPMCWLMetric``, BPM-Static)."""
@@ -200,7 +201,7 @@ def bpm(batch: Batch, T: float = 1.0, K: float = 10.0, gains: Any = "linear", ma
 
 def bpm_dynamic(batch: Batch, T: float = 1.0, K: float = 10.0, hb: float = 1.0, hc: float = 0.0,  # noqa: N803
                 gain_med: float = 0.5, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-                out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+                out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """The dynamic Bejeweled Player Model: after each item the bounds move by its gain against
     the median gain, T ← T + hb·(g(i) − gain_med), K ← K + hc·(g(i) − gain_med) (Zhang et al.,
     SIGIR 2017; cwl_eval ``BPMDCWLMetric``, BPM-Dynamic). cwl_eval 1.0 never moves K
@@ -209,7 +210,7 @@ def bpm_dynamic(batch: Batch, T: float = 1.0, K: float = 10.0, hb: float = 1.0, 
 
 
 def _cascade(batch: Batch, c_of_rank: np.ndarray, gains: Any, max_gain: float, depth: int, out: str, min_rel: int,
-             max_rel: int | None) -> np.ndarray:
+             max_rel: int) -> np.ndarray:
     """The NERR family: C(i) = c_of_rank(i)·(1 − g(i)), gains in [0, 1] (a relevant item ends the
     search with the probability of its gain, as in ERR's cascade)."""
     g = cwl_gains(batch, gains, min(max_gain, 1.0), depth, min_rel, max_rel)
@@ -222,14 +223,14 @@ def _until(cutoff: int, depth: int, values: np.ndarray) -> np.ndarray:
 
 
 def nerr8(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-          out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+          out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """NERR, Eq. 8 of Azzopardi, Mackenzie & Moffat (ICTIR 2021, "ERR is not C/W/L"): C(i) =
     1 − g(i) for i < k, else 0 (cwl_eval ``NERReq8CWLMetric``, NERR-EQ8@k)."""
     return _cascade(batch, _until(cutoff, depth, np.ones(depth)), gains, max_gain, depth, out, min_rel, max_rel)
 
 
 def nerr9(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-          out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+          out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """NERR, Eq. 9 (Azzopardi, Mackenzie & Moffat, ICTIR 2021): C(i) = (i/(i+1))·(1 − g(i)) for
     i < k, else 0, ERR's 1/i discount and its cascade (cwl_eval ``NERReq9CWLMetric``, NERR-EQ9@k)."""
     i = ranks(depth).astype(np.float64)
@@ -237,14 +238,14 @@ def nerr9(batch: Batch, cutoff: int, gains: Any = "linear", max_gain: float = 1.
 
 
 def nerr10(batch: Batch, phi: float = 0.9, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-           out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+           out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """NERR, Eq. 10 (Azzopardi, Mackenzie & Moffat, ICTIR 2021): C(i) = φ·(1 − g(i)), RBP's
     patience and ERR's cascade (cwl_eval ``NERReq10CWLMetric``, NERR-EQ10@phi)."""
     return _cascade(batch, np.full(depth, phi), gains, max_gain, depth, out, min_rel, max_rel)
 
 
 def nerr11(batch: Batch, T: float = 1.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,  # noqa: N803
-           out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+           out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """NERR, Eq. 11 (Azzopardi, Mackenzie & Moffat, ICTIR 2021): C(i) = ((i + 2T − 1)/(i + 2T))²·
     (1 − g(i)), INSQ's patience and ERR's cascade (cwl_eval ``NERReq11CWLMetric``, NERR-EQ11@T)."""
     x = ranks(depth) + 2.0 * T
@@ -259,7 +260,7 @@ def continuation(w: np.ndarray) -> np.ndarray:
 
 
 def tbg(batch: Batch, halflife: float = 224.0, gains: Any = "linear", max_gain: float = 1.0, depth: int = 1000,
-        out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+        out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """Time-biased gain (Smucker & Clarke, SIGIR 2012) with every item costing 1: the weight of
     rank i is the decay D(t) = H·2^(−t/H)/ln 2 at the time t = i − 1 spent before it, scaled to
     sum to 1 (cwl_eval ``TBGCWLMetric``, TBG-H@H); C(n) = 0 at the last rank read."""
@@ -269,7 +270,7 @@ def tbg(batch: Batch, halflife: float = 224.0, gains: Any = "linear", max_gain: 
 
 
 def u_measure(batch: Batch, L: float = 1000.0, gains: Any = "linear", max_gain: float = 1.0,  # noqa: N803
-              depth: int = 1000, out: str = "eu", min_rel: int = 0, max_rel: int | None = None) -> np.ndarray:
+              depth: int = 1000, out: str = "eu", min_rel: int = 0, max_rel: int = 0) -> np.ndarray:
     """U-measure (Sakai & Dou, SIGIR 2013) with every item costing 1: the weight of rank i < n is
     max(0, 1 − (i − 1)/L), the reader's position decaying linearly to L, and of rank n 0, scaled to
     sum to 1 (cwl_eval ``UMeasureCWLMetric``, U-L@L)."""
@@ -290,8 +291,8 @@ OUT = Param("out", "choice", "eu", "eu: expected utility per item; etu: expected
             "cost per item; etc: expected total cost; ed: expected depth (cwl_eval's EU, ETU, EC, ETC, ED)",
             choices=OUTPUTS)
 MIN_REL = Param("min_rel", "int", 0, "with max_rel: the label of gain 0 (ir_measures' min_rel)")
-MAX_REL = Param("max_rel", "int", None, "the label of gain 1: a label l gains (clip(l, min_rel, max_rel) − min_rel)"
-                "/(max_rel − min_rel) (ir_measures' max_rel; default: no scaling)")
+MAX_REL = Param("max_rel", "int", 0, "the label of gain 1: a label l gains (clip(l, min_rel, max_rel) − min_rel)"
+                "/(max_rel − min_rel) (ir_measures' max_rel; 0: no scaling, the gains above)", low=0)
 COMMON = (GAINS, MAX_GAIN, DEPTH, OUT, MIN_REL, MAX_REL)
 CWL_EVAL = "cwl_eval 1.0 (Azzopardi, Thomas & Moffat, SIGIR 2019)"
 T_GAIN = "T, the gain the user wants"

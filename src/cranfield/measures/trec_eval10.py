@@ -93,18 +93,18 @@ WHOLE: dict[str, Any] = {"depth": lambda p: p.get("cutoff")}
 register(MeasureSpec(
     "rbp", trec_rbp, (CUT, P_TREC), cite="Moffat & Zobel, TOIS 2008, Eq. 6; trec_eval 10 rbp (m_rbp.c)",
     doc="rank-biased precision with trec_eval 10's gains (label / highest label of the topic), p = 0.9",
-    normalised=True, reference=f"{TREC_EVAL10}: rbp", **WHOLE,
+    reference=f"{TREC_EVAL10}: rbp", **WHOLE,
 ))
 register(MeasureSpec(
     "rbp_resid", rbp_residual, (CUT, P_TREC),
     cite="Moffat & Zobel, TOIS 2008, §4; trec_eval 10 rbp_resid (m_rbp_resid.c)",
     doc="RBP's residual: weight of unjudged ranks and of the ranks after the run (0 without unjudged)",
-    normalised=True, reference=f"{TREC_EVAL10}: rbp_resid", **WHOLE,
+    reference=f"{TREC_EVAL10}: rbp_resid", **WHOLE,
 ))
 register(MeasureSpec(
     "unj", unjudged_at, (CUT,), cite="trec_eval 10 unj.k (m_unjudged.c, Soboroff 2023)",
     doc="fraction of unjudged documents in the top k (ranks after the run count as judged)",
-    cutoff="required", normalised=True, reference=f"{TREC_EVAL10}: unj_k",
+    cutoff="required", reference=f"{TREC_EVAL10}: unj_k",
 ))
 register(MeasureSpec(
     "yaap", yaap, (CUT, REL), cite="Robertson, ECIR 2012 (On smoothing average precision); trec_eval yaap",
