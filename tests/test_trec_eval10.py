@@ -22,6 +22,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cranfield
 from conftest import DATA, read_text, run_main
@@ -36,6 +38,7 @@ CASES = {  # expected file -> trec_eval's options
     "all_trec.q": ["-q", "-m", "all_trec"], "all_trec.c.q": ["-c", "-q", "-m", "all_trec"],
     "all_trec.l2.q": ["-l", "2", "-q", "-m", "all_trec"], "all_trec.cJ.q": ["-c", "-J", "-q", "-m", "all_trec"],
     "new.q": ["-q", "-m", "yaap", "-m", "rbp_resid", "-m", "unj.3,7,50"],
+    "new.c.q": ["-c", "-q", "-m", "yaap", "-m", "rbp_resid", "-m", "unj.3,7,50", "-m", "utility"],
     "p05.q": ["-q", "-m", "rbp.p=0.5", "-m", "rbp_resid.p=0.5"],
 }
 # Rows where trec_eval 9.0.x's --compat trec_eval is one unit off in the fourth decimal on these
@@ -222,3 +225,21 @@ def test_random_cases(capsys, write, key):
     else:
         assert code == 0, err
         assert out == RANDOM[key]
+
+
+# --------------------------------------------------------------------------- invariants
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([-1, 0, 0, 1, 2, None]), min_size=1, max_size=30),
+       st.floats(min_value=0.05, max_value=0.95))
+def test_rbp_and_its_residual_share_the_unit_mass(labels, p):
+    """Gains are at most 1, so the judged ranks' RBP and the residual (unjudged ranks and the
+    tail p^n, Moffat & Zobel, TOIS 2008, §4) add up to at most 1; and yaap is AP's log-odds form,
+    log((1 + AP·R)/(1 + R − AP·R)) (Robertson, ECIR 2012)."""
+    docs = [f"d{i}" for i in range(len(labels))]
+    qrels = {"q": {d: g for d, g in zip(docs, labels) if g is not None} | {"extra": 1}}
+    run = {"q": {d: float(len(docs) - i) for i, d in enumerate(docs)}}
+    frame = cranfield.evaluate(qrels, run, [f"rbp(p={p!r})", f"rbp_resid(p={p!r})", "yaap", "AP", "NumRel"],
+                               per_topic=False)
+    rbp, resid, value, ap, big_r = frame.value.tolist()
+    assert 0 <= rbp and 0 <= resid and rbp + resid <= 1 + 1e-12
+    assert value == pytest.approx(math.log((1 + ap * big_r) / (1 + big_r - ap * big_r)), abs=1e-12)
