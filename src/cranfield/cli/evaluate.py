@@ -21,7 +21,7 @@ from cranfield.cli.options import (
     split_measures,
 )
 from cranfield.compat.formats import FORMATS
-from cranfield.errors import CranfieldError, check_float, check_int, invalid, warn
+from cranfield.errors import CranfieldError, check_float, check_int, invalid, listing, warn
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 
@@ -31,7 +31,8 @@ NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", 
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
 
 
-COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],  # gdeval, ntcireval: _preset_request
+COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],
+                   "trec_eval10": ["official"],  # gdeval, ntcireval: _preset_request
                    "dd2017": ["CT@10", "ACT@10", "nCT@10"]}  # the TREC DD 2017 scorer's columns at its --cutoff
 
 
@@ -62,6 +63,7 @@ trec_eval users: trec_eval's names and options work too, e.g.
   cranfield eval -q -c -l 2 -M 100 -m map -m P.5,10 -m ndcg_cut.10 --format trec qrels.txt run.txt
 and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
   cranfield eval --compat trec_eval -q qrels.txt run.txt
+(--compat trec_eval10: trec_eval 10.0's, with rbp, rbp_resid and unj in all_trec)
 
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
@@ -80,9 +82,11 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
                         "ntcireval are those tools' layouts; parquet is a Parquet file of run, topic, measure, "
                         "value (needs -o FILE and pyarrow)")
-    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval", "dd2017"),
+    p.add_argument("--compat", choices=("trec_eval", "trec_eval10", "gdeval", "ndeval", "ntcireval", "dd2017"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
+                        "trec_eval10: trec_eval 10.0's (scores compared as doubles, recall levels rounded, "
+                        "rbp, rbp_resid and unj in all_trec, -c -q printing the topics a run lacks); "
                         "gdeval: its ndcg@20 and err@20 (nDCG(gains=exp)@20, ERR(max_rel=4)@20), topics without "
                         "relevant documents or results skipped, scores compared as doubles, its CSV output "
                         "(gdeval.pl 1.2); ndeval: "
@@ -194,9 +198,10 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     from cranfield.render.tables import write_provenance
 
     gdeval = args.compat == "gdeval"
-    trec_eval = args.compat == "trec_eval"
+    trec_eval10 = args.compat == "trec_eval10"
+    trec_eval = args.compat == "trec_eval" or trec_eval10
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec",
+    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec", "trec_eval10": "trec",
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
     detail = args.per_topic or args.per_intent or args.per_iteration
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
@@ -204,7 +209,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
     missing = ("empty" if args.complete else "skip" if (trec_eval or gdeval or dd2017) and args.missing == "auto"
                else args.missing)
-    score_dtype = args.score_dtype or ("float64" if gdeval or args.compat == "ndeval" else "float32")
+    score_dtype = args.score_dtype or ("float64" if gdeval or trec_eval10 or args.compat == "ndeval" else "float32")
     if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
         from cranfield.io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
 
@@ -222,9 +227,11 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    from cranfield.compat.presets import resolve, with_gains, with_relevance_level
+    from cranfield.compat import presets
+    from cranfield.compat.presets import as_trec_eval10, resolve, with_gains, with_relevance_level
 
-    request = resolve(measures) if args.measure else _preset_request(args) or resolve(measures)
+    nicknames = presets.NICKNAMES10 if trec_eval10 else presets.NICKNAMES
+    request = resolve(measures, nicknames) if args.measure else _preset_request(args) or resolve(measures, nicknames)
     # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
     text_only = not request.measures and request.relstring is not None
     if text_only:
@@ -241,6 +248,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         parsed = [as_dd2017(m) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
+    if trec_eval10:
+        parsed = [as_trec_eval10(m) for m in parsed]
     evaluator = evaluator_from(args, qrels, parsed, missing=missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
@@ -252,6 +261,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
     _require_scored_topics(results)
+    if trec_eval10 and not args.complete:
+        _require_every_topic(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
     if text_only:
@@ -259,7 +270,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                       measure_specs=[])
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
-             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
+             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail, 10 if trec_eval10 else 9)}
     if args.plot and results.measures:
         from cranfield.render.plots import plot_results
 
@@ -307,6 +318,17 @@ def _require_scored_topics(results: Any) -> None:
                                  "the topics missing from the run")
 
 
+def _require_every_topic(results: Any) -> None:
+    """trec_eval 10.0 without -c stops at the first qrels topic a run lacks (``trec_eval.c``: exit
+    4, "result qid '303' not found in qrels"), printing nothing: so does ``--compat trec_eval10``."""
+    for run, unscored in zip(results.runs, results.unscored if results.unscored is not None else []):
+        if unscored.any():
+            names = [topic for topic, lacking in zip(results.topics, unscored.tolist()) if lacking]
+            raise CranfieldError(f"{run}: the run lacks qrels topics ({listing(names)}): trec_eval 10.0 stops "
+                                 "there without -c (its message: result qid not found in qrels); give -c to score "
+                                 "them as the empty ranking, or use --compat trec_eval (9.0.x skips them)")
+
+
 def _preset_request(args: argparse.Namespace) -> Any:
     """The measures of ``--compat gdeval`` (``ndcg@K``, ``err@K``; K from --cutoffs, gdeval's -k)
     and ``--compat ntcireval`` (NTCIREVAL needs a gain vector, so -g is required); None otherwise."""
@@ -333,17 +355,17 @@ def _parse_cutoffs(text: str) -> list[int]:
         raise invalid("--cutoffs", "ranks of 1 or more separated by commas (e.g. 10,1000)", text) from None
 
 
-def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool) -> Any:
+def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool, version: int = 9) -> Any:
     """For the trec layout, the evaluated runs (:class:`cranfield.compat.presets.TrecTopics`): it prints
     per topic more than the scores, trec_eval's relstring texts when asked for (``-m relstring``,
     ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
-    rules; None for the other formats."""
+    rules (of trec_eval 9.0.x, or of 10.0 with ``version=10``); None for the other formats."""
     from cranfield.compat.presets import TrecTopics
 
     if relstring is not None and (fmt != "trec" or not per_topic):
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
         relstring = None
-    return TrecTopics(evaluator, runs, relstring) if fmt == "trec" else None
+    return TrecTopics(evaluator, runs, relstring, version) if fmt == "trec" else None
 
 
 def _render(results: Any, fmt: str, per_topic: bool, trisk: Any = None, *, header: bool, runid: bool,

@@ -48,6 +48,7 @@ GROUPS = (
 OTHER_TOOLS = """\
 other tools' formats (options of eval):
   --compat trec_eval   trec_eval -q's output, byte for byte
+  --compat trec_eval10 trec_eval 10.0's output (rbp, unj; rounded recall levels)
   --compat ndeval      ndeval's CSV and 21 measures
   --compat gdeval      gdeval.pl's CSV (nDCG@k, ERR@k)
   --compat ntcireval   NTCIREVAL compute's 19 measures and its lines

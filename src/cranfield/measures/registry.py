@@ -308,6 +308,12 @@ def lookup(name: str) -> MeasureSpec:
     if name in NUGGET_MEASURES:
         raise MeasureError(f"{name} scores nugget assignments of generated answers, not rankings: use "
                            "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets")
+    from cranfield.measures.trec_eval_names import from_printed, printed_hint  # trec_eval's P_10, ndcg_cut_10
+
+    if (printed := from_printed(name)) is not None:
+        return lookup(_parse_call(printed).name)
+    if (trec_hint := printed_hint(name)) is not None:
+        raise MeasureError(f"Unknown measure {name!r}: {trec_hint}.")
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
@@ -511,6 +517,10 @@ def parse_measure(text: str | Measure, *, catalogue: Callable[[str], MeasureSpec
     if not isinstance(text, str):
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
+    from cranfield.measures.trec_eval_names import from_printed
+
+    if text.strip() not in _ALIASES and (printed := from_printed(text)) is not None:  # trec_eval's ndcg_cut_10
+        return parse_measure(printed)
     call = _parse_call(str(text).replace("α", "alpha"))
     spec = (catalogue or lookup)(call.name)
     values = {p.name: p.default for p in spec.params}
