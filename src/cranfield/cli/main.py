@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import NoReturn
 
 from cranfield._version import __version__
-from cranfield.cli.options import silence_stdout
+from cranfield.cli.options import check_inputs_kept, silence_stdout
 from cranfield.errors import EvaluationWarning
 
 
@@ -162,6 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():  # every warning of this command is shown, each time
             warnings.simplefilter("always", EvaluationWarning)
             warnings.showwarning = _show_warning
+            check_inputs_kept(args)
             _load_plugins(args)
             return int(args.handler(args))
     except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours

@@ -127,6 +127,29 @@ def check_output(args: argparse.Namespace) -> None:
             raise CranfieldError(f"-o/--output and --provenance name the same file {output!r}")
 
 
+OUTPUT_OPTIONS = {"output": "-o/--output", "provenance": "--provenance", "plot": "--plot"}
+
+
+def check_inputs_kept(args: argparse.Namespace) -> None:
+    """Fail now, before any work, when an output option (:data:`OUTPUT_OPTIONS`) names one of the
+    command's input files: any other argument naming an existing file (``NAME=FILE`` values
+    too), compared as files (:func:`os.path.samefile`: symbolic and hard links, ``./x`` and
+    ``x`` alike). Outputs replace their files; inputs are never replaced."""
+    values = vars(args)
+    outputs = {dest: values[dest] for dest in OUTPUT_OPTIONS if isinstance(values.get(dest), str)}
+    written = {dest: path for dest, path in outputs.items() if os.path.isfile(path)}
+    if not written:
+        return
+    inputs = [v for dest, value in values.items() if dest not in outputs
+              for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, str)]
+    inputs += [v.partition("=")[2] for v in inputs if "=" in v]
+    for dest, path in written.items():
+        for given in inputs:
+            if os.path.isfile(given) and os.path.samefile(path, given):
+                raise CranfieldError(f"{OUTPUT_OPTIONS[dest]} names the input file {given!r}: cranfield never "
+                                     "replaces its inputs; write the output to another file")
+
+
 def emit(text: str, path: str | None) -> None:
     """The results: to ``path`` (``-o``), complete or not at all, or else to standard output."""
     from cranfield._output import write_text
