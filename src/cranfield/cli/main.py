@@ -151,7 +151,22 @@ def keep_freed_memory() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cranfield`` console script."""
+    """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
+    scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
+    and nothing written (:func:`cranfield._output.interruptible`)."""
+    from cranfield._output import check_interrupted, interruptible
+
+    with interruptible():
+        try:
+            status = _main(argv)
+            check_interrupted()  # an interrupt that the work swallowed
+            return status
+        except KeyboardInterrupt:
+            print("cranfield: interrupted", file=sys.stderr)
+            return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     keep_freed_memory()
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
@@ -172,9 +187,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
     except ValueError as exc:  # CranfieldError and any other complaint about the input
         return _error(str(exc))
-    except KeyboardInterrupt:
-        print("cranfield: interrupted", file=sys.stderr)
-        return 130
 
 
 def _error(message: str) -> int:

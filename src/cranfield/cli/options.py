@@ -161,9 +161,24 @@ def emit(text: str, path: str | None) -> None:
 
 
 def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output now; a failure (a full disk) is one error line."""
+    """Write ``text`` to standard output now; a failure (a closed standard output, a full disk)
+    is one error line. Characters that its encoding cannot hold (a run tag ``café`` under
+    ``LC_ALL=C``) are written as backslash escapes (``caf\\xe9``), with one warning."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise CranfieldError("cannot write the results to standard output: it is closed (give -o FILE)")
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError as exc:  # nothing was written: the text is encoded as a whole first
+            from cranfield.errors import warn
+
+            warn(f"standard output's encoding {exc.encoding} cannot write {exc.object[exc.start:exc.end]!r}: "
+                 "such characters are written as backslash escapes (-o FILE writes UTF-8; or set "
+                 "PYTHONIOENCODING=utf-8)")
+            sys.stdout.write(text.encode(exc.encoding, "backslashreplace").decode(exc.encoding))
         sys.stdout.flush()
     except BrokenPipeError:
         raise
