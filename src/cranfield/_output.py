@@ -21,7 +21,7 @@ from typing import IO
 
 from cranfield.errors import CranfieldError
 
-__all__ = ["check_writable", "atomic_write", "write_text", "interruptible", "check_interrupted"]
+__all__ = ["check_writable", "atomic_write", "write_text", "interruptible", "interrupted", "check_interrupted"]
 
 _interrupts: list[int] = []  # the SIGINTs received under interruptible()
 
@@ -51,10 +51,15 @@ def interruptible() -> Iterator[None]:
         _interrupts.clear()
 
 
+def interrupted() -> bool:
+    """Whether Ctrl-C was pressed under :func:`interruptible` (whatever became of its ``KeyboardInterrupt``)."""
+    return bool(_interrupts)
+
+
 def check_interrupted() -> None:
     """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed under :func:`interruptible`, even if
     whatever it interrupted swallowed it: called before anything is written."""
-    if _interrupts:
+    if interrupted():
         raise KeyboardInterrupt
 
 

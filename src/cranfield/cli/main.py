@@ -154,14 +154,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
     scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
     and nothing written (:func:`cranfield._output.interruptible`)."""
-    from cranfield._output import check_interrupted, interruptible
+    from cranfield._output import check_interrupted, interrupted, interruptible
 
     with interruptible():
         try:
             status = _main(argv)
             check_interrupted()  # an interrupt that the work swallowed
             return status
-        except KeyboardInterrupt:
+        except BaseException as exc:  # an exception an interrupt caused (ImportError: initialization failed) too
+            if not (isinstance(exc, KeyboardInterrupt) or interrupted()):
+                raise
             print("cranfield: interrupted", file=sys.stderr)
             return 130
 
@@ -190,7 +192,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _error(message: str) -> int:
-    """Print ``cranfield: error: message`` as one line; the exit status 2."""
+    """Print ``cranfield: error: message`` as one line; the exit status 2 (an error that an
+    interrupt caused is the interrupt: ``KeyboardInterrupt``)."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
     print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
 
