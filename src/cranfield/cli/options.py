@@ -252,7 +252,17 @@ def cluster_from(args: argparse.Namespace, timeout: float = 10.0) -> Iterator[An
     try:
         yield client
     finally:
-        cluster = None if address else client.cluster
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if address:
+            client.close()
+        else:  # a worker still busy when a task failed is stopped by force: not news for the user
+            import logging
+
+            log = logging.getLogger("distributed")
+            level = log.level
+            log.setLevel(logging.CRITICAL)
+            try:
+                cluster = client.cluster
+                client.close()
+                cluster.close()
+            finally:
+                log.setLevel(level)
