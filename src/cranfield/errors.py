@@ -113,12 +113,12 @@ def check_int(value: object, what: str, *, low: int | None = None, high: int | N
         raise invalid(what, expected, value)
     number: object = value
     if isinstance(value, str):
-        text = value.strip()
+        stripped = value.strip()
         try:
-            number = int(text)
+            number = int(stripped)
         except ValueError:
             try:
-                number = float(text)
+                number = float(stripped)
             except ValueError:
                 raise invalid(what, expected, value) from None
     if isinstance(number, numbers.Integral):

@@ -16,11 +16,11 @@ import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from test_cli_uniform import commands
 
 from conftest import DATA
 from cranfield.cli.main import build_parser, main
 from cranfield.render.tables import FORMULA_STARTS, csv_cell, csv_text
-from test_cli_uniform import commands
 
 WEB2012 = DATA / "web2012"
 # Topic ids and run tags a participant or a collection might carry (no blanks: TREC files split at them).

@@ -16,9 +16,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from cranfield.cli.main import build_parser, main
 from test_cli_uniform import args_of, commands, quiet_main
+
+from cranfield.cli.main import build_parser
 
 OUTPUT_OPTIONS = ("-o", "--provenance", "--plot")
 PLUGIN = "from cranfield import register_measure  # noqa: F401\n"

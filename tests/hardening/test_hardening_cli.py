@@ -75,7 +75,8 @@ def test_undeclared_label_names_file_and_line(layout: str, tmp_path: Path, capsy
     if layout == "per aspect":
         (tmp_path / "rel.qrels").write_text("t 0 d1 mr\nt 0 d2 hr\nt 0 d3 3\n")
         (tmp_path / "cor.qrels").write_text("t 0 d1 c\n\nt 0 d2 0\nt 0 d3 zz\n")
-        judged = ["--aspect", f"relevance={tmp_path / 'rel.qrels'}", "--aspect", f"correctness={tmp_path / 'cor.qrels'}"]
+        judged = ["--aspect", f"relevance={tmp_path / 'rel.qrels'}",
+                  "--aspect", f"correctness={tmp_path / 'cor.qrels'}"]
         where = f"{tmp_path / 'cor.qrels'}:4"
     else:
         (tmp_path / "both.qrels").write_text("t 0 d1 mr c\nt 0 d2 hr 2\nt 0 d3 hr 3\n")
@@ -248,7 +249,8 @@ def test_ascii_stdout_escapes_with_one_warning(fmt: str, tmp_path: Path) -> None
      "The strip_topic_prefix option must be True or False. Got 1 instead."),
     (lambda E, ev: ev(QRELS, RUNS[0], "AP", per_topic="yes"),
      "The per_topic option must be True or False. Got 'yes' instead."),
-    (lambda E, ev: ev(QRELS, RUNS[0], "AP", per_intent=0), "The per_intent option must be True or False. Got 0 instead."),
+    (lambda E, ev: ev(QRELS, RUNS[0], "AP", per_intent=0),
+     "The per_intent option must be True or False. Got 0 instead."),
 ])
 def test_public_api_checks_argument_types(call: Any, message: str) -> None:
     from cranfield import CranfieldError, Evaluator, evaluate

@@ -505,8 +505,9 @@ class Report:
 
     def save(self, path: str | Path) -> None:
         """Write the report to ``path`` in the format of its extension: ``.tex`` (:meth:`to_latex`),
-        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (:meth:`to_csv`), ``.json`` (:meth:`to_json`) or ``.parquet``
-        (the per-topic scores, :meth:`Results.to_parquet`); whole or not at all."""
+        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (:meth:`to_csv`),
+        ``.json`` (:meth:`to_json`) or ``.parquet`` (the per-topic scores, :meth:`Results.to_parquet`);
+        whole or not at all."""
         from cranfield._output import check_writable, write_text
 
         suffix = Path(path).suffix.lower()
