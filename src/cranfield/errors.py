@@ -133,13 +133,14 @@ def check_int(value: object, what: str, *, low: int | None = None, high: int | N
 
 
 def check_float(value: object, what: str, *, low: float | None = None, high: float | None = None,
-                open_low: bool = False, open_high: bool = False) -> float:
+                open_low: bool = False, open_high: bool = False, text: bool = True) -> float:
     """``value`` as a finite float within the given bounds, else :func:`invalid`.
 
-    NaN and infinities are always refused; booleans too.
+    NaN and infinities are always refused; booleans too; text (``"0.05"``) unless ``text``
+    (see :func:`check_int`).
     """
     expected = _bounds("a finite number", low, high, open_low, open_high)
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (isinstance(value, str) and not text):
         raise invalid(what, expected, value)
     try:
         result = float(value.strip() if isinstance(value, str) else value)  # type: ignore[arg-type]

@@ -260,6 +260,30 @@ def test_public_api_checks_argument_types(call: Any, message: str) -> None:
     assert str(error.value) == message
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda r: __import__("cranfield.analysis.comparison", fromlist=["x"]).compare_runs(r, "AP", seed="1"),
+     "The seed must be an integer >= 0. Got '1' instead."),
+    (lambda r: __import__("cranfield.analysis.comparison", fromlist=["x"]).compare_runs(r, "AP", confidence="0.9"),
+     "The confidence level must be a finite number in the range (0, 1). Got '0.9' instead."),
+    (lambda r: __import__("cranfield.meta.significance", fromlist=["x"]).bootstrap_test(r, measure="AP",
+                                                                                        n_resamples="100"),
+     "The number of resamples B (n_resamples) must be an integer in the range [1, 100000]. Got '100' instead."),
+    (lambda r: __import__("cranfield.meta.power", fromlist=["x"]).discriminative_power(r, measure="AP", alpha="0.05"),
+     "The significance level alpha must be a finite number in the range (0, 1). Got '0.05' instead."),
+    (lambda r: __import__("cranfield.meta.uir", fromlist=["x"]).unanimous_improvement_ratio(r, ["AP"], n_pairs="5"),
+     "The number of topic pairs n_pairs must be an integer in the range [1, 100000]. Got '5' instead."),
+    (lambda r: __import__("cranfield", fromlist=["x"]).Report.from_results(r, alpha="0.05"),
+     "The significance level alpha must be a finite number in the range (0, 1). Got '0.05' instead."),
+])
+def test_meta_api_checks_argument_types(call: Any, message: str) -> None:
+    """The meta-evaluation functions and Report take numbers, not their text."""
+    from cranfield import CranfieldError
+
+    with pytest.raises(CranfieldError) as error:
+        call(OBJECTS["Results"])
+    assert str(error.value) == message
+
+
 def test_numeric_text_is_for_the_command_line() -> None:
     """The command line's option values are text: ``-M 10`` is read as 10."""
     from cranfield import Evaluator
