@@ -27,7 +27,12 @@ import pandas as pd
 import pytest
 
 from conftest import DATA
+from cranfield import Report
+from cranfield.analysis.comparison import compare_runs
 from cranfield.cli.main import main
+from cranfield.meta.power import discriminative_power
+from cranfield.meta.significance import bootstrap_test
+from cranfield.meta.uir import unanimous_improvement_ratio
 
 ROBUST = DATA / "robust03"
 QRELS = str(ROBUST / "qrels.txt.gz")
@@ -261,18 +266,16 @@ def test_public_api_checks_argument_types(call: Any, message: str) -> None:
 
 
 @pytest.mark.parametrize(("call", "message"), [
-    (lambda r: __import__("cranfield.analysis.comparison", fromlist=["x"]).compare_runs(r, "AP", seed="1"),
-     "The seed must be an integer >= 0. Got '1' instead."),
-    (lambda r: __import__("cranfield.analysis.comparison", fromlist=["x"]).compare_runs(r, "AP", confidence="0.9"),
+    (lambda r: compare_runs(r, "AP", seed="1"), "The seed must be an integer >= 0. Got '1' instead."),
+    (lambda r: compare_runs(r, "AP", confidence="0.9"),
      "The confidence level must be a finite number in the range (0, 1). Got '0.9' instead."),
-    (lambda r: __import__("cranfield.meta.significance", fromlist=["x"]).bootstrap_test(r, measure="AP",
-                                                                                        n_resamples="100"),
+    (lambda r: bootstrap_test(r, measure="AP", n_resamples="100"),
      "The number of resamples B (n_resamples) must be an integer in the range [1, 100000]. Got '100' instead."),
-    (lambda r: __import__("cranfield.meta.power", fromlist=["x"]).discriminative_power(r, measure="AP", alpha="0.05"),
+    (lambda r: discriminative_power(r, measure="AP", alpha="0.05"),
      "The significance level alpha must be a finite number in the range (0, 1). Got '0.05' instead."),
-    (lambda r: __import__("cranfield.meta.uir", fromlist=["x"]).unanimous_improvement_ratio(r, ["AP"], n_pairs="5"),
+    (lambda r: unanimous_improvement_ratio(r, ["AP"], n_pairs="5"),
      "The number of topic pairs n_pairs must be an integer in the range [1, 100000]. Got '5' instead."),
-    (lambda r: __import__("cranfield", fromlist=["x"]).Report.from_results(r, alpha="0.05"),
+    (lambda r: Report.from_results(r, alpha="0.05"),
      "The significance level alpha must be a finite number in the range (0, 1). Got '0.05' instead."),
 ])
 def test_meta_api_checks_argument_types(call: Any, message: str) -> None:
