@@ -90,3 +90,17 @@ def test_an_output_never_replaces_an_input(command: str, option: str, tmp_path: 
                                 r"its inputs; write the output to another file\n", err), err
             assert (tmp_path / name).read_bytes() == before, (name, spelled)
     assert not (tmp_path / "out.md").exists()  # refused before any work
+
+
+@pytest.mark.parametrize("command", ["eval", "compare"])
+def test_output_and_provenance_are_two_files(command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """-o and --provenance naming one file by two names (a hard link too) is refused like one name."""
+    monkeypatch.chdir(tmp_path)
+    Path("out.txt").write_text("kept\n")
+    argv = args_of(command, tmp_path)
+    for other in spellings("out.txt", tmp_path):
+        assert quiet_main([*argv, "-o", "out.txt", "--provenance", other]) == 2
+        assert capsys.readouterr().err == ("cranfield: error: -o/--output and --provenance name the same file "
+                                           "'out.txt'\n")
+    assert Path("out.txt").read_text() == "kept\n"

@@ -113,9 +113,7 @@ def add_output_option(p: Any) -> None:
 
 def check_output(args: argparse.Namespace) -> None:
     """Fail now, before any work, when ``-o`` or ``--provenance`` names a file that cannot be
-    written, or both name the same file."""
-    from pathlib import Path
-
+    written, or both name the same file (:func:`same_file`)."""
     from cranfield._output import check_writable
 
     output, provenance = getattr(args, "output", None), getattr(args, "provenance", None)
@@ -123,8 +121,18 @@ def check_output(args: argparse.Namespace) -> None:
         check_writable(output, "output file")
     if provenance:
         check_writable(provenance, "provenance file")
-        if output and Path(output).resolve() == Path(provenance).resolve():
+        if output and same_file(output, provenance):
             raise CranfieldError(f"-o/--output and --provenance name the same file {output!r}")
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same resolved path (symbolic links,
+    ``./x`` and ``x``), or, both existing, the same file (:func:`os.path.samefile`: hard links)."""
+    from pathlib import Path
+
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
 
 
 OUTPUT_OPTIONS = {"output": "-o/--output", "provenance": "--provenance", "plot": "--plot"}
@@ -134,7 +142,7 @@ def check_inputs_kept(args: argparse.Namespace) -> None:
     """Fail now, before any work, when an output option (:data:`OUTPUT_OPTIONS`) names one of the
     command's input files: any other argument naming an existing file (``NAME=FILE`` values
     too), compared as files (:func:`os.path.samefile`: symbolic and hard links, ``./x`` and
-    ``x`` alike). Outputs replace their files; inputs are never replaced."""
+    ``x`` alike: :func:`same_file`). Outputs replace their files; inputs are never replaced."""
     values = vars(args)
     outputs = {dest: values[dest] for dest in OUTPUT_OPTIONS if isinstance(values.get(dest), str)}
     written = {dest: path for dest, path in outputs.items() if os.path.isfile(path)}
@@ -145,7 +153,7 @@ def check_inputs_kept(args: argparse.Namespace) -> None:
     inputs += [v.partition("=")[2] for v in inputs if "=" in v]
     for dest, path in written.items():
         for given in inputs:
-            if os.path.isfile(given) and os.path.samefile(path, given):
+            if os.path.isfile(given) and same_file(path, given):
                 raise CranfieldError(f"{OUTPUT_OPTIONS[dest]} names the input file {given!r}: cranfield never "
                                      "replaces its inputs; write the output to another file")
 
