@@ -256,6 +256,8 @@ def test_ascii_stdout_escapes_with_one_warning(fmt: str, tmp_path: Path) -> None
      "The per_topic option must be True or False. Got 'yes' instead."),
     (lambda E, ev: ev(QRELS, RUNS[0], "AP", per_intent=0),
      "The per_intent option must be True or False. Got 0 instead."),
+    (lambda E, ev: E(QRELS, "AP").evaluate(RUNS[0], per_iteration="no"),
+     "The per_iteration option must be True or False. Got 'no' instead."),
 ])
 def test_public_api_checks_argument_types(call: Any, message: str) -> None:
     from cranfield import CranfieldError, Evaluator, evaluate

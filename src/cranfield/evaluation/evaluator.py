@@ -577,6 +577,8 @@ class Evaluator:
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
+        per_intent = check_bool(per_intent, "per_intent option")
+        per_iteration = check_bool(per_iteration, "per_iteration option")
         labels = run_labels(runs, given)
         settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
         items = list(zip(runs, labels))
@@ -778,8 +780,7 @@ def evaluate(
     0  run   all     P@2  0.500000
     1  run   all      AP  0.833333
     """
-    for flag, value in (("per_topic", per_topic), ("per_intent", per_intent), ("per_iteration", per_iteration)):
-        check_bool(value, f"{flag} option")
+    check_bool(per_topic, "per_topic option")  # per_intent and per_iteration: by Evaluator.evaluate
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
                           average=average, dd_depth=dd_depth)
