@@ -141,8 +141,8 @@ OUTPUT_OPTIONS = {"output": "-o/--output", "provenance": "--provenance", "plot":
 def check_inputs_kept(args: argparse.Namespace) -> None:
     """Fail now, before any work, when an output option (:data:`OUTPUT_OPTIONS`) names one of the
     command's input files: any other argument naming an existing file (``NAME=FILE`` values
-    too), compared as files (:func:`os.path.samefile`: symbolic and hard links, ``./x`` and
-    ``x`` alike: :func:`same_file`). Outputs replace their files; inputs are never replaced."""
+    too), compared as files by :func:`same_file`. Outputs replace their files; inputs are never
+    replaced."""
     values = vars(args)
     outputs = {dest: values[dest] for dest in OUTPUT_OPTIONS if isinstance(values.get(dest), str)}
     written = {dest: path for dest, path in outputs.items() if os.path.isfile(path)}
