@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import NoReturn
 
 from cranfield._version import __version__
-from cranfield.cli.options import silence_stdout
+from cranfield.cli.options import check_inputs_kept, silence_stdout
 from cranfield.errors import EvaluationWarning
 
 
@@ -153,7 +153,24 @@ def keep_freed_memory() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cranfield`` console script."""
+    """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
+    scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
+    and nothing written (:func:`cranfield._output.interruptible`)."""
+    from cranfield._output import check_interrupted, interrupted, interruptible
+
+    with interruptible():
+        try:
+            status = _main(argv)
+            check_interrupted()  # an interrupt that the work swallowed
+            return status
+        except BaseException as exc:  # an exception an interrupt caused (ImportError: initialization failed) too
+            if not (isinstance(exc, KeyboardInterrupt) or interrupted()):
+                raise
+            print("cranfield: interrupted", file=sys.stderr)
+            return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     keep_freed_memory()
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
@@ -164,6 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():  # every warning of this command is shown, each time
             warnings.simplefilter("always", EvaluationWarning)
             warnings.showwarning = _show_warning
+            check_inputs_kept(args)
             _load_plugins(args)
             return int(args.handler(args))
     except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
@@ -173,13 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
     except ValueError as exc:  # CranfieldError and any other complaint about the input
         return _error(str(exc))
-    except KeyboardInterrupt:
-        print("cranfield: interrupted", file=sys.stderr)
-        return 130
 
 
 def _error(message: str) -> int:
-    """Print ``cranfield: error: message`` as one line; the exit status 2."""
+    """Print ``cranfield: error: message`` as one line; the exit status 2 (an error that an
+    interrupt caused is the interrupt: ``KeyboardInterrupt``)."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
     print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
 

@@ -294,11 +294,11 @@ def _check_options(args: argparse.Namespace) -> None:
     if getattr(args, "seed", None) is not None:
         args.seed = check_int(args.seed, "--seed", low=0)
     if getattr(args, "B", None) is not None:
-        args.B = check_count(args.B, "number of resamples --B")
+        args.B = check_count(args.B, "number of resamples --B", text=True)
     if hasattr(args, "alpha"):
-        args.alpha = check_alpha(args.alpha)
+        args.alpha = check_alpha(args.alpha, text=True)
     if hasattr(args, "pairs"):
-        args.pairs = check_count(args.pairs, "number of topic pairs --pairs")
+        args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
         if args.B is not None and args.test in ("t", "wilcoxon"):

@@ -113,9 +113,7 @@ def add_output_option(p: Any) -> None:
 
 def check_output(args: argparse.Namespace) -> None:
     """Fail now, before any work, when ``-o`` or ``--provenance`` names a file that cannot be
-    written, or both name the same file."""
-    from pathlib import Path
-
+    written, or both name the same file (:func:`same_file`)."""
     from cranfield._output import check_writable
 
     output, provenance = getattr(args, "output", None), getattr(args, "provenance", None)
@@ -123,8 +121,41 @@ def check_output(args: argparse.Namespace) -> None:
         check_writable(output, "output file")
     if provenance:
         check_writable(provenance, "provenance file")
-        if output and Path(output).resolve() == Path(provenance).resolve():
+        if output and same_file(output, provenance):
             raise CranfieldError(f"-o/--output and --provenance name the same file {output!r}")
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same resolved path (symbolic links,
+    ``./x`` and ``x``), or, both existing, the same file (:func:`os.path.samefile`: hard links)."""
+    from pathlib import Path
+
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+
+
+OUTPUT_OPTIONS = {"output": "-o/--output", "provenance": "--provenance", "plot": "--plot"}
+
+
+def check_inputs_kept(args: argparse.Namespace) -> None:
+    """Fail now, before any work, when an output option (:data:`OUTPUT_OPTIONS`) names one of the
+    command's input files: any other argument naming an existing file (``NAME=FILE`` values
+    too), compared as files by :func:`same_file`. Outputs replace their files; inputs are never
+    replaced."""
+    values = vars(args)
+    outputs = {dest: values[dest] for dest in OUTPUT_OPTIONS if isinstance(values.get(dest), str)}
+    written = {dest: path for dest, path in outputs.items() if os.path.isfile(path)}
+    if not written:
+        return
+    inputs = [v for dest, value in values.items() if dest not in outputs
+              for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, str)]
+    inputs += [v.partition("=")[2] for v in inputs if "=" in v]
+    for dest, path in written.items():
+        for given in inputs:
+            if os.path.isfile(given) and same_file(path, given):
+                raise CranfieldError(f"{OUTPUT_OPTIONS[dest]} names the input file {given!r}: cranfield never "
+                                     "replaces its inputs; write the output to another file")
 
 
 def emit(text: str, path: str | None) -> None:
@@ -138,9 +169,24 @@ def emit(text: str, path: str | None) -> None:
 
 
 def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output now; a failure (a full disk) is one error line."""
+    """Write ``text`` to standard output now; a failure (a closed standard output, a full disk)
+    is one error line. Characters that its encoding cannot hold (a run tag ``café`` under
+    ``LC_ALL=C``) are written as backslash escapes (``caf\\xe9``), with one warning."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise CranfieldError("cannot write the results to standard output: it is closed (give -o FILE)")
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError as exc:  # nothing was written: the text is encoded as a whole first
+            from cranfield.errors import warn
+
+            warn(f"standard output's encoding {exc.encoding} cannot write {exc.object[exc.start:exc.end]!r}: "
+                 "such characters are written as backslash escapes (-o FILE writes UTF-8; or set "
+                 "PYTHONIOENCODING=utf-8)")
+            sys.stdout.write(text.encode(exc.encoding, "backslashreplace").decode(exc.encoding))
         sys.stdout.flush()
     except BrokenPipeError:
         raise
@@ -214,10 +260,20 @@ def cluster_from(args: argparse.Namespace, timeout: float = 10.0) -> Iterator[An
     try:
         yield client
     finally:
-        cluster = None if address else client.cluster
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if address:
+            client.close()
+        else:  # a worker still busy when a task failed is stopped by force: not news for the user
+            import logging
+
+            log = logging.getLogger("distributed")
+            level = log.level
+            log.setLevel(logging.CRITICAL)
+            try:
+                cluster = client.cluster
+                client.close()
+                cluster.close()
+            finally:
+                log.setLevel(level)
 
 
 def add_nuggets_option(p: Any) -> None:

@@ -76,8 +76,8 @@ def _check(args: argparse.Namespace) -> None:
         raise invalid("report file", "named with one of the extensions " + ", ".join(SAVE_FORMATS), args.output)
     check_writable(args.output, "report file")
     args.seed = check_int(args.seed, "--seed", low=0)
-    args.B = None if args.B is None else check_count(args.B, "number of resamples --B")
-    args.alpha = check_alpha(args.alpha)
+    args.B = None if args.B is None else check_count(args.B, "number of resamples --B", text=True)
+    args.alpha = check_alpha(args.alpha, text=True)
     args.confidence = check_float(args.confidence, "confidence level --confidence", low=0, high=1,
                                   open_low=True, open_high=True)
     check_test(args.test, default_correction(args.test) if args.correction is None else args.correction)

@@ -23,7 +23,7 @@ from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield._version import __version__
-from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
+from cranfield.errors import CranfieldError, check_bool, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
 from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
 from cranfield.io.run import ORDERS
@@ -390,9 +390,9 @@ class Evaluator:
         self.names = [str(m) for m in (measures if names is None else names)]
         if len(self.names) != len(measures):
             raise CranfieldError(f"{len(self.names)} names given for {len(measures)} measures")
-        self.max_depth = None if depth is None else check_int(depth, "depth", low=1)
-        self.judged_only = judged_only
-        self.strip_topic_prefix = strip_topic_prefix
+        self.max_depth = None if depth is None else check_int(depth, "depth", low=1, text=False)
+        self.judged_only = check_bool(judged_only, "judged_only option")
+        self.strip_topic_prefix = check_bool(strip_topic_prefix, "strip_topic_prefix option")
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
@@ -577,6 +577,8 @@ class Evaluator:
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
+        per_intent = check_bool(per_intent, "per_intent option")
+        per_iteration = check_bool(per_iteration, "per_iteration option")
         labels = run_labels(runs, given)
         settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
         items = list(zip(runs, labels))
@@ -778,6 +780,7 @@ def evaluate(
     0  run   all     P@2  0.500000
     1  run   all      AP  0.833333
     """
+    check_bool(per_topic, "per_topic option")  # per_intent and per_iteration: by Evaluator.evaluate
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
                           average=average, dd_depth=dd_depth)

@@ -176,6 +176,11 @@ def cutoff_param(doc: str = "rank cutoff: only the first k documents count") -> 
     return Param("cutoff", "int", None, doc, low=1)
 
 
+def cutoff_depth(params: Mapping[str, Any]) -> int | None:
+    """How many ranks a measure reads by default: its cutoff (None, all ranks, without one)."""
+    return params.get("cutoff")
+
+
 # --------------------------------------------------------------------------- specs
 @dataclass(frozen=True)
 class MeasureSpec:
@@ -232,7 +237,7 @@ class MeasureSpec:
     needs_intents: bool = False
     needs_types: bool = False
     truncation_aware: bool = False
-    depth: Callable[[Mapping[str, Any]], int | None] = field(default=lambda p: p.get("cutoff"))
+    depth: Callable[[Mapping[str, Any]], int | None] = field(default=cutoff_depth)
     reference: str = ""
     aggregate: str = "mean"
     per_intent: Kernel | None = None
@@ -256,6 +261,14 @@ class MeasureSpec:
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled by name when it is the registered measure of that name (its kernels are often
+        closures, which pickle cannot send): unpickled, it is the registry's spec of that name
+        (a plugin's measure: once the plugin is loaded there too). Any other spec by value."""
+        if REGISTRY.get(self.name) is self:
+            return lookup, (self.name,)
+        return super().__reduce_ex__(protocol)
 
 
 REGISTRY: dict[str, MeasureSpec] = {}

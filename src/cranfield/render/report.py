@@ -497,11 +497,20 @@ class Report:
                "pairs": self.pair_records()}
         return json.dumps(_jsonable(doc), indent=1, default=str) + "\n"
 
+    def to_csv(self) -> str:
+        """The tidy :meth:`to_frame` as CSV, header and data rows only, by the one CSV writer of
+        cranfield (:func:`~cranfield.render.tables.csv_text`: names that a spreadsheet would run as
+        formulas are neutralised)."""
+        from cranfield.render.tables import csv_text
+
+        frame = self.to_frame()
+        return csv_text(list(frame.columns), frame.itertuples(index=False, name=None))
+
     def save(self, path: str | Path) -> None:
         """Write the report to ``path`` in the format of its extension: ``.tex`` (:meth:`to_latex`),
-        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (the tidy
-        :meth:`to_frame`, header and data rows only), ``.json`` (:meth:`to_json`) or ``.parquet``
-        (the per-topic scores, :meth:`Results.to_parquet`); whole or not at all."""
+        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (:meth:`to_csv`),
+        ``.json`` (:meth:`to_json`) or ``.parquet`` (the per-topic scores, :meth:`Results.to_parquet`);
+        whole or not at all."""
         from cranfield._output import check_writable, write_text
 
         suffix = Path(path).suffix.lower()
@@ -514,7 +523,7 @@ class Report:
             return
         writers: dict[str, Callable[[], str]] = {
             ".tex": self.to_latex, ".md": self.to_markdown, ".html": self.to_html, ".json": self.to_json,
-            ".csv": lambda: str(self.to_frame().to_csv(index=False, lineterminator="\n")),
+            ".csv": self.to_csv,
         }
         write_text(path, writers[suffix](), "report file")
 

@@ -17,6 +17,7 @@ import io
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -84,16 +85,33 @@ def result_rows(results: Results, per_topic: bool = False, trisk: np.ndarray | N
                 seen, s = 0, s + 1
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """One CSV cell: None and NaN empty, floats in full (``repr``), and text that a spreadsheet
+    would run as a formula neutralised (OWASP, "CSV Injection"): a text cell starting with
+    ``= + - @``, a tab or a carriage return gets a leading ``'``, unless it is a plain decimal
+    number (``-1``, ``+0.5``, ``-2e-3``), which a spreadsheet reads as that number."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return repr(float(value))
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def csv_text(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """A header row and data rows, quoted as needed (RFC 4180, ``\n`` line ends): what
-    ``pandas.read_csv(path)`` reads as it is, ``#`` and commas inside names included. None and
-    NaN are empty cells; floats are written in full (``repr``)."""
+    ``pandas.read_csv(path)`` reads as it is, ``#`` and commas inside names included; every cell,
+    the header's too, as :func:`csv_cell` writes it. The one CSV writer of cranfield's own formats
+    (the ``--compat`` formats reproduce their tool's bytes)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(head)
-    for row in rows:
-        writer.writerow(["" if v is None or (isinstance(v, float) and math.isnan(v)) else
-                         repr(v) if isinstance(v, float) else v for v in row])
+    writer.writerow([csv_cell(v) for v in head])
+    writer.writerows([csv_cell(v) for v in row] for row in rows)
     return buf.getvalue()
 
 
