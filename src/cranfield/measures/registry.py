@@ -485,6 +485,16 @@ def _parse_call(text: str) -> _Call:
     return _Call(name, inner, kwargs, at, text.strip())
 
 
+def parse_name(text: str) -> tuple[str, dict[str, str], str | None]:
+    """The parts of a name of this grammar without looking it up: the name, its ``key=value``
+    texts and the text after ``@`` (None when absent); for other catalogues that share the
+    grammar (the ranking similarities of :mod:`cranfield.measures.similarity`)."""
+    call = _parse_call(str(text).replace("α", "alpha"))
+    if call.inner is not None:
+        raise MeasureError(f"Cannot read {call.text!r}: expected key=value, got {call.inner.text!r}.")
+    return call.name, call.kwargs, call.at
+
+
 def parse_measure(text: str | Measure) -> Measure:
     """Parse an ir_measures-style name such as ``P@10``, ``nDCG(gains=exp)@20`` or ``RBP(p=0.8)``.
 

@@ -1,0 +1,424 @@
+"""How alike two rankings of the same topic are: rank-biased overlap, Kendall's tau union, Jaccard.
+
+These are not relevance measures (they read two rankings and no judgments), so they are not in
+the measure registry; they share its name grammar (``RBO(p=0.9,ties=a)``, ``KTU@10``,
+``Jaccard@10``; :func:`parse_similarity`) and its parameter declarations (:class:`Param`).
+
+The kernels work on the rankings of one topic by many runs, :class:`TopicRankings` (documents as
+integer ids, ``R × D``), for many pairs of runs at once: every quantity is an array over pairs ×
+depth, built with gathers, ``bincount`` and ``cumsum``; no loop runs over documents or pairs.
+
+- :func:`rbo` — RBO_min, RBO_res, RBO_ext and RBO_max of Webber, Moffat & Zobel (ACM TOIS 2010,
+  Eqs. 11, 30–32) for rankings of uneven length, with Corsi & Urbano's treatments of ties (SIGIR
+  2024): ``w`` (ties as equality), ``a`` (the expected value over random tie breaking) and ``b``
+  (corrected for the information the ties lose).
+- :func:`normalised_rbo` — the truncated sum ``sum_{d<=k} p^(d-1) A_d / sum_{d<=k} p^(d-1)`` that
+  repro_eval (Breuer et al., SIGIR 2020) calls RBO, with p = 0.95 there; not Webber's RBO_ext.
+- :func:`ktu` — Kendall's tau union exactly as repro_eval computes it.
+- :func:`jaccard` — |A_k ∩ B_k| / |A_k ∪ B_k|.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from cranfield.errors import CranfieldError, MeasureError
+from cranfield.measures.registry import Param, parse_name
+
+TIES = ("w", "a", "b")
+VARIANTS = ("ext", "min", "max", "res")
+DEFAULT_TIES = "a"  # Corsi & Urbano's recommendation when ties mean "not known which comes first"
+
+
+@dataclass(frozen=True)
+class SimilaritySpec:
+    """A similarity between two rankings: its name, parameters (with defaults and ranges), whether
+    ``@k`` is required, allowed or refused, the value range and its citation."""
+
+    name: str
+    params: tuple[Param, ...]
+    cutoff: str  # "required", "optional" or "none"
+    cite: str
+    doc: str
+    value_range: tuple[float, float]
+
+
+SIMILARITIES = {
+    spec.name: spec for spec in (
+        SimilaritySpec(
+            "RBO", (Param("p", "float", 0.9, "persistence: the weight of depth d is p^(d-1)", low=0.0, high=1.0,
+                          open_low=True, open_high=True),
+                    Param("variant", "choice", "ext", "ext (extrapolated), min (lower bound), max (upper "
+                          "bound) or res (residual, max - min)", choices=VARIANTS),
+                    Param("ties", "choice", DEFAULT_TIES, "w: ties as equality; a: expected value over random "
+                          "tie breaking; b: a corrected for the information ties lose", choices=TIES)),
+            "optional", "Webber, Moffat & Zobel, ACM TOIS 2010, Eqs. 11, 30-32; Corsi & Urbano, SIGIR 2024",
+            "rank-biased overlap of the two rankings (cut at k first with @k)", (0.0, 1.0)),
+        SimilaritySpec(
+            "nRBO", (Param("p", "float", 0.95, "persistence", low=0.0, high=1.0, open_low=True, open_high=True),),
+            "required", "Breuer et al., SIGIR 2020 (repro_eval's RBO)",
+            "rank-biased overlap truncated at depth k and divided by its largest value", (0.0, 1.0)),
+        SimilaritySpec("KTU", (), "required", "Breuer et al., SIGIR 2020 (repro_eval)",
+                       "Kendall's tau union of the first k documents, as repro_eval computes it", (-1.0, 1.0)),
+        SimilaritySpec("Jaccard", (), "required", "Jaccard, 1912",
+                       "size of the intersection over size of the union of the first k documents", (0.0, 1.0)),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Similarity:
+    """A parsed similarity: ``spec``, its parameter values and its cutoff (None: whole rankings).
+    ``str`` is canonical: defaults left out, floats as given."""
+
+    spec: SimilaritySpec
+    params: tuple[tuple[str, object], ...]
+    cutoff: int | None
+
+    def __str__(self) -> str:
+        shown = [f"{p.name}={p.format(v)}" for p, (_, v) in zip(self.spec.params, self.params) if v != p.default]
+        text = self.spec.name + (f"({','.join(shown)})" if shown else "")
+        return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
+
+    def param(self, name: str) -> object:
+        return dict(self.params)[name]
+
+
+def parse_similarity(text: str | Similarity) -> Similarity:
+    """Read a similarity name: ``RBO``, ``RBO(p=0.95,variant=min,ties=w)@100``, ``nRBO@10``,
+    ``KTU@10``, ``Jaccard@10`` (the measure grammar of :mod:`cranfield.measures.registry`).
+
+    Raises
+    ------
+    MeasureError
+        For an unknown name or parameter, a value out of its range, a missing or refused cutoff.
+    """
+    if isinstance(text, Similarity):
+        return text
+    if not isinstance(text, str):
+        raise TypeError(f"A similarity must be a name such as 'RBO(p=0.9)' or 'KTU@10'. Got {text!r} instead.")
+    name, kwargs, at = parse_name(text)
+    spec = SIMILARITIES.get(name) or next((s for s in SIMILARITIES.values() if s.name.lower() == name.lower()), None)
+    if spec is None:
+        raise MeasureError(f"Unknown similarity {name!r}; the similarities are {', '.join(SIMILARITIES)}.")
+    values = {p.name: p.default for p in spec.params}
+    params = {p.name: p for p in spec.params}
+    for key, raw in kwargs.items():
+        if key not in params:
+            known = ", ".join(params) or "none"
+            raise MeasureError(f"{spec.name} has no parameter {key!r} (its parameters: {known})")
+        values[key] = params[key].convert(raw, spec.name)
+    cutoff = None
+    if at is not None:
+        if spec.cutoff == "none":
+            raise MeasureError(f"{spec.name} takes no cutoff")
+        cutoff = Param("cutoff", "int", None, "rank cutoff", low=1).convert(at, spec.name)
+    elif spec.cutoff == "required":
+        raise MeasureError(f"{spec.name} needs a cutoff: write {spec.name}@10, for example.")
+    return Similarity(spec, tuple(values.items()), cutoff)
+
+
+@dataclass(frozen=True, eq=False)
+class TopicRankings:
+    """The rankings of one topic by R runs, as arrays the kernels read.
+
+    Attributes
+    ----------
+    docs : ndarray of int64, shape (R, D)
+        Document ids (0..U-1, the same document has the same id in every run) in ranked order;
+        padded with U (``n_ids``) beyond each ranking's length.
+    length : ndarray of int64, shape (R,)
+    top, bottom : ndarray of int64, shape (R, D)
+        The first and last position (0-based) of the tie group of each position (equal at an
+        untied position); Corsi & Urbano's t and b.
+    n_ids : int
+        U, the number of distinct documents.
+    lex : ndarray of int64, shape (U,)
+        Each document's place in byte order of the docnos (repro_eval's sorted union), or None.
+    """
+
+    docs: np.ndarray
+    length: np.ndarray
+    top: np.ndarray
+    bottom: np.ndarray
+    n_ids: int
+    lex: np.ndarray | None = None
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        """``position[r, u]``: where run r ranks document u (0-based), or D (absent; also in
+        the last column, that of the padding id); shape (R, U + 1)."""
+        r_, d_ = self.docs.shape
+        pos = np.full((r_, self.n_ids + 1), d_, dtype=np.int64)
+        valid = np.arange(d_) < self.length[:, None]
+        rows = np.broadcast_to(np.arange(r_)[:, None], self.docs.shape)[valid]
+        pos[rows, self.docs[valid]] = np.broadcast_to(np.arange(d_), self.docs.shape)[valid]
+        return pos
+
+    @cached_property
+    def has_ties(self) -> bool:
+        return bool((self.top != self.bottom).any())
+
+    def cut(self, k: int) -> TopicRankings:
+        """The first k documents of each ranking; a tie group cut by k keeps its first members."""
+        if k >= self.docs.shape[1]:
+            return self
+        return TopicRankings(self.docs[:, :k], np.minimum(self.length, k), self.top[:, :k],
+                             np.minimum(self.bottom[:, :k], k - 1), self.n_ids, self.lex)
+
+
+def topic_rankings(ids: Sequence[np.ndarray], scores: Sequence[np.ndarray] | None = None,
+                   lex: np.ndarray | None = None) -> TopicRankings:
+    """:class:`TopicRankings` from each run's document ids in ranked order (ints 0..U-1, each
+    at most once per ranking) and their scores: adjacent documents with equal scores are tied
+    (Corsi & Urbano, SIGIR 2024, Section 2); without scores no document is tied."""
+    r_ = len(ids)
+    if r_ == 0:
+        raise CranfieldError("no rankings to compare")
+    length = np.array([len(x) for x in ids], dtype=np.int64)
+    d_ = max(int(length.max()), 1)
+    u = max((int(np.max(x)) + 1 for x in ids if len(x)), default=0)
+    docs = np.full((r_, d_), u, dtype=np.int64)
+    score = np.full((r_, d_), np.nan)
+    for r, x in enumerate(ids):
+        docs[r, :len(x)] = x
+        if scores is not None:
+            score[r, :len(x)] = scores[r]
+    col = np.arange(d_)
+    if scores is None:
+        top = np.broadcast_to(col, (r_, d_)).copy()
+        return TopicRankings(docs, length, top, top.copy(), u, lex)
+    start = np.ones((r_, d_), dtype=bool)
+    start[:, 1:] = ~(score[:, 1:] == score[:, :-1])
+    end = np.ones((r_, d_), dtype=bool)
+    end[:, :-1] = start[:, 1:]
+    top = np.maximum.accumulate(np.where(start, col, 0), axis=1)
+    bottom = np.minimum.accumulate(np.where(end, col, d_)[:, ::-1], axis=1)[:, ::-1]
+    return TopicRankings(docs, length, top, bottom, u, lex)
+
+
+def _gather(a: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``a[rows[p], cols[p, i]]`` for every pair p and position i."""
+    return a[rows[:, None], cols]
+
+
+def _partner(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int) -> np.ndarray:
+    """For each pair p and each position i < k of ranking ``ia[p]``, the position of that
+    document in ranking ``ib[p]``, or k when it is not among its first k; shape (P, k)."""
+    j = _gather(rk.position, ib, rk.docs[ia, :k])
+    valid = np.arange(j.shape[1]) < np.minimum(rk.length[ia], k)[:, None]
+    return np.where(valid & (j < k), j, k)
+
+
+def overlap(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, ties: str | None = None) -> np.ndarray:
+    """X_d for d = 1..k: the overlap of the first d documents of rankings ``ia[p]`` and ``ib[p]``;
+    shape (P, k), float64.
+
+    ``ties=None`` reads the rankings as ordered (ties broken as they are ordered); ``"w"`` counts a
+    tied document from the top of its group; ``"a"``/``"b"`` weighs a document at depth d by its
+    share of the group seen so far, c = min(1, (d - t + 1) / (b - t + 1)), and X_d is the sum of
+    the products of the two rankings' shares (Corsi & Urbano, SIGIR 2024, Eqs. 7 and 10).
+    """
+    p_ = ia.size
+    k = max(k, 1)
+    j = _partner(rk, ia, ib, k)
+    width = j.shape[1]
+    common = j < k
+    jc = np.where(common, j, 0)
+    i = np.broadcast_to(np.arange(width), j.shape)
+    frac = None
+    if ties is None:
+        key = np.maximum(i, j)
+    elif ties == "w":
+        key = np.maximum(rk.top[ia, :width], _gather(rk.top, ib, jc))
+    else:
+        top_a, top_b = rk.top[ia, :width], _gather(rk.top, ib, jc)
+        bot_a, bot_b = np.minimum(rk.bottom[ia, :width], k - 1), np.minimum(_gather(rk.bottom, ib, jc), k - 1)
+        key = np.maximum(bot_a, bot_b)
+        lo = np.maximum(top_a, top_b)
+        frac = (common & (lo < key), top_a, bot_a, top_b, bot_b, lo)
+    key = np.where(common, key, k)
+    flat = (key + (k + 1) * np.arange(p_)[:, None]).ravel()
+    counts = np.bincount(flat, minlength=p_ * (k + 1)).reshape(p_, k + 1)[:, :k]
+    x = np.cumsum(counts, axis=1, dtype=np.float64)
+    if frac is not None and frac[0].any():
+        x += _tied_shares(k, key, *frac)
+    return x
+
+
+def _tied_shares(k: int, hi: np.ndarray, mask: np.ndarray, top_a: np.ndarray, bot_a: np.ndarray, top_b: np.ndarray,
+                 bot_b: np.ndarray, lo: np.ndarray) -> np.ndarray:
+    """The fractional contributions of common documents at the depths where one of them is
+    still inside its tie group (d in [max(t), max(b))): c_a(d) · c_b(d), summed per pair and depth."""
+    rows, cols = np.nonzero(mask)
+    start, stop = lo[rows, cols], hi[rows, cols]
+    span = stop - start
+    owner = np.repeat(np.arange(rows.size), span)
+    d = start[owner] + (np.arange(owner.size) - np.repeat(np.cumsum(span) - span, span))
+    r, c = rows[owner], cols[owner]
+    share_a = np.minimum(1.0, (d - top_a[r, c] + 1) / (bot_a[r, c] - top_a[r, c] + 1))
+    share_b = np.minimum(1.0, (d - top_b[r, c] + 1) / (bot_b[r, c] - top_b[r, c] + 1))
+    out = np.bincount(rows[owner] * k + d, weights=share_a * share_b, minlength=hi.shape[0] * k)
+    return out.reshape(hi.shape[0], k)
+
+
+def rbo(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, p: float, ties: str = DEFAULT_TIES) -> dict[str, np.ndarray]:
+    """RBO_ext, RBO_min, RBO_max and RBO_res (shape (P,) each) between rankings ``ia[p]`` and
+    ``ib[p]`` of possibly different lengths s <= l, with ties treated as ``ties``.
+
+    Webber, Moffat & Zobel (ACM TOIS 2010): with the agreement A_d = X_d / d,
+    RBO_min = (1-p)/p (sum_{d<=l} A_d p^d + X_l (ln 1/(1-p) - sum_{d<=l} p^d/d)) (Eq. 11 for uneven
+    lengths), RBO_max the bound where the unseen documents of the shorter ranking match the longer
+    one's as soon as possible (Eq. 31), RBO_res = RBO_max - RBO_min and RBO_ext the extrapolation
+    of the agreement at depth s (Eq. 32). Ties as Corsi & Urbano (SIGIR 2024): ``w`` counts a
+    tied group as present from its top (A_d = 2 X_d / (|S_d| + |L_d|)), ``a`` gives each member the
+    expected share of the group (A_d = X_d / d, the expected RBO over random tie breaking), ``b``
+    divides by the norms of the shares (A_d = X_d / sqrt(sum c_S^2 sum c_L^2)), so RBO^b(X, X) = 1.
+    Without ties the three are RBO.
+    """
+    if ties not in TIES:
+        raise MeasureError(f"ties must be one of {', '.join(TIES)}. Got {ties!r} instead.")
+    if not rk.has_ties:
+        ties = "w"  # all three agree without ties; w is the cheapest
+    la, lb = rk.length[ia], rk.length[ib]
+    short_a = la < lb  # the reference's S: the shorter ranking, the second one when the lengths are equal
+    rs, rl = np.where(short_a, ia, ib), np.where(short_a, ib, ia)
+    s, l_ = np.minimum(la, lb), np.maximum(la, lb)
+    k = int(l_.max())
+    x = overlap(rk, ia, ib, k, ties)
+    d1 = np.arange(1, k + 1, dtype=np.float64)[None, :]  # depth d = 1..k
+    sec1 = d1 <= s[:, None]
+    seen = d1 <= l_[:, None]
+    sec2 = seen & ~sec1
+    if ties == "w":
+        count = rk.bottom + 1  # |S_d|: the documents whose group starts at or before d
+        den1 = _rows(count, rs, k) + _rows(count, rl, k)
+        a1 = 2 * x / np.where(sec1, den1, 1)
+        den2 = d1 + _rows(count, rl, k)
+    elif ties == "a":
+        a1 = x / d1
+        den2 = np.broadcast_to(d1, x.shape)
+    else:
+        col = np.arange(rk.top.shape[1])
+        squares = rk.top + (col - rk.top + 1.0) ** 2 / (rk.bottom - rk.top + 1)  # sum of c^2 at depth d
+        a1 = x / np.sqrt(np.where(sec1, _rows(squares, rs, k), 1)) / np.sqrt(np.where(sec1, _rows(squares, rl, k), 1))
+    a_s = np.take_along_axis(a1, (s - 1)[:, None], axis=1)[:, 0]  # A_s, the agreement the extrapolation keeps
+    unseen = d1 - s[:, None]  # d - s: the unseen documents of S at depth d
+    grown, share = unseen, np.ones_like(x)
+    if ties != "w":
+        grown, share = _unseen_shares(rk, ia, ib, rl, short_a, s, k, unseen)
+    if ties == "b":
+        def agree2(num: np.ndarray) -> np.ndarray:
+            return num / np.sqrt(d1) / np.sqrt(np.where(sec2, _rows(squares, rl, k), 1))
+    else:
+        def agree2(num: np.ndarray) -> np.ndarray:
+            return (2 * num if ties == "w" else num) / np.where(sec2, den2, 1.0)
+    weight = p ** d1
+    x_l = np.take_along_axis(x, (l_ - 1)[:, None], axis=1)[:, 0]
+    scale = (1 - p) / p
+    harmonic = np.concatenate(([0.0], np.cumsum(p ** np.arange(1, 2 * k + 2) / np.arange(1, 2 * k + 2))))
+    geometric = np.concatenate(([0.0], np.cumsum(p ** np.arange(1, 2 * k + 2, dtype=np.float64))))
+
+    def total(a2: np.ndarray, tail: np.ndarray) -> np.ndarray:
+        a = np.where(sec1, a1, np.where(sec2, a2, 0.0))
+        return scale * (np.add.reduce(a * weight, axis=1) + tail)
+
+    rbo_min = total(agree2(x), x_l * (np.log(1 / (1 - p)) - harmonic[l_]))
+    f = (l_ + s - np.rint(x_l)).astype(np.int64)  # X_l is the number of common documents, an integer
+    tail_max = 2 * (geometric[f] - geometric[l_]) - (l_ + s - x_l) * (harmonic[f] - harmonic[l_]) \
+        + p ** (f + 1) / (1 - p)
+    rbo_max = total(agree2(x + grown), tail_max)
+    ext_tail = (x_l + (l_ - s) * a_s) / l_ * p ** (l_ + 1) / (1 - p)
+    rbo_ext = total(agree2(x + unseen * a_s[:, None] * share), ext_tail)
+    return {"ext": rbo_ext, "min": rbo_min, "max": rbo_max, "res": rbo_max - rbo_min}
+
+
+def _rows(a: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
+    """``a[rows[p], :k]``, padded by repeating the last column when a is narrower."""
+    out = a[rows, :k]
+    if out.shape[1] < k:
+        out = np.concatenate([out, np.repeat(out[:, -1:], k - out.shape[1], axis=1)], axis=1)
+    return out
+
+
+def _unseen_shares(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, rl: np.ndarray, short_a: np.ndarray,
+                   s: np.ndarray, k: int, unseen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For depths d in (s, l] with shares (ties a and b): the overlap the unseen part of S can
+    add at most, sum_{j <= d-s} c_L(u_j, d) over the documents u_j of L not in S in L's order,
+    and the mean non-zero share c_L(u, d) of those documents (the extrapolation's weight of an
+    unseen match). Only the tie group of L that straddles d holds shares below 1."""
+    in_a = _partner(rk, ia, ib, k) < k  # is the document at each position of a also in b?
+    in_b = _partner(rk, ib, ia, k) < k
+    width = min(k, rk.docs.shape[1])
+    own = ~np.where(short_a[:, None], in_b[:, :width], in_a[:, :width])  # L's documents not in S
+    own &= np.arange(width) < rk.length[rl][:, None]
+    before = np.concatenate([np.zeros((own.shape[0], 1), np.int64), np.cumsum(own, axis=1)], axis=1)
+    d0 = np.arange(width)
+    top, bottom = rk.top[rl, :width], rk.bottom[rl, :width]
+    straddle = bottom > d0
+    ramp = (d0 - top + 1) / (bottom - top + 1)
+    done = np.take_along_axis(before, top, axis=1)  # L-only documents before the group
+    members = np.take_along_axis(before, bottom + 1, axis=1) - done
+    pad = k - width
+    count = np.clip(d0 + 1 - s[:, None] - done, 0, members)  # of the first d - s L-only documents, those in the group
+    grown = (d0 + 1 - s[:, None]) - np.where(straddle, count * (1 - ramp), 0.0)
+    share = np.where(straddle, (done + members * ramp) / np.maximum(done + members, 1), 1.0)
+    if pad:
+        grown = np.concatenate([grown, unseen[:, width:]], axis=1)
+        share = np.concatenate([share, np.ones((share.shape[0], pad))], axis=1)
+    return grown, share
+
+
+def normalised_rbo(x: np.ndarray, k: int, p: float) -> np.ndarray:
+    """repro_eval's RBO at depth k from the overlaps X_1..X_k (shape (P, >=k)):
+    ``sum_{d=1}^{k} p^(d-1) X_d / d / sum_{d=1}^{k} p^(d-1)`` (Breuer et al., SIGIR 2020, after
+    Clarke et al.'s compatibility code): a truncated RBO normalised by its largest value, so two
+    equal top-k rankings score 1. It is not Webber's RBO_ext, which extrapolates past depth k."""
+    d = np.arange(1, k + 1, dtype=np.float64)
+    weight = p ** (d - 1)
+    return np.add.reduce(x[:, :k] / d * weight, axis=1) / np.add.reduce(weight)
+
+
+def jaccard(x: np.ndarray, k: int, len_a: np.ndarray, len_b: np.ndarray) -> np.ndarray:
+    """|A_k ∩ B_k| / |A_k ∪ B_k| of the first k documents (Jaccard, 1912), from the overlap X_k."""
+    both = x[:, k - 1]
+    union = np.minimum(len_a, k) + np.minimum(len_b, k) - both
+    return both / union
+
+
+def ktu(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int) -> np.ndarray:
+    """Kendall's tau union at k as repro_eval computes it (Breuer et al., SIGIR 2020): each of the
+    first k documents of both rankings is replaced by its place in the sorted (byte order) union,
+    and Kendall's tau_b (scipy's ``kendalltau``) is taken between the two sequences position by
+    position: pair i of the sample is (place of a's i-th document, place of b's i-th document).
+    Both sequences hold distinct values, so tau = 1 - 4 D / (m (m - 1)) with D the discordant
+    position pairs and m the common length; when a ranking has fewer than k documents both are cut
+    to m = min(k, |a|, |b|) (repro_eval fails on unequal lengths); NaN for m < 2."""
+    if rk.lex is None:
+        raise CranfieldError("KTU needs the documents' byte order (TopicRankings.lex)")
+    m = np.minimum(np.minimum(rk.length[ia], rk.length[ib]), k)
+    width = int(m.max(initial=0))
+    out = np.full(ia.size, np.nan)
+    if width < 2:
+        return out
+    lex = np.append(rk.lex, -1)  # the padding id
+    xa = lex[rk.docs[ia, :width]]
+    xb = lex[rk.docs[ib, :width]]
+    upper = np.triu(np.ones((width, width), dtype=bool), 1)
+    step = max(1, (1 << 22) // (width * width))
+    discordant = np.empty(ia.size, dtype=np.int64)
+    for lo in range(0, ia.size, step):  # blocks of pairs under 4M cells
+        a, b = xa[lo:lo + step], xb[lo:lo + step]
+        disc = (a[:, :, None] < a[:, None, :]) != (b[:, :, None] < b[:, None, :])
+        disc &= upper
+        per_j = disc.sum(axis=1)  # discordant pairs (i < j) ending at each j
+        cum = np.cumsum(per_j, axis=1)
+        mm = m[lo:lo + step]
+        discordant[lo:lo + step] = np.take_along_axis(cum, np.maximum(mm - 1, 0)[:, None], axis=1)[:, 0]
+    ok = m >= 2
+    out[ok] = 1 - 4 * discordant[ok] / (m[ok] * (m[ok] - 1.0))
+    return out
