@@ -113,10 +113,11 @@ def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, r
     ``runs`` (paths, dicts, DataFrames, :class:`~cranfield.io.Run`; a dict ``{name: run}``), per topic.
 
     ``reference`` (one of the runs, or another one added first) compares each run with it only;
-    ``pairs`` (two index arrays) names the pairs directly. Runs are ranked as ``order`` says
+    ``pairs`` (two index arrays) names the pairs directly. The measures keep the names as written. Runs are ranked as ``order`` says
     (trec_eval's rule by default); tied scores are compared as ``score_dtype`` (as the order compares them).
     """
-    parsed = [parse_similarity(m) for m in ([measures] if isinstance(measures, str) else measures)]
+    given_measures = [measures] if isinstance(measures, (str, Similarity)) else list(measures)
+    parsed = [parse_similarity(m) for m in given_measures]
     if not parsed:
         raise CranfieldError("no similarity measure given (-m RBO, -m KTU@10, ...)")
     items, given = named_runs(runs, names)
@@ -132,7 +133,8 @@ def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, r
     topics = list(dict.fromkeys(t for r in loaded for t in r.topic_ids))
     values, present = similarity_values(loaded, parsed, topics, ia, ib, score_dtype)
     result = SimilarityResult(tuple(run_names[i] for i in ia), tuple(run_names[j] for j in ib), tuple(topics),
-                              tuple(str(m) for m in parsed), values, present)
+                              tuple(m.strip() if isinstance(m, str) else str(m) for m in given_measures), values,
+                              present)
     _warn_one_sided(result, loaded, ia, ib)
     return result
 
@@ -220,3 +222,11 @@ def _measure_block(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, measures: 
             out[:, m] = (normalised_rbo(x, k, float(sim.param("p"))) if name == "nRBO"  # type: ignore[arg-type]
                          else jaccard(x, k, rk.length[ia], rk.length[ib]))
     return out
+
+
+def similarity(a: Any, b: Any, measures: Sequence[str | Similarity] | str = "RBO", **options: Any) -> Any:
+    """The similarities ``measures`` between runs ``a`` and ``b`` (paths, dicts ``{qid: {docno:
+    score}}``, DataFrames, :class:`~cranfield.io.Run`) per topic and in the mean (topic ``all``):
+    a DataFrame with the columns ``run_a, run_b, topic, measure, value``
+    (:func:`compare_rankings` takes more runs and its ``options``)."""
+    return compare_rankings([a, b], measures, **options).to_frame()
