@@ -21,14 +21,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from cranfield._version import __version__
 from cranfield.analysis.similarity import compare_rankings
 from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.evaluation.evaluator import Evaluator, Results
 from cranfield.io import as_run
+from cranfield.io.ir_metadata import read_ir_metadata
 from cranfield.io.run import MEAN_TOPIC
 
 REPRO_COLUMNS = ("statistic", "measure", "run", "cutoff", "topic", "value")
@@ -47,8 +50,8 @@ class ReproResult:
     ``statistic`` is KTU, RBO, RMSE, ER, DeltaRI or p; ``measure`` is None for KTU and RBO;
     ``run`` (baseline or advanced) is None for ER and DeltaRI; ``cutoff`` is set for KTU and RBO
     only; ``topic`` is a topic id or ``all`` (the mean over topics; RMSE's ``all`` is the RMSE, its
-    per-topic rows the absolute differences |orig - rep|). ``scores`` keeps the per-topic scores
-    behind the rows: ``{("orig" | "rep", role): Results}``.
+    per-topic rows the absolute differences |orig - rep|). ``metadata`` is the provenance: version,
+    settings, and each run file with its ir_metadata header (:mod:`cranfield.io.ir_metadata`).
     """
 
     kind: str
@@ -110,9 +113,18 @@ def reproduce(qrels: Any, orig_baseline: Any, orig_advanced: Any, rep_baseline: 
     rows += _effect_rows(orig_scores, rep_scores)
     rows += _p_rows(orig_scores, rep_scores, paired=rep_qrels is None)
     kind = "reproducibility" if rep_qrels is None else "replicability"
-    meta = {"orig_baseline": orig[0].source, "orig_advanced": orig[1].source, "rep_baseline": rep[0].source,
-            "rep_advanced": rep[1].source}
+    meta = {"cranfield": __version__, "kind": kind, "qrels": str(qrels) if isinstance(qrels, (str, Path)) else "<qrels>",
+            "rep_qrels": str(rep_qrels) if isinstance(rep_qrels, (str, Path)) else None,
+            "measures": list(measure_names), "cutoffs": list(cuts), "order": order,
+            "runs": {f"{which}_{run.name}": {"source": run.source, "ir_metadata": _header(run.source)}
+                     for which, runs in (("orig", orig), ("rep", rep)) for run in runs}}
     return ReproResult(kind, tuple(rows), measure_names, cuts if rep_qrels is None else (), meta)
+
+
+def _header(source: str) -> dict[str, Any] | None:
+    """The ir_metadata header of a run file (None for in-memory runs and files without one)."""
+    path = Path(source)
+    return read_ir_metadata(path) if path.is_file() else None
 
 
 def _document_rows(orig: list[Any], rep: list[Any], cutoffs: tuple[int, ...]) -> Iterator[Row]:

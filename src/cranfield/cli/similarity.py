@@ -83,6 +83,8 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--format", choices=FORMATS, default="table",
                    help="table (default), csv, json or parquet (-o only): rows statistic, measure, run, cutoff, "
                         "topic, value")
+    r.add_argument("--provenance", metavar="FILE", help="write the version, settings and the runs' ir_metadata "
+                   "headers to FILE as an ir_metadata header (# ir_metadata.start ... # ir_metadata.end)")
     r.add_argument("--plot", metavar="FILE", help="save per-topic differences and KTU/RBO against the cutoff "
                    "(.png, .svg, .pdf, ...)")
     add_output_option(r)
@@ -165,4 +167,9 @@ def _repro(args: Any) -> int:
         from cranfield.render.plots import plot_repro
 
         plot_repro(result, args.plot)
+    if args.provenance:
+        from cranfield._output import write_text
+        from cranfield.io.ir_metadata import format_ir_metadata
+
+        write_text(args.provenance, format_ir_metadata(result.metadata), "provenance file")
     return 0

@@ -31,6 +31,7 @@ from cranfield.measures.registry import Param, parse_name
 
 TIES = ("w", "a", "b")
 VARIANTS = ("ext", "min", "max", "res")
+ABSENT = np.iinfo(np.int32).max  # the position of a document a ranking does not hold
 DEFAULT_TIES = "a"  # Corsi & Urbano's recommendation when ties mean "not known which comes first"
 
 
@@ -150,10 +151,10 @@ class TopicRankings:
 
     @cached_property
     def position(self) -> np.ndarray:
-        """``position[r, u]``: where run r ranks document u (0-based), or D (absent; also in
-        the last column, that of the padding id); shape (R, U + 1)."""
+        """``position[r, u]``: where run r ranks document u (0-based), or :data:`ABSENT` (also
+        in the last column, that of the padding id); shape (R, U + 1)."""
         r_, d_ = self.docs.shape
-        pos = np.full((r_, self.n_ids + 1), d_, dtype=np.int64)
+        pos = np.full((r_, self.n_ids + 1), ABSENT, dtype=np.int32)
         valid = np.arange(d_) < self.length[:, None]
         rows = np.broadcast_to(np.arange(r_)[:, None], self.docs.shape)[valid]
         pos[rows, self.docs[valid]] = np.broadcast_to(np.arange(d_), self.docs.shape)[valid]
@@ -182,7 +183,7 @@ def topic_rankings(ids: Sequence[np.ndarray], scores: Sequence[np.ndarray] | Non
     length = np.array([len(x) for x in ids], dtype=np.int64)
     d_ = max(int(length.max()), 1)
     u = max((int(np.max(x)) + 1 for x in ids if len(x)), default=0)
-    docs = np.full((r_, d_), u, dtype=np.int64)
+    docs = np.full((r_, d_), u, dtype=np.int32 if u < ABSENT else np.int64)
     score = np.full((r_, d_), np.nan)
     for r, x in enumerate(ids):
         docs[r, :len(x)] = x
@@ -209,9 +210,7 @@ def _gather(a: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
 def _partner(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int) -> np.ndarray:
     """For each pair p and each position i < k of ranking ``ia[p]``, the position of that
     document in ranking ``ib[p]``, or k when it is not among its first k; shape (P, k)."""
-    j = _gather(rk.position, ib, rk.docs[ia, :k])
-    valid = np.arange(j.shape[1]) < np.minimum(rk.length[ia], k)[:, None]
-    return np.where(valid & (j < k), j, k)
+    return np.minimum(_gather(rk.position, ib, rk.docs[ia, :k]), k)  # padding ids are absent
 
 
 def overlap(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, ties: str | None = None) -> np.ndarray:
@@ -227,21 +226,21 @@ def overlap(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, ties: str
     k = max(k, 1)
     j = _partner(rk, ia, ib, k)
     width = j.shape[1]
-    common = j < k
-    jc = np.where(common, j, 0)
-    i = np.broadcast_to(np.arange(width), j.shape)
     frac = None
-    if ties is None:
-        key = np.maximum(i, j)
-    elif ties == "w":
-        key = np.maximum(rk.top[ia, :width], _gather(rk.top, ib, jc))
+    if ties is None:  # a document counts from the deeper of its two positions (k: absent)
+        key = np.maximum(np.arange(width, dtype=j.dtype), j)
     else:
-        top_a, top_b = rk.top[ia, :width], _gather(rk.top, ib, jc)
-        bot_a, bot_b = np.minimum(rk.bottom[ia, :width], k - 1), np.minimum(_gather(rk.bottom, ib, jc), k - 1)
-        key = np.maximum(bot_a, bot_b)
-        lo = np.maximum(top_a, top_b)
-        frac = (common & (lo < key), top_a, bot_a, top_b, bot_b, lo)
-    key = np.where(common, key, k)
+        common = j < k
+        jc = np.where(common, j, 0)
+        if ties == "w":
+            key = np.maximum(rk.top[ia, :width], _gather(rk.top, ib, jc))
+        else:
+            top_a, top_b = rk.top[ia, :width], _gather(rk.top, ib, jc)
+            bot_a, bot_b = np.minimum(rk.bottom[ia, :width], k - 1), np.minimum(_gather(rk.bottom, ib, jc), k - 1)
+            key = np.maximum(bot_a, bot_b)
+            lo = np.maximum(top_a, top_b)
+            frac = (common & (lo < key), top_a, bot_a, top_b, bot_b, lo)
+        key = np.where(common, key, k)
     flat = (key + (k + 1) * np.arange(p_)[:, None]).ravel()
     counts = np.bincount(flat, minlength=p_ * (k + 1)).reshape(p_, k + 1)[:, :k]
     x = np.cumsum(counts, axis=1, dtype=np.float64)
@@ -289,52 +288,95 @@ def rbo(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, p: float, ties: str =
     rs, rl = np.where(short_a, ia, ib), np.where(short_a, ib, ia)
     s, l_ = np.minimum(la, lb), np.maximum(la, lb)
     k = int(l_.max())
-    x = overlap(rk, ia, ib, k, ties)
+    n = np.arange(1, 2 * k + 2, dtype=np.float64)
+    harmonic = np.concatenate(([0.0], np.cumsum(p ** n / n)))  # sum_{d <= n} p^d / d
+    geometric = np.concatenate(([0.0], np.cumsum(p ** n)))  # sum_{d <= n} p^d
     d1 = np.arange(1, k + 1, dtype=np.float64)[None, :]  # depth d = 1..k
-    sec1 = d1 <= s[:, None]
-    seen = d1 <= l_[:, None]
-    sec2 = seen & ~sec1
-    if ties == "w":
-        count = rk.bottom + 1  # |S_d|: the documents whose group starts at or before d
-        den1 = _rows(count, rs, k) + _rows(count, rl, k)
-        a1 = 2 * x / np.where(sec1, den1, 1)
-        den2 = d1 + _rows(count, rl, k)
-    elif ties == "a":
-        a1 = x / d1
-        den2 = np.broadcast_to(d1, x.shape)
-    else:
-        col = np.arange(rk.top.shape[1])
-        squares = rk.top + (col - rk.top + 1.0) ** 2 / (rk.bottom - rk.top + 1)  # sum of c^2 at depth d
-        a1 = x / np.sqrt(np.where(sec1, _rows(squares, rs, k), 1)) / np.sqrt(np.where(sec1, _rows(squares, rl, k), 1))
-    a_s = np.take_along_axis(a1, (s - 1)[:, None], axis=1)[:, 0]  # A_s, the agreement the extrapolation keeps
-    unseen = d1 - s[:, None]  # d - s: the unseen documents of S at depth d
-    grown, share = unseen, np.ones_like(x)
-    if ties != "w":
-        grown, share = _unseen_shares(rk, ia, ib, rl, short_a, s, k, unseen)
-    if ties == "b":
-        def agree2(num: np.ndarray) -> np.ndarray:
-            return num / np.sqrt(d1) / np.sqrt(np.where(sec2, _rows(squares, rl, k), 1))
-    else:
-        def agree2(num: np.ndarray) -> np.ndarray:
-            return (2 * num if ties == "w" else num) / np.where(sec2, den2, 1.0)
     weight = p ** d1
-    x_l = np.take_along_axis(x, (l_ - 1)[:, None], axis=1)[:, 0]
+    uneven = np.flatnonzero(s < l_)
+    if not rk.has_ties:
+        head, x_s, x_l = _untied_head(rk, ia, ib, k, s, l_, harmonic)
+        a_s = x_s / s
+        x = overlap(rk, ia[uneven], ib[uneven], k) if uneven.size else None
+    else:
+        x = overlap(rk, ia, ib, k, ties)
+        if ties == "a":
+            a1 = x / d1
+        elif ties == "w":
+            count = rk.bottom + 1  # |S_d|: the documents whose group starts at or before d
+            a1 = 2 * x / (_rows(count, rs, k) + _rows(count, rl, k))
+        else:
+            squares = _squares(rk)
+            a1 = x / np.sqrt(_rows(squares, rs, k)) / np.sqrt(_rows(squares, rl, k))
+        a1 = np.where(d1 <= s[:, None], a1, 0.0)
+        head = np.add.reduce(a1 * weight, axis=1)  # sum_{d <= s} A_d p^d, the part of every bound
+        a_s = np.take_along_axis(a1, (s - 1)[:, None], axis=1)[:, 0]  # A_s, the agreement the extrapolation keeps
+        x_l = np.take_along_axis(x, (l_ - 1)[:, None], axis=1)[:, 0]  # X_l: the common documents, an integer
+        x = x[uneven]
+    sums = {"min": head.copy(), "max": head.copy(), "ext": head.copy()}
+    if uneven.size:
+        assert x is not None
+        for name, value in _uneven(rk, ia[uneven], ib[uneven], rl[uneven], short_a[uneven], s[uneven],
+                                   l_[uneven], x, a_s[uneven], weight, ties).items():
+            sums[name][uneven] += value
     scale = (1 - p) / p
-    harmonic = np.concatenate(([0.0], np.cumsum(p ** np.arange(1, 2 * k + 2) / np.arange(1, 2 * k + 2))))
-    geometric = np.concatenate(([0.0], np.cumsum(p ** np.arange(1, 2 * k + 2, dtype=np.float64))))
-
-    def total(a2: np.ndarray, tail: np.ndarray) -> np.ndarray:
-        a = np.where(sec1, a1, np.where(sec2, a2, 0.0))
-        return scale * (np.add.reduce(a * weight, axis=1) + tail)
-
-    rbo_min = total(agree2(x), x_l * (np.log(1 / (1 - p)) - harmonic[l_]))
-    f = (l_ + s - np.rint(x_l)).astype(np.int64)  # X_l is the number of common documents, an integer
+    rbo_min = scale * (sums["min"] + x_l * (np.log(1 / (1 - p)) - harmonic[l_]))
+    f = (l_ + s - np.rint(x_l)).astype(np.int64)
     tail_max = 2 * (geometric[f] - geometric[l_]) - (l_ + s - x_l) * (harmonic[f] - harmonic[l_]) \
         + p ** (f + 1) / (1 - p)
-    rbo_max = total(agree2(x + grown), tail_max)
-    ext_tail = (x_l + (l_ - s) * a_s) / l_ * p ** (l_ + 1) / (1 - p)
-    rbo_ext = total(agree2(x + unseen * a_s[:, None] * share), ext_tail)
+    rbo_max = scale * (sums["max"] + tail_max)
+    rbo_ext = scale * (sums["ext"] + (x_l + (l_ - s) * a_s) / l_ * p ** (l_ + 1) / (1 - p))
     return {"ext": rbo_ext, "min": rbo_min, "max": rbo_max, "res": rbo_max - rbo_min}
+
+
+def _untied_head(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, s: np.ndarray, l_: np.ndarray,
+                 harmonic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Without ties: sum_{d <= s} A_d p^d, X_s and X_l without building X. A common document
+    counts in X_d from the deeper of its two positions, e (1-based), on, so the sum over depths of
+    X_d / d p^d is the sum over common documents of sum_{d=e}^{s} p^d / d = H(s) - H(e - 1)."""
+    j = _partner(rk, ia, ib, k)
+    key = np.maximum(np.arange(j.shape[1], dtype=j.dtype), j)  # e - 1; k when absent
+    if bool((s == k).all()):  # the usual case: one table H(k) - H(e - 1), 0 for absent documents
+        table = harmonic[k] - harmonic[:k + 1]
+        table[k] = 0.0
+        common = np.count_nonzero(j < k, axis=1).astype(np.float64)
+        return np.add.reduce(table[key], axis=1), common, common
+    seen = key < s[:, None]
+    head = np.add.reduce(np.where(seen, harmonic[s][:, None] - harmonic[key], 0.0), axis=1)
+    return head, np.count_nonzero(seen, axis=1).astype(np.float64), \
+        np.count_nonzero(key < l_[:, None], axis=1).astype(np.float64)
+
+
+def _squares(rk: TopicRankings) -> np.ndarray:
+    """sum_i c_i(d)^2 of each ranking at each depth (ties a and b): the earlier groups count 1 each,
+    the group straddling d its members' shares squared, t + (d - t + 1)^2 / (b - t + 1)."""
+    col = np.arange(rk.top.shape[1])
+    return rk.top + (col - rk.top + 1.0) ** 2 / (rk.bottom - rk.top + 1)
+
+
+def _uneven(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, rl: np.ndarray, short_a: np.ndarray, s: np.ndarray,
+            l_: np.ndarray, x: np.ndarray, a_s: np.ndarray, weight: np.ndarray, ties: str) -> dict[str, np.ndarray]:
+    """sum_{s < d <= l} A_d p^d of RBO_min, RBO_max and RBO_ext for pairs of uneven lengths s < l:
+    the seen overlap X_d, plus at most the d - s unseen documents of S (max), plus the agreement
+    A_s extrapolated to them (ext), each divided as the tie treatment divides (Corsi & Urbano, SIGIR
+    2024, Section 3.2: d + |L_d| for w, d for a, sqrt(d sum c_L^2) for b)."""
+    k = x.shape[1]
+    d1 = np.arange(1, k + 1, dtype=np.float64)[None, :]
+    sec2 = (d1 > s[:, None]) & (d1 <= l_[:, None])
+    unseen = d1 - s[:, None]
+    grown, share = (unseen, np.ones_like(x)) if ties == "w" or not rk.has_ties else \
+        _unseen_shares(rk, ia, ib, rl, short_a, s, k, unseen)
+    if ties == "w":
+        den = (d1 + _rows(rk.bottom + 1, rl, k)) / 2
+    elif ties == "a":
+        den = np.broadcast_to(d1, x.shape)
+    else:
+        den = np.sqrt(d1) * np.sqrt(_rows(_squares(rk), rl, k))
+    den = np.where(sec2, den, 1.0)
+    out = {}
+    for name, num in (("min", x), ("max", x + grown), ("ext", x + unseen * a_s[:, None] * share)):
+        out[name] = np.add.reduce(np.where(sec2, num / den, 0.0) * weight, axis=1)
+    return out
 
 
 def _rows(a: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:
