@@ -18,7 +18,8 @@ EXPECTED = {
     "platform": {"hardware": {"cpu": {"model": "Intel(R) Core(TM) i7", "cores": 8}, "ram": "16 GB"},
                  "software": {"libraries": {"python": ["numpy==1.19", "pyserini==0.9"]}}},
     "research goal": {"venue": {"name": "ECIR", "year": 2021}},
-    "method": {"retrieval": [{"name": "bm25", "k1": 0.9, "b": 0.4}, {"name": "rm3", "reranks": "bm25", "fb_terms": 10}]},
+    "method": {"retrieval": [{"name": "bm25", "k1": 0.9, "b": 0.4},
+                             {"name": "rm3", "reranks": "bm25", "fb_terms": 10}]},
     "data": {"test_collection": {"name": "TREC 2003 Robust"}},
 }
 

@@ -113,7 +113,8 @@ def reproduce(qrels: Any, orig_baseline: Any, orig_advanced: Any, rep_baseline: 
     rows += _effect_rows(orig_scores, rep_scores)
     rows += _p_rows(orig_scores, rep_scores, paired=rep_qrels is None)
     kind = "reproducibility" if rep_qrels is None else "replicability"
-    meta = {"cranfield": __version__, "kind": kind, "qrels": str(qrels) if isinstance(qrels, (str, Path)) else "<qrels>",
+    meta = {"cranfield": __version__, "kind": kind,
+            "qrels": str(qrels) if isinstance(qrels, (str, Path)) else "<qrels>",
             "rep_qrels": str(rep_qrels) if isinstance(rep_qrels, (str, Path)) else None,
             "measures": list(measure_names), "cutoffs": list(cuts), "order": order,
             "runs": {f"{which}_{run.name}": {"source": run.source, "ir_metadata": _header(run.source)}

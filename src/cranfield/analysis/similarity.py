@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -113,16 +114,19 @@ def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, r
     ``runs`` (paths, dicts, DataFrames, :class:`~cranfield.io.Run`; a dict ``{name: run}``), per topic.
 
     ``reference`` (one of the runs, or another one added first) compares each run with it only;
-    ``pairs`` (two index arrays) names the pairs directly. The measures keep the names as written. Runs are ranked as ``order`` says
-    (trec_eval's rule by default); tied scores are compared as ``score_dtype`` (as the order compares them).
+    ``pairs`` (two index arrays) names the pairs directly. The measures keep the names as
+    written. Runs are ranked as ``order`` says (trec_eval's rule by default); tied scores are
+    compared as ``score_dtype`` (as the order compares them).
     """
     given_measures = [measures] if isinstance(measures, (str, Similarity)) else list(measures)
     parsed = [parse_similarity(m) for m in given_measures]
     if not parsed:
         raise CranfieldError("no similarity measure given (-m RBO, -m KTU@10, ...)")
     items, given = named_runs(runs, names)
-    if reference is not None:
-        items, given = [reference, *items], (["reference", *given] if given else None)
+    if reference is not None:  # the reference first, and not compared with itself
+        keep = [k for k, obj in enumerate(items) if not _same_file(obj, reference)]
+        items = [reference, *(items[k] for k in keep)]
+        given = ["reference", *(given[k] for k in keep)] if given else None
     labels = run_labels(items, given)
     loaded = [as_run(obj, order=order, on_duplicate=on_duplicate, name=label,  # type: ignore[arg-type]
                      score_dtype=score_dtype) for obj, label in zip(items, labels)]
@@ -137,6 +141,11 @@ def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, r
                               present)
     _warn_one_sided(result, loaded, ia, ib)
     return result
+
+
+def _same_file(a: Any, b: Any) -> bool:
+    """Whether two runs are paths of one file."""
+    return isinstance(a, (str, Path)) and isinstance(b, (str, Path)) and Path(a).resolve() == Path(b).resolve()
 
 
 def _warn_one_sided(result: SimilarityResult, runs: list[Run], ia: np.ndarray, ib: np.ndarray) -> None:
@@ -205,7 +214,7 @@ def _measure_block(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, measures: 
         k = sim.cutoff
         name = sim.spec.name
         if name == "RBO":
-            key = ("RBO", k, sim.param("p"), sim.param("ties"))
+            key: tuple[Any, ...] = ("RBO", k, sim.param("p"), sim.param("ties"))
             if key not in cache:
                 cut = rk.cut(k) if k is not None else rk
                 cache[key] = rbo(cut, ia, ib, float(sim.param("p")), str(sim.param("ties")))  # type: ignore[arg-type]

@@ -15,8 +15,8 @@ import numpy as np
 
 from cranfield._output import atomic_write, check_writable
 from cranfield.analysis.diversity import CollectionDiversity
-from cranfield.analysis.repro import ReproResult
 from cranfield.analysis.dss import DSSResult
+from cranfield.analysis.repro import ReproResult
 from cranfield.analysis.truncation import TruncationResult
 from cranfield.errors import CranfieldError, check_int, invalid
 from cranfield.evaluation.evaluator import Results
