@@ -115,3 +115,17 @@ def test_repro_provenance_is_an_ir_metadata_header(tmp_path: Path, capsys: pytes
     provenance = read_ir_metadata(tmp_path / "prov.txt")
     assert provenance is not None and provenance["kind"] == "reproducibility"
     assert provenance["runs"]["orig_baseline"] == {"source": RUNS[0], "ir_metadata": None}
+
+
+def test_repro_html_page_is_self_contained_and_escapes_the_headers(tmp_path: Path) -> None:
+    from cranfield.analysis.repro import ReproResult
+    from cranfield.render.html import CSP, esc, repro_html
+
+    result = ReproResult("reproducibility", (("KTU", None, "baseline", 10, "all", 0.5), ("RMSE", "AP", "baseline",
+                         None, "1", 0.1), ("RMSE", "AP", "baseline", None, "all", 0.1), ("p", "AP", "baseline", None,
+                         "all", 1e-9)), ("AP",), (10,),
+                         {"kind": "reproducibility", "runs": {"rep_baseline": {"source": "b.run", "ir_metadata": {
+                             "tag": "<script>alert(1)</script>", "method": {"k1": 0.9}}}}})
+    page = repro_html(result)
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert esc(CSP) in page and "method.k1" in page and "&lt; 0.0001" in page and "<svg" in page

@@ -33,6 +33,7 @@ examples:
   cranfield repro --qrels q.txt --orig-baseline b.run --orig-advanced a.run --rep-baseline b2.run \\
       --rep-advanced a2.run --rep-qrels q2.txt -m AP --format csv -o replication.csv
   cranfield repro ... --cutoffs 10,100 --per-topic --plot repro.png
+  cranfield repro ... --format html -o repro.html
 """
 
 FORMATS = ("table", "csv", "json", "parquet")
@@ -80,9 +81,10 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--cutoffs", default="5,10,20,50,100,1000", metavar="K,K,...",
                    help="the cutoffs of KTU and RBO (default 5,10,20,50,100,1000)")
     r.add_argument("-q", "--per-topic", action="store_true", help="per-topic rows in the table")
-    r.add_argument("--format", choices=FORMATS, default="table",
+    r.add_argument("--format", choices=(*FORMATS, "html"), default="table",
                    help="table (default), csv, json or parquet (-o only): rows statistic, measure, run, cutoff, "
-                        "topic, value")
+                        "topic, value; or html, a self-contained page with the provenance (the runs' ir_metadata "
+                        "headers), the means and the figures")
     r.add_argument("--provenance", metavar="FILE", help="write the version, settings and the runs' ir_metadata "
                    "headers to FILE as an ir_metadata header (# ir_metadata.start ... # ir_metadata.end)")
     r.add_argument("--plot", metavar="FILE", help="save per-topic differences and KTU/RBO against the cutoff "
@@ -161,6 +163,10 @@ def _repro(args: Any) -> int:
         emit(csv_text(REPRO_COLUMNS, result.rows), args.output)
     elif args.format == "json":
         emit(json.dumps(result.to_dict()["rows"], indent=1) + "\n", args.output)
+    elif args.format == "html":
+        from cranfield.render.html import repro_html
+
+        emit(repro_html(result), args.output)
     else:
         emit(repro_table(result, args.per_topic), args.output)
     if args.plot:

@@ -319,3 +319,57 @@ def html_report(report: Any) -> str:
 def _short_list(names: Sequence[str], limit: int = 8) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _flat(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested dicts and lists as ``("a.b.0.c", value)`` rows."""
+    if isinstance(value, dict):
+        return [row for k, v in value.items() for row in _flat(v, f"{prefix}{k}.")]
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return [row for k, v in enumerate(value) for row in _flat(v, f"{prefix}{k}.")]
+    return [(prefix.rstrip("."), ", ".join(map(str, value)) if isinstance(value, list) else value)]
+
+
+def repro_html(result: Any) -> str:
+    """A :class:`~cranfield.analysis.repro.ReproResult` as one self-contained HTML page, with the same
+    guarantees as :func:`html_report` (inline SVG, no request): the provenance (settings, run files and
+    the fields of their ir_metadata headers), the statistics' means, and :func:`~cranfield.render.plots.repro_figure`."""
+    meta = dict(result.metadata)
+    runs = meta.pop("runs", {})
+    title = f"cranfield repro: {result.kind} of {len(result.measures)} measure{'s' * (len(result.measures) != 1)}"
+    settings = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _flat(meta) if v is not None)
+    files = []
+    for role, info in runs.items():
+        header = info.get("ir_metadata")
+        fields = ("".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in _flat(header))
+                  if header else "<tr><td colspan=2 class=note>no ir_metadata header</td></tr>")
+        files.append(f"<h3>{esc(role)}: {esc(info.get('source', ''))}</h3><div class=wrap><table><tbody>{fields}"
+                     "</tbody></table></div>")
+    head = ["statistic", "measure", "run", "cutoff", "value"]
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc('' if v is None else v)}</td>" for v in (stat, measure, run, cutoff))
+        + f'<td class="n">{esc(_pvalue(value) if stat == "p" else _number(value, 4))}</td></tr>'
+        for stat, measure, run, cutoff, topic, value in result.rows if topic == "all")
+    table = ('<div class="wrap"><table><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
+             + f"</tr></thead><tbody>{body}</tbody></table></div>")
+    caption = ("Per measure, |original − reproduced| per topic (their root mean square is the RMSE); KTU and RBO "
+               "against the cutoff." if result.kind == "reproducibility" else "ER against ΔRI, one point per measure.")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        f"<title>{esc(title)}</title>",
+        f"<style>{STYLE}</style></head><body><main>",
+        f"<header><h1>{esc(title)}</h1><p class=note>Breuer et al., SIGIR 2020; made by cranfield "
+        f"{esc(__version__)}.</p></header>",
+        '<section id="settings"><h2>Settings and provenance</h2><div class="wrap"><table><tbody>'
+        f"{settings}</tbody></table></div>{''.join(files)}</section>",
+        f'<section id="statistics"><h2>Statistics (means over topics)</h2>{table}</section>',
+        f'<section id="figures"><h2>Figures</h2>{_figure(plots.repro_figure(result), "repro", esc(caption))}</section>',
+        f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
+        f"<code>{esc(CSP)}</code>.</footer>",
+        "</main></body></html>",
+    ]
+    return "\n".join(parts) + "\n"
