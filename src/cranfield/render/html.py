@@ -333,7 +333,8 @@ def _flat(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
 def repro_html(result: Any) -> str:
     """A :class:`~cranfield.analysis.repro.ReproResult` as one self-contained HTML page, with the same
     guarantees as :func:`html_report` (inline SVG, no request): the provenance (settings, run files and
-    the fields of their ir_metadata headers), the statistics' means, and :func:`~cranfield.render.plots.repro_figure`."""
+    the fields of their ir_metadata headers), the statistics' means, and
+    :func:`~cranfield.render.plots.repro_figure`."""
     meta = dict(result.metadata)
     runs = meta.pop("runs", {})
     title = f"cranfield repro: {result.kind} of {len(result.measures)} measure{'s' * (len(result.measures) != 1)}"
