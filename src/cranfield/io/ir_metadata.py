@@ -163,22 +163,17 @@ def format_ir_metadata(metadata: Mapping[str, Any]) -> str:
 
 
 def _yaml(value: Any, indent: int) -> list[str]:
+    """The block-style YAML lines of a mapping (``key: value``) or a sequence (``- value``)."""
     pad = " " * indent
+    entries = ([(f"{_plain(str(k))}:", v) for k, v in value.items()] if isinstance(value, Mapping)
+               else [("-", v) for v in value])
     out: list[str] = []
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if isinstance(item, (Mapping, list, tuple)) and item:
-                out.append(f"{pad}{_plain(str(key))}:")
-                out += _yaml(item, indent + 2)
-            else:
-                out.append(f"{pad}{_plain(str(key))}: {_text(item)}")
-        return out
-    for item in value:
+    for lead, item in entries:
         if isinstance(item, (Mapping, list, tuple)) and item:
-            out.append(f"{pad}-")
+            out.append(f"{pad}{lead}")
             out += _yaml(item, indent + 2)
         else:
-            out.append(f"{pad}- {_text(item)}")
+            out.append(f"{pad}{lead} {_text(item)}")
     return out
 
 

@@ -279,6 +279,21 @@ def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tupl
     return out, toc
 
 
+def _page_head(title: str) -> list[str]:
+    """The opening lines of a page: the Content-Security-Policy, the title, the style."""
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            '<meta name="referrer" content="no-referrer">', f"<title>{esc(title)}</title>",
+            f"<style>{STYLE}</style></head><body><main>"]
+
+
+def _page_foot() -> list[str]:
+    """The closing lines of a page."""
+    return [f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
+            f"<code>{esc(CSP)}</code>.</footer>", "</main></body></html>"]
+
+
 def html_report(report: Any) -> str:
     """The :class:`~cranfield.render.report.Report` as one self-contained HTML page (see the module
     docstring): settings and provenance, the results table with significance and confidence
@@ -294,13 +309,7 @@ def html_report(report: Any) -> str:
     toc += [(f"measure-{m}", name) for m, name in enumerate(results.measures)]
     toc += data_toc
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="referrer" content="no-referrer">',
-        f"<title>{esc(title)}</title>",
-        f"<style>{STYLE}</style></head><body><main>",
+        *_page_head(title),
         f"<header><h1>{esc(title)}</h1>",
         f'<p class="note">{len(results.topics)} topics; runs: {esc(_short_list(results.runs))}. Made by cranfield '
         f"{esc(__version__)}.</p>",
@@ -309,9 +318,7 @@ def html_report(report: Any) -> str:
         _results_table(report),
         *[_measure_section(report, m, means, order) for m in range(len(results.measures))],
         *data,
-        f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
-        f"<code>{esc(CSP)}</code>.</footer>",
-        "</main></body></html>",
+        *_page_foot(),
     ]
     return "\n".join(parts) + "\n"
 
@@ -356,21 +363,13 @@ def repro_html(result: Any) -> str:
     caption = ("Per measure, |original − reproduced| per topic (their root mean square is the RMSE); KTU and RBO "
                "against the cutoff." if result.kind == "reproducibility" else "ER against ΔRI, one point per measure.")
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="referrer" content="no-referrer">',
-        f"<title>{esc(title)}</title>",
-        f"<style>{STYLE}</style></head><body><main>",
+        *_page_head(title),
         f"<header><h1>{esc(title)}</h1><p class=note>Breuer et al., SIGIR 2020; made by cranfield "
         f"{esc(__version__)}.</p></header>",
         '<section id="settings"><h2>Settings and provenance</h2><div class="wrap"><table><tbody>'
         f"{settings}</tbody></table></div>{''.join(files)}</section>",
         f'<section id="statistics"><h2>Statistics (means over topics)</h2>{table}</section>',
         f'<section id="figures"><h2>Figures</h2>{_figure(plots.repro_figure(result), "repro", esc(caption))}</section>',
-        f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
-        f"<code>{esc(CSP)}</code>.</footer>",
-        "</main></body></html>",
+        *_page_foot(),
     ]
     return "\n".join(parts) + "\n"
