@@ -129,3 +129,12 @@ def test_repro_html_page_is_self_contained_and_escapes_the_headers(tmp_path: Pat
     page = repro_html(result)
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert esc(CSP) in page and "method.k1" in page and "&lt; 0.0001" in page and "<svg" in page
+
+
+def test_the_report_lists_a_run_files_ir_metadata() -> None:
+    from cranfield.render.report import _file_record
+
+    record = _file_record("run", DATA / "similarity" / "ir_metadata.run")
+    assert record is not None and record["ir_metadata"]["tag"] == "uic0301-rep"
+    plain = _file_record("run", RUNS[0])
+    assert plain is not None and "ir_metadata" not in plain

@@ -15,7 +15,8 @@ at k first), nRBO(p=0.95)@k (repro_eval's truncated normalised RBO), KTU@k (Kend
 repro_eval computes it), Jaccard@k.
 
 examples:
-  cranfield similarity $(cranfield example --files runs) -m 'RBO(p=0.9)' -m KTU@10 -m Jaccard@10
+  D=$(python -c 'import cranfield, pathlib; print(pathlib.Path(cranfield.__file__).parent / "data")')
+  cranfield similarity $D/web2012.ql.run.gz $D/web2012.rm.run.gz -m 'RBO(p=0.9)' -m KTU@10 -m Jaccard@10
   cranfield similarity runs/*.gz --reference runs/base.gz -m 'RBO(p=0.95,variant=min)' --format csv
   cranfield similarity a.run b.run -m RBO --per-topic --format json -o similarity.json
 """

@@ -120,6 +120,8 @@ def _settings(report: Any) -> str:
                        f"{esc(f.get('name', ''))}</td><td class=\"n\">{esc(size_text(int(f.get('bytes', 0))))}</td>"
                        f"<td class=\"hash\">{esc(f.get('sha256', ''))}</td></tr>")
         out.append("</tbody></table></div>")
+        out += [_collapsible(f"ir_metadata of {esc(f.get('name', ''))}", _fields(f["ir_metadata"]), False)
+                for f in inputs if f.get("ir_metadata")]
     else:
         out.append('<p class="note">The runs were given in memory: no input file is listed.</p>')
     found = list(report.warnings or [])
@@ -337,6 +339,12 @@ def _flat(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return [(prefix.rstrip("."), ", ".join(map(str, value)) if isinstance(value, list) else value)]
 
 
+def _fields(header: Any) -> str:
+    """The fields of an ir_metadata header as a two-column table."""
+    rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in _flat(header))
+    return f'<div class="wrap"><table><tbody>{rows}</tbody></table></div>'
+
+
 def repro_html(result: Any) -> str:
     """A :class:`~cranfield.analysis.repro.ReproResult` as one self-contained HTML page, with the same
     guarantees as :func:`html_report` (inline SVG, no request): the provenance (settings, run files and
@@ -349,10 +357,8 @@ def repro_html(result: Any) -> str:
     files = []
     for role, info in runs.items():
         header = info.get("ir_metadata")
-        fields = ("".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in _flat(header))
-                  if header else "<tr><td colspan=2 class=note>no ir_metadata header</td></tr>")
-        files.append(f"<h3>{esc(role)}: {esc(info.get('source', ''))}</h3><div class=wrap><table><tbody>{fields}"
-                     "</tbody></table></div>")
+        files.append(f"<h3>{esc(role)}: {esc(info.get('source', ''))}</h3>"
+                     + (_fields(header) if header else '<p class="note">no ir_metadata header</p>'))
     head = ["statistic", "measure", "run", "cutoff", "value"]
     body = "".join(
         "<tr>" + "".join(f"<td>{esc('' if v is None else v)}</td>" for v in (stat, measure, run, cutoff))
