@@ -269,12 +269,16 @@ def _tied_shares(k: int, hi: np.ndarray, mask: np.ndarray, top_a: np.ndarray, bo
     rows, cols = np.nonzero(mask)
     start, stop = lo[rows, cols], hi[rows, cols]
     span = stop - start
-    owner = np.repeat(np.arange(rows.size), span)
-    d = start[owner] + (np.arange(owner.size) - np.repeat(np.cumsum(span) - span, span))
-    r, c = rows[owner], cols[owner]
-    share_a = np.minimum(1.0, (d - top_a[r, c] + 1) / (bot_a[r, c] - top_a[r, c] + 1))
-    share_b = np.minimum(1.0, (d - top_b[r, c] + 1) / (bot_b[r, c] - top_b[r, c] + 1))
-    out = np.bincount(rows[owner] * k + d, weights=share_a * share_b, minlength=hi.shape[0] * k)
+    first = np.cumsum(span) - span  # where each document's depths start in the expanded arrays
+
+    def each(values: np.ndarray) -> np.ndarray:  # a per-document value at each of its depths
+        return np.repeat(values, span)
+
+    d = each(start) + (np.arange(int(span.sum())) - each(first))
+    t_a, t_b = top_a[rows, cols], top_b[rows, cols]
+    share_a = np.minimum(1.0, (d - each(t_a) + 1) / each(bot_a[rows, cols] - t_a + 1))
+    share_b = np.minimum(1.0, (d - each(t_b) + 1) / each(bot_b[rows, cols] - t_b + 1))
+    out = np.bincount(each(rows) * k + d, weights=share_a * share_b, minlength=hi.shape[0] * k)
     return out.reshape(hi.shape[0], k)
 
 
