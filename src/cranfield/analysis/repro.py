@@ -96,7 +96,10 @@ def reproduce(qrels: Any, orig_baseline: Any, orig_advanced: Any, rep_baseline: 
     if not names:
         raise CranfieldError("no measure given (-m AP, -m nDCG@10, ...)")
     from cranfield.errors import check_int
+    from cranfield.measures.registry import parse_measure
 
+    for name in names:  # every name checked before any file is read
+        parse_measure(name)
     cuts = tuple(sorted({check_int(k, "cutoff", low=1) for k in cutoffs}))
     read = {"order": order, "on_duplicate": on_duplicate, "score_dtype": score_dtype}
     orig = [as_run(r, name=role, **read) for r, role in zip((orig_baseline, orig_advanced), ROLES)]  # type: ignore[arg-type]
