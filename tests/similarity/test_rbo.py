@@ -165,3 +165,13 @@ def test_ktu_is_scipys_tau_of_the_union_places_and_jaccard_is_the_set_ratio(a, b
     x = overlap(rk, ONE - 1, ONE, k)
     top_a, top_b = set(a[:k]), set(b[:k])
     assert jaccard(x, k, rk.length[:1], rk.length[1:])[0] == pytest.approx(len(top_a & top_b) / len(top_a | top_b))
+
+
+def test_any_order_of_pairs_and_a_cutoff_beyond_the_rankings():
+    rk = topic_rankings([np.array([0, 1, 2, 3]), np.array([1, 0, 4]), np.array([3, 2])])
+    alone = {(a, b): overlap(rk, np.array([a]), np.array([b]), 6)[0] for a in range(3) for b in range(3) if a != b}
+    for ia, ib in (([0, 0], [2, 1]), ([1, 0, 2], [0, 2, 1]), ([0, 0], [1, 2])):
+        together = overlap(rk, np.array(ia), np.array(ib), 6)
+        for n, (a, b) in enumerate(zip(ia, ib)):
+            assert together[n].tolist() == alone[(a, b)].tolist()
+    assert overlap(rk, np.array([0]), np.array([2]), 40_000)[0, -1] == 2  # cutoffs past int16 positions

@@ -218,12 +218,17 @@ def _partner(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int) -> np.nd
         out = np.empty((ia.size, docs.shape[1]), dtype=rk.position.dtype)
         starts = np.flatnonzero(np.concatenate(([True], ia[1:] != ia[:-1])))
         for lo, hi in zip(starts.tolist(), [*starts[1:].tolist(), ia.size]):
-            b = ib[lo:hi]
-            rows = (rk.position[int(b[0]):int(b[-1]) + 1] if bool((np.diff(b) == 1).all())
-                    else rk.position[b])
-            out[lo:hi] = rows[:, docs[ia[lo]]]
-        return np.minimum(out, k, out=out)  # padding ids are absent
-    return np.minimum(_gather(rk.position, ib, docs[ia]), k)
+            b, row = ib[lo:hi], docs[ia[lo]]
+            out[lo:hi] = (rk.position[int(b[0]):int(b[-1]) + 1][:, row] if bool((np.diff(b) == 1).all())
+                          else _gather(rk.position, b, np.broadcast_to(row, (b.size, row.size))))
+    else:
+        out = _gather(rk.position, ib, docs[ia])
+    absent = np.iinfo(out.dtype).max  # every real position is below the width, itself below this
+    if k < absent:
+        return np.minimum(out, k, out=out)
+    wide = out.astype(np.int64)
+    wide[wide == absent] = k
+    return wide
 
 
 def overlap(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, ties: str | None = None) -> np.ndarray:
