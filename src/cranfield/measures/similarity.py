@@ -316,10 +316,10 @@ def rbo(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, p: float, ties: str =
     d1 = np.arange(1, k + 1, dtype=np.float64)[None, :]  # depth d = 1..k
     weight = p ** d1
     uneven = np.flatnonzero(s < l_)
-    if not rk.has_ties:
-        head, x_s, x_l = _untied_head(rk, ia, ib, k, s, l_, harmonic)
+    if not rk.has_ties or ties == "a":
+        head, x_s, x_l = _untied_head(rk, ia, ib, k, s, l_, harmonic, p if rk.has_ties else None)
         a_s = x_s / s
-        x = overlap(rk, ia[uneven], ib[uneven], k) if uneven.size else None
+        x = overlap(rk, ia[uneven], ib[uneven], k, ties if rk.has_ties else None) if uneven.size else None
     else:
         x = overlap(rk, ia, ib, k, ties)
         if ties == "a":
@@ -352,21 +352,64 @@ def rbo(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, p: float, ties: str =
 
 
 def _untied_head(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, s: np.ndarray, l_: np.ndarray,
-                 harmonic: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Without ties: sum_{d <= s} A_d p^d, X_s and X_l without building X. A common document
-    counts in X_d from the deeper of its two positions, e (1-based), on, so the sum over depths of
-    X_d / d p^d is the sum over common documents of sum_{d=e}^{s} p^d / d = H(s) - H(e - 1)."""
+                 harmonic: np.ndarray, p: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """sum_{d <= s} A_d p^d, X_s and X_l without building X, for A_d = X_d / d (no ties, or ties
+    ``a``). An untied common document counts in X_d from the deeper of its two positions, e (1-based),
+    on, so the sum over depths of X_d / d p^d is the sum over common documents of
+    sum_{d=e}^{s} p^d / d = H(s) - H(e - 1). With ``p`` (the rankings have ties), the common documents
+    of which one copy is tied are then corrected to their shares (:func:`_tied_corrections`)."""
     j = _partner(rk, ia, ib, k)
     key = np.maximum(np.arange(j.shape[1], dtype=j.dtype), j)  # e - 1; k when absent
     if bool((s == k).all()):  # the usual case: one table H(k) - H(e - 1), 0 for absent documents
         table = harmonic[k] - harmonic[:k + 1]
         table[k] = 0.0
         common = np.count_nonzero(j < k, axis=1).astype(np.float64)
-        return np.add.reduce(table[key], axis=1), common, common
-    seen = key < s[:, None]
-    head = np.add.reduce(np.where(seen, harmonic[s][:, None] - harmonic[key], 0.0), axis=1)
-    return head, np.count_nonzero(seen, axis=1).astype(np.float64), \
-        np.count_nonzero(key < l_[:, None], axis=1).astype(np.float64)
+        head, x_s, x_l = np.add.reduce(table[key], axis=1), common, common.copy()
+    else:
+        seen = key < s[:, None]
+        head = np.add.reduce(np.where(seen, harmonic[s][:, None] - harmonic[key], 0.0), axis=1)
+        x_s = np.count_nonzero(seen, axis=1).astype(np.float64)
+        x_l = np.count_nonzero(key < l_[:, None], axis=1).astype(np.float64)
+    if p is not None:
+        _tied_corrections(rk, ia, ib, k, s, j, key, harmonic, p, head, x_s)
+    return head, x_s, x_l
+
+
+def _tied_corrections(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int, s: np.ndarray, j: np.ndarray,
+                      key: np.ndarray, harmonic: np.ndarray, p: float, head: np.ndarray, x_s: np.ndarray) -> None:
+    """Add to ``head`` and ``x_s`` (in place) the difference between a tied common document's
+    shares and the untied count :func:`_untied_head` gave it: with c(d) = min(1, (d - t)/(b - t + 1))
+    in each ranking (1-based d, 0-based group bounds t, b), its part of sum_{d <= s} p^d X_d / d is
+    H(s) - H(max b + 1) for the depths where both shares are 1, plus sum p^d / d c_a(d) c_b(d) over
+    the depths where one is still inside its group (Corsi & Urbano, SIGIR 2024, Eq. 10)."""
+    width = j.shape[1]
+    common = j < k
+    jc = np.where(common, j, 0)
+    tied = rk.top != rk.bottom
+    rows, cols = np.nonzero(common & (tied[ia, :width] | _gather(tied, ib, jc)))
+    if rows.size == 0:
+        return
+    pa, pb, jj = ia[rows], ib[rows], jc[rows, cols]
+    t_a, b_a = rk.top[pa, cols], np.minimum(rk.bottom[pa, cols], k - 1)
+    t_b, b_b = rk.top[pb, jj], np.minimum(rk.bottom[pb, jj], k - 1)
+    depth, guess = s[rows], key[rows, cols].astype(np.int64)
+    lo, hi = np.maximum(t_a, t_b), np.maximum(b_a, b_b)
+    untied = np.where(guess < depth, harmonic[depth] - harmonic[guess], 0.0)
+    full = np.where(hi < depth, harmonic[depth] - harmonic[np.minimum(hi, depth)], 0.0)
+    span = np.maximum(np.minimum(hi, depth) - lo, 0)  # 0-based depths lo .. min(hi, s) - 1
+
+    def each(values: np.ndarray) -> np.ndarray:
+        return np.repeat(values, span)
+
+    e = each(lo) + (np.arange(int(span.sum())) - each(np.cumsum(span) - span))
+    share = (np.minimum(1.0, (e - each(t_a) + 1) / each(b_a - t_a + 1))
+             * np.minimum(1.0, (e - each(t_b) + 1) / each(b_b - t_b + 1)))
+    part = np.bincount(each(rows), weights=p ** (e + 1.0) / (e + 1.0) * share, minlength=head.size)
+    head += np.bincount(rows, weights=full - untied, minlength=head.size) + part
+    last = depth - 1  # X_s: the shares at depth s
+    at_s = (np.clip((last - t_a + 1) / (b_a - t_a + 1), 0.0, 1.0)
+            * np.clip((last - t_b + 1) / (b_b - t_b + 1), 0.0, 1.0))
+    x_s += np.bincount(rows, weights=at_s - (guess < depth), minlength=head.size)
 
 
 def _squares(rk: TopicRankings) -> np.ndarray:
