@@ -21,17 +21,8 @@ from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.evaluation.evaluator import named_runs, run_labels, unique_run_names
 from cranfield.io import as_run
 from cranfield.io.run import MEAN_TOPIC, Run
-from cranfield.measures.similarity import (
-    Similarity,
-    TopicRankings,
-    jaccard,
-    ktu,
-    normalised_rbo,
-    overlap,
-    parse_similarity,
-    rbo,
-    topic_rankings,
-)
+from cranfield.measures.registry import Measure
+from cranfield.measures.similarity import TopicRankings, parse_similarity, rbo, topic_rankings
 
 ROW_COLUMNS = ("run_a", "run_b", "topic", "measure", "value")
 CELLS = 1 << 20  # pairs × depth per block
@@ -105,7 +96,7 @@ def run_pairs(n: int, reference: int | None = None) -> tuple[np.ndarray, np.ndar
     return ia.astype(np.int64), ib.astype(np.int64)
 
 
-def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, reference: Any = None,
+def compare_rankings(runs: Any, measures: Sequence[str | Measure] | str, *, reference: Any = None,
                      pairs: tuple[np.ndarray, np.ndarray] | None = None, names: Sequence[str] | None = None,
                      order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32"
                      ) -> SimilarityResult:
@@ -118,7 +109,7 @@ def compare_rankings(runs: Any, measures: Sequence[str | Similarity] | str, *, r
     written. Runs are ranked as ``order`` says (trec_eval's rule by default); tied scores are
     compared as ``score_dtype`` (as the order compares them).
     """
-    given_measures = [measures] if isinstance(measures, (str, Similarity)) else list(measures)
+    given_measures = [measures] if isinstance(measures, (str, Measure)) else list(measures)
     parsed = [parse_similarity(m) for m in given_measures]
     if not parsed:
         raise CranfieldError("no similarity measure given (-m RBO, -m KTU@10, ...)")
@@ -158,13 +149,13 @@ def _warn_one_sided(result: SimilarityResult, runs: list[Run], ia: np.ndarray, i
                           f"are left out of their similarity (first: {missing[0]})", EvaluationWarning, stacklevel=3)
 
 
-def similarity_values(runs: list[Run], measures: list[Similarity], topics: list[str], ia: np.ndarray,
+def similarity_values(runs: list[Run], measures: list[Measure], topics: list[str], ia: np.ndarray,
                       ib: np.ndarray, score_dtype: str = "float32") -> tuple[np.ndarray, np.ndarray]:
     """values (P, M, T) and present (P, T) of :class:`SimilarityResult`, topic by topic."""
     values = np.full((ia.size, len(measures), len(topics)), np.nan)
     present = np.zeros((ia.size, len(topics)), dtype=bool)
     index = [{t: k for k, t in enumerate(r.topic_ids)} for r in runs]
-    need_lex = any(m.spec.name == "KTU" for m in measures)
+    need_lex = any(m.name == "KTU" for m in measures)
     cutoffs = [m.cutoff for m in measures]
     depth = None if any(k is None for k in cutoffs) else max(k for k in cutoffs if k is not None)
     for t, topic in enumerate(topics):
@@ -205,35 +196,25 @@ def _topic(runs: list[Run], having: list[int], rows: list[int], depth: int | Non
     return topic_rankings([ids[bounds[k]:bounds[k + 1]] for k in range(len(having))], scores, lex=order)
 
 
-def _measure_block(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, measures: list[Similarity]) -> np.ndarray:
-    """The values (P, M) of ``measures`` for one block of pairs of one topic; overlaps and RBO
-    computed once per cutoff and parameters."""
+def _measure_block(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, measures: list[Measure]) -> np.ndarray:
+    """The values (P, M) of ``measures`` for one block of pairs of one topic; RBO's four values
+    computed once per cutoff, p and ties."""
     out = np.empty((ia.size, len(measures)))
-    cache: dict[tuple[Any, ...], Any] = {}
+    bounds: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
     for m, sim in enumerate(measures):
-        k = sim.cutoff
-        name = sim.spec.name
-        if name == "RBO":
-            key: tuple[Any, ...] = ("RBO", k, sim.param("p"), sim.param("ties"))
-            if key not in cache:
-                cut = rk.cut(k) if k is not None else rk
-                cache[key] = rbo(cut, ia, ib, float(sim.param("p")), str(sim.param("ties")))  # type: ignore[arg-type]
-            out[:, m] = cache[key][str(sim.param("variant"))]
-        elif name == "KTU":
-            assert k is not None
-            out[:, m] = ktu(rk, ia, ib, k)
+        params = sim.params
+        if sim.name == "RBO":
+            key = (params["cutoff"], params["p"], params["ties"])
+            if key not in bounds:
+                cut = rk.cut(params["cutoff"]) if params["cutoff"] is not None else rk
+                bounds[key] = rbo(cut, ia, ib, params["p"], params["ties"])
+            out[:, m] = bounds[key][params["variant"]]
         else:
-            assert k is not None
-            key = ("X", k)
-            if key not in cache:
-                cache[key] = overlap(rk, ia, ib, k)
-            x = cache[key]
-            out[:, m] = (normalised_rbo(x, k, float(sim.param("p"))) if name == "nRBO"  # type: ignore[arg-type]
-                         else jaccard(x, k, rk.length[ia], rk.length[ib]))
+            out[:, m] = sim.spec.kernel(rk, ia, ib, **params)
     return out
 
 
-def similarity(a: Any, b: Any, measures: Sequence[str | Similarity] | str = "RBO", **options: Any) -> Any:
+def similarity(a: Any, b: Any, measures: Sequence[str | Measure] | str = "RBO", **options: Any) -> Any:
     """The similarities ``measures`` between runs ``a`` and ``b`` (paths, dicts ``{qid: {docno:
     score}}``, DataFrames, :class:`~cranfield.io.Run`) per topic and in the mean (topic ``all``):
     a DataFrame with the columns ``run_a, run_b, topic, measure, value``

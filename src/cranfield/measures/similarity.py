@@ -20,6 +20,7 @@ depth, built with gathers, ``bincount`` and ``cumsum``; no loop runs over docume
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -27,100 +28,12 @@ from functools import cached_property
 import numpy as np
 
 from cranfield.errors import CranfieldError, MeasureError
-from cranfield.measures.registry import Param, parse_name
+from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, cutoff_param, parse_measure
 
 TIES = ("w", "a", "b")
 VARIANTS = ("ext", "min", "max", "res")
 ABSENT = np.iinfo(np.int32).max  # the position of a document a ranking does not hold
 DEFAULT_TIES = "a"  # Corsi & Urbano's recommendation when ties mean "not known which comes first"
-
-
-@dataclass(frozen=True)
-class SimilaritySpec:
-    """A similarity between two rankings: its name, parameters (with defaults and ranges), whether
-    ``@k`` is required, allowed or refused, the value range and its citation."""
-
-    name: str
-    params: tuple[Param, ...]
-    cutoff: str  # "required", "optional" or "none"
-    cite: str
-    doc: str
-    value_range: tuple[float, float]
-
-
-SIMILARITIES = {
-    spec.name: spec for spec in (
-        SimilaritySpec(
-            "RBO", (Param("p", "float", 0.9, "persistence: the weight of depth d is p^(d-1)", low=0.0, high=1.0,
-                          open_low=True, open_high=True),
-                    Param("variant", "choice", "ext", "ext (extrapolated), min (lower bound), max (upper "
-                          "bound) or res (residual, max - min)", choices=VARIANTS),
-                    Param("ties", "choice", DEFAULT_TIES, "w: ties as equality; a: expected value over random "
-                          "tie breaking; b: a corrected for the information ties lose", choices=TIES)),
-            "optional", "Webber, Moffat & Zobel, ACM TOIS 2010, Eqs. 11, 30-32; Corsi & Urbano, SIGIR 2024",
-            "rank-biased overlap of the two rankings (cut at k first with @k)", (0.0, 1.0)),
-        SimilaritySpec(
-            "nRBO", (Param("p", "float", 0.95, "persistence", low=0.0, high=1.0, open_low=True, open_high=True),),
-            "required", "Breuer et al., SIGIR 2020 (repro_eval's RBO)",
-            "rank-biased overlap truncated at depth k and divided by its largest value", (0.0, 1.0)),
-        SimilaritySpec("KTU", (), "required", "Breuer et al., SIGIR 2020 (repro_eval)",
-                       "Kendall's tau union of the first k documents, as repro_eval computes it", (-1.0, 1.0)),
-        SimilaritySpec("Jaccard", (), "required", "Jaccard, 1912",
-                       "size of the intersection over size of the union of the first k documents", (0.0, 1.0)),
-    )
-}
-
-
-@dataclass(frozen=True)
-class Similarity:
-    """A parsed similarity: ``spec``, its parameter values and its cutoff (None: whole rankings).
-    ``str`` is canonical: defaults left out, floats as given."""
-
-    spec: SimilaritySpec
-    params: tuple[tuple[str, object], ...]
-    cutoff: int | None
-
-    def __str__(self) -> str:
-        shown = [f"{p.name}={p.format(v)}" for p, (_, v) in zip(self.spec.params, self.params) if v != p.default]
-        text = self.spec.name + (f"({','.join(shown)})" if shown else "")
-        return text + (f"@{self.cutoff}" if self.cutoff is not None else "")
-
-    def param(self, name: str) -> object:
-        return dict(self.params)[name]
-
-
-def parse_similarity(text: str | Similarity) -> Similarity:
-    """Read a similarity name: ``RBO``, ``RBO(p=0.95,variant=min,ties=w)@100``, ``nRBO@10``,
-    ``KTU@10``, ``Jaccard@10`` (the measure grammar of :mod:`cranfield.measures.registry`).
-
-    Raises
-    ------
-    MeasureError
-        For an unknown name or parameter, a value out of its range, a missing or refused cutoff.
-    """
-    if isinstance(text, Similarity):
-        return text
-    if not isinstance(text, str):
-        raise TypeError(f"A similarity must be a name such as 'RBO(p=0.9)' or 'KTU@10'. Got {text!r} instead.")
-    name, kwargs, at = parse_name(text)
-    spec = SIMILARITIES.get(name) or next((s for s in SIMILARITIES.values() if s.name.lower() == name.lower()), None)
-    if spec is None:
-        raise MeasureError(f"Unknown similarity {name!r}; the similarities are {', '.join(SIMILARITIES)}.")
-    values = {p.name: p.default for p in spec.params}
-    params = {p.name: p for p in spec.params}
-    for key, raw in kwargs.items():
-        if key not in params:
-            known = ", ".join(params) or "none"
-            raise MeasureError(f"{spec.name} has no parameter {key!r} (its parameters: {known})")
-        values[key] = params[key].convert(raw, spec.name)
-    cutoff = None
-    if at is not None:
-        if spec.cutoff == "none":
-            raise MeasureError(f"{spec.name} takes no cutoff")
-        cutoff = Param("cutoff", "int", None, "rank cutoff", low=1).convert(at, spec.name)
-    elif spec.cutoff == "required":
-        raise MeasureError(f"{spec.name} needs a cutoff: write {spec.name}@10, for example.")
-    return Similarity(spec, tuple(values.items()), cutoff)
 
 
 @dataclass(frozen=True, eq=False)
@@ -529,3 +442,81 @@ def ktu(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, k: int) -> np.ndarray
     ok = m >= 2
     out[ok] = 1 - 4 * discordant[ok] / (m[ok] * (m[ok] - 1.0))
     return out
+
+
+# --------------------------------------------------------------------------- the catalogue
+# Kernels ``kernel(rankings, ia, ib, **params) -> (P,)``: one value per pair of rankings.
+def rbo_kernel(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, *, p: float, variant: str, ties: str,
+               cutoff: int | None) -> np.ndarray:
+    """:func:`rbo`'s ``variant`` of the rankings cut at ``cutoff`` (the whole rankings for None)."""
+    return rbo(rk.cut(cutoff) if cutoff is not None else rk, ia, ib, p, ties)[variant]
+
+
+def nrbo_kernel(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, *, p: float, cutoff: int) -> np.ndarray:
+    """:func:`normalised_rbo` at depth ``cutoff``."""
+    return normalised_rbo(overlap(rk, ia, ib, cutoff), cutoff, p)
+
+
+def ktu_kernel(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, *, cutoff: int) -> np.ndarray:
+    """:func:`ktu` at ``cutoff``."""
+    return ktu(rk, ia, ib, cutoff)
+
+
+def jaccard_kernel(rk: TopicRankings, ia: np.ndarray, ib: np.ndarray, *, cutoff: int) -> np.ndarray:
+    """:func:`jaccard` at ``cutoff``."""
+    return jaccard(overlap(rk, ia, ib, cutoff), cutoff, rk.length[ia], rk.length[ib])
+
+
+def _persistence(default: float) -> Param:
+    return Param("p", "float", default, "persistence: depth d weighs p^(d-1)", low=0.0, high=1.0, open_low=True,
+                 open_high=True)
+
+
+SIMILARITIES: dict[str, MeasureSpec] = {spec.name: spec for spec in (
+    MeasureSpec("RBO", rbo_kernel, (
+        _persistence(0.9),
+        Param("variant", "choice", "ext", "ext (extrapolated), min (lower bound), max (upper bound) or res "
+              "(residual, max - min)", choices=VARIANTS),
+        Param("ties", "choice", DEFAULT_TIES, "w: ties as equality; a: expected value over random tie breaking; "
+              "b: a corrected for the information ties lose", choices=TIES),
+        cutoff_param("both rankings cut at k first")),
+        "Webber, Moffat & Zobel, ACM TOIS 2010, Eqs. 11, 30-32; Corsi & Urbano, SIGIR 2024",
+        "rank-biased overlap of two rankings"),
+    MeasureSpec("nRBO", nrbo_kernel, (_persistence(0.95), cutoff_param()),
+                "Breuer et al., SIGIR 2020 (repro_eval's RBO)",
+                "rank-biased overlap truncated at depth k and divided by its largest value", cutoff="required"),
+    MeasureSpec("KTU", ktu_kernel, (cutoff_param(),), "Breuer et al., SIGIR 2020 (repro_eval)",
+                "Kendall's tau union of the first k documents, as repro_eval computes it", cutoff="required",
+                value_range=(-1.0, 1.0)),
+    MeasureSpec("Jaccard", jaccard_kernel, (cutoff_param(),), "Jaccard, 1912",
+                "size of the intersection over size of the union of the first k documents", cutoff="required"),
+)}
+
+
+def lookup_similarity(name: str) -> MeasureSpec:
+    """The similarity called ``name`` (case-insensitive when unambiguous)."""
+    folded = [k for k in SIMILARITIES if k.lower() == name.lower()]
+    if name in SIMILARITIES or len(folded) == 1:
+        return SIMILARITIES[name if name in SIMILARITIES else folded[0]]
+    if name in REGISTRY:
+        raise MeasureError(f"{name} scores a ranking against qrels, not two rankings against each other (the "
+                           f"similarities: {', '.join(SIMILARITIES)})")
+    close = difflib.get_close_matches(name, list(SIMILARITIES), n=2, cutoff=0.5)
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise MeasureError(f"Unknown similarity {name!r}.{hint} (the similarities: {', '.join(SIMILARITIES)})")
+
+
+def parse_similarity(text: str | Measure) -> Measure:
+    """A similarity from its name, in the measure grammar of :mod:`cranfield.measures.registry`:
+    ``RBO``, ``RBO(p=0.95,variant=min,ties=w)@100``, ``nRBO@10``, ``KTU@10``, ``Jaccard@10``.
+
+    Raises
+    ------
+    MeasureError
+        For an unknown name or parameter, a value out of its range, a missing or refused cutoff.
+    """
+    if isinstance(text, Measure):
+        if text.spec is not SIMILARITIES.get(text.spec.name):
+            raise MeasureError(f"{text} is not a similarity (the similarities: {', '.join(SIMILARITIES)})")
+        return text
+    return parse_measure(text, catalogue=lookup_similarity)
