@@ -39,10 +39,12 @@ COMMANDS = {
     "truncation": ("truncation",),
     "aspects": ("aspects",),
     "report": ("report",),
+    "similarity": ("similarity", "repro"),
 }
 GROUPS = (
     ("evaluate runs", ("eval", "example", "measures", "report", "nuggets")),
-    ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
+    ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms",
+                                   "similarity", "repro")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
 OTHER_TOOLS = """\

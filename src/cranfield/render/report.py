@@ -27,6 +27,7 @@ from cranfield._version import __version__
 from cranfield.analysis.comparison import BOOTSTRAP_CI_RESAMPLES, Comparison, compare_runs, default_correction
 from cranfield.errors import CranfieldError, EvaluationWarning, listing
 from cranfield.evaluation.evaluator import Evaluator, Results
+from cranfield.io.ir_metadata import read_ir_metadata
 
 __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_letter", "SAVE_FORMATS"]
 
@@ -89,7 +90,8 @@ def _number(value: float, digits: int) -> str:
 
 
 def _file_record(role: str, obj: Any) -> dict[str, Any] | None:
-    """role, path, name, bytes and SHA-256 of an input file (None for in-memory data)."""
+    """role, path, name, bytes and SHA-256 of an input file (None for in-memory data), and the
+    fields of a run file's ir_metadata header when it has one."""
     if not isinstance(obj, (str, Path)) or not Path(obj).is_file():
         return None
     path = Path(obj)
@@ -97,8 +99,12 @@ def _file_record(role: str, obj: Any) -> dict[str, Any] | None:
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
-    return {"role": role, "path": str(path), "name": path.name, "bytes": path.stat().st_size,
-            "sha256": digest.hexdigest()}
+    record = {"role": role, "path": str(path), "name": path.name, "bytes": path.stat().st_size,
+              "sha256": digest.hexdigest()}
+    header = read_ir_metadata(path) if role == "run" else None
+    if header is not None:  # the run's own provenance (docs/reproducibility.md#ir_metadata)
+        record["ir_metadata"] = header
+    return record
 
 
 class _Captured:

@@ -26,6 +26,8 @@ import numpy as np
 if TYPE_CHECKING:  # the studies' result types, for the annotations only: `eval` need not import them
     from cranfield.analysis.diversity import CollectionDiversity
     from cranfield.analysis.dss import DSSResult
+    from cranfield.analysis.repro import ReproResult
+    from cranfield.analysis.similarity import SimilarityResult
     from cranfield.analysis.truncation import TruncationResult
     from cranfield.evaluation.evaluator import Results
 
@@ -235,3 +237,28 @@ def dss_table(result: DSSResult) -> str:
 def _first_left(head: list[str], rows: list[list[str]]) -> str:
     """Aligned lines with the first column left-aligned and the others right-aligned."""
     return "\n".join(aligned(head, rows, [True] + [False] * (len(head) - 1)))
+
+
+def similarity_table(result: SimilarityResult, per_topic: bool = False) -> str:
+    """One row per pair of runs (per pair and topic with ``per_topic``, the mean last), one column
+    per similarity, 4 decimals."""
+    head = ["run_a", "run_b", *(["topic"] if per_topic else []), *result.measures]
+    cells: dict[tuple[str, str, str], dict[str, float]] = {}
+    for a, b, topic, measure, value in result.rows(per_topic):
+        cells.setdefault((a, b, topic), {})[measure] = value
+    body = [[a, b, *([topic] if per_topic else []), *(_value(row[m], "mean") for m in result.measures)]
+            for (a, b, topic), row in cells.items()]
+    n_text = 3 if per_topic else 2
+    return "\n".join(aligned(head, body, [c < n_text for c in range(len(head))])) + "\n"
+
+
+def repro_table(result: ReproResult, per_topic: bool = False) -> str:
+    """The rows of a reproduction as aligned text (only the ``all`` rows unless ``per_topic``),
+    a title line naming the kind of study first."""
+    head = ["statistic", "measure", "run", "cutoff", "topic", "value"]
+    body = [[stat, measure or "", run or "", "" if cutoff is None else str(cutoff), topic,
+             f"{value:.3g}" if stat == "p" else _value(value, "mean")]
+            for stat, measure, run, cutoff, topic, value in result.rows if per_topic or topic == "all"]
+    lines = [f"# {result.kind}: original vs {'replicated' if result.kind == 'replicability' else 'reproduced'} runs",
+             *aligned(head, body, [True, True, True, False, True, False])]
+    return "\n".join(lines) + "\n"
