@@ -10,6 +10,8 @@
 - :mod:`.cwl` — the C/W/L framework's measures as cwl_eval computes them (docs/cwl.md).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
+- :mod:`.fairness` — expected exposure (EE-L, EE-D, EE-R), AWRF and nDCG*AWRF over stochastic
+  rankings (docs/fairness.md).
 - :mod:`.extra` — Judged@k, unnormalised DCG@k and Compat (docs/conventions.md#judged-dcg-compat).
 """
 
@@ -21,6 +23,7 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     cwl,
     diversity,
     extra,
+    fairness,
     ncu,
     registry,  # noqa: F401  (first: the families register into it)
     sakai,

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.batch import Batch
+from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
 # docs/conventions.md#names; a leading digit for trec_eval's 11pt
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#*-]*")
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]
@@ -218,6 +218,9 @@ class MeasureSpec:
     prefix : callable, optional
         For measures of truncated rankings: ``prefix(batch, cutoff=k, **params) -> (S, T, d + 1)``,
         the value of every truncation n = 0..d of each ranking (optimal truncation analysis).
+    sampled : bool
+        Whether the kernel reads a :class:`~cranfield.batch.SampledBatch` (stochastic rankings,
+        docs/fairness.md) rather than a :class:`~cranfield.batch.Batch`.
     """
 
     name: str
@@ -238,6 +241,7 @@ class MeasureSpec:
     per_intent: Kernel | None = None
     per_iteration: Kernel | None = None
     prefix: Kernel | None = None
+    sampled: bool = False
 
     def __post_init__(self) -> None:
         if not callable(self.kernel):
@@ -358,7 +362,14 @@ class Measure:
         inner = [v for v in self.params.values() if isinstance(v, Measure)]
         return inner[0].depth if inner else self.spec.depth(self.params)
 
-    def __call__(self, batch: Batch) -> np.ndarray:
+    def __call__(self, batch: Batch | SampledBatch) -> np.ndarray:
+        """The (S, T) scores of ``batch``; of a :class:`~cranfield.batch.SampledBatch`, (P, T): its
+        exposure kernel, or for another measure the mean over each policy's samples."""
+        if self.spec.sampled:
+            return self.spec.kernel(batch if isinstance(batch, SampledBatch) else
+                                    SampledBatch.from_batch(_scored(batch)), **self.params)
+        if isinstance(batch, SampledBatch):
+            return sample_mean(batch, self.spec.kernel(batch.batch, **self.params))
         return self.spec.kernel(_scored(batch), **self.params)
 
     def per_intent(self, batch: Batch) -> np.ndarray | None:
@@ -387,6 +398,17 @@ class Measure:
 
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
+
+
+def sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
+    """The mean of per-sample scores (P·N, T) over each policy's samples, (P, T): the expected
+    value of a measure under a stochastic ranking; a topic without samples keeps the value of
+    the first (the empty ranking's)."""
+    present = sb.per_policy(sb.batch.present)
+    x = sb.per_policy(x)
+    n = present.sum(axis=1)
+    total = np.add.reduce(np.where(present, x, 0.0), axis=1)
+    return np.where(n > 0, total / np.maximum(n, 1), x[:, 0])
 
 
 def _scored(batch: Any) -> Batch:

@@ -1,0 +1,128 @@
+"""Stochastic runs joined to the judgments: the :class:`~cranfield.batch.SampledBatch` of a block
+of topics, with document identities, group weights and target distributions (docs/fairness.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from cranfield.batch import SampledBatch
+from cranfield.errors import CranfieldError, listing, warn
+from cranfield.evaluation.collection import Collection
+from cranfield.io import Run
+from cranfield.io.run import topic_doc_keys
+from cranfield.io.stochastic import Groups, Target, read_groups, read_target
+
+TARGETS = ("uniform", "relevant")
+
+
+@dataclass(frozen=True, eq=False)
+class Fairness:
+    """What exposure-based fairness needs beyond the qrels: the document groups and the target
+    distribution over them (``uniform``, ``relevant`` or a :class:`Target`)."""
+
+    groups: Groups | None
+    target: str | Target
+    group_ids: tuple[str, ...]
+
+    @classmethod
+    def of(cls, groups: Any, target: Any) -> Fairness:
+        """From a groups path or :class:`Groups` (or None) and ``"uniform"``, ``"relevant"``, a
+        target path or :class:`Target`."""
+        if isinstance(groups, (str, Path)):
+            groups = read_groups(groups)
+        if target is None:
+            target = "uniform"
+        if isinstance(target, (str, Path)) and str(target) not in TARGETS:
+            target = read_target(target)
+        if groups is None and isinstance(target, Target):
+            raise CranfieldError("a target distribution (--target) needs document groups (--groups)")
+        ids = list(groups.group_ids) if groups is not None else []
+        if isinstance(target, Target):
+            ids += [g for table in target.weights.values() for g in table if g not in ids]
+        return cls(groups, target, tuple(dict.fromkeys(ids)))
+
+    def targets(self, coll: Collection, relevant: np.ndarray) -> np.ndarray:
+        """The target distribution of every topic, (T, G); NaN rows where it is undefined (a
+        topic without relevant grouped documents under ``relevant``, a topic the target file
+        leaves out), with a warning. ``relevant`` (T, K, G): the relevant documents' groups."""
+        g = len(self.group_ids)
+        if self.target == "uniform":
+            return np.full((coll.n_topics, g), 1.0 / max(g, 1))
+        if self.target == "relevant":
+            mass = np.add.reduce(relevant, axis=1)
+        else:
+            assert isinstance(self.target, Target)
+            default = self.target.weights.get(None)
+            rows = [self.target.weights.get(t, default) for t in coll.topic_ids]
+            mass = np.array([[np.nan] * g if r is None else [r.get(name, 0.0) for name in self.group_ids]
+                             for r in rows]).reshape(coll.n_topics, g)
+        total = mass.sum(axis=1, keepdims=True)
+        bad = ~(total[:, 0] > 0)
+        if bad.any():
+            why = ("no relevant document in a group" if self.target == "relevant"
+                   else "no target in " + getattr(self.target, "source", "the target"))
+            names = [coll.topic_ids[t] for t in np.flatnonzero(bad)]
+            warn(f"{len(names)} topics have no target group distribution ({why}): AWRF and nDCG*AWRF are "
+                 f"undefined there and left out of the mean: {listing(names)}")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(bad[:, None], np.nan, mass / np.where(total > 0, total, 1.0))
+
+    def weights(self, docno: np.ndarray) -> np.ndarray:
+        """Group weights of documents, (n, G)."""
+        g = len(self.group_ids)
+        if self.groups is None:
+            return np.zeros((docno.size, g))
+        w = self.groups.matrix(docno if docno.dtype.kind == "S" else np.array(docno.tolist(), dtype="S"))
+        return np.pad(w, ((0, 0), (0, g - w.shape[1])))
+
+
+def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
+    """The group weights of each topic's relevant documents, (T, K, G), in the order of the
+    collection's ideal grades (grade descending)."""
+    label = coll.labels
+    rel = np.flatnonzero(label > 0)
+    order = rel[np.lexsort((-label[rel], coll.doc_topic[rel]))]
+    t = coll.doc_topic[order]
+    counts = np.bincount(t, minlength=coll.n_topics)
+    k = coll.topics.ideal.shape[1]
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    out = np.zeros((coll.n_topics, k, len(fair.group_ids)))
+    out[t, np.arange(t.size) - starts[t]] = fair.weights(coll.docno[order])
+    return out
+
+
+def sampled_batch(coll: Collection, samples: list[Run], fair: Fairness, relevant: np.ndarray, target: np.ndarray,
+                  *, depth: int | None, topics: slice) -> SampledBatch:
+    """The :class:`SampledBatch` of one policy's samples (one :class:`Run` per sample slot) over a
+    block of topics: labels from :meth:`Collection.batch`, and a code per (topic, document) shared
+    by all samples (64-bit keys, checked against the docno strings)."""
+    batch = coll.batch(samples, depth=depth, topics=topics)
+    n, t, d = batch.judged.shape
+    t0 = topics.indices(coll.n_topics)[0]
+    parts = []
+    for s, run in enumerate(samples):
+        where = coll.topic_index(run)
+        lens = run.lengths
+        row_topic = np.repeat(where, lens) - t0
+        rank = np.arange(run.docno.size) - np.repeat(run.offsets[:-1], lens)
+        use = np.flatnonzero((row_topic >= 0) & (row_topic < t) & (rank < d))
+        parts.append((np.full(use.size, s), row_topic[use], rank[use], run.docno[use], run.doc_key[use]))
+    sample, topic, rank, docno, key = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
+                                       for j in range(5))
+    if docno.dtype.kind != "S":
+        docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
+    keys = topic_doc_keys(topic.astype(np.int64), key.astype(np.uint64))
+    _, first, code = np.unique(keys, return_index=True, return_inverse=True)
+    code = code.ravel()
+    if not bool((docno[first[code]] == docno).all()):  # a 64-bit collision: tell the documents apart by name
+        _, first, code = np.unique(np.rec.fromarrays([topic, docno]), return_index=True, return_inverse=True)
+        code = code.ravel()
+    doc = np.full((n, t, d), -1, dtype=np.int64)
+    doc[sample, topic, rank] = code
+    cell = topic[first].astype(np.int64)
+    return SampledBatch(batch, 1, doc, cell, fair.weights(docno[first]), target[topics], relevant[topics],
+                        fair.group_ids)
