@@ -242,8 +242,8 @@ class Groups:
 
 def read_groups(path: str | Path) -> Groups:
     """Read ``docno group [weight]`` lines (plain or gzip). A document may be in several groups:
-    with weights, they must sum to 1; without, each of its k lines weighs 1/k. Mixing weighted
-    and unweighted lines of one document, a weight that is not a number in (0, 1], a group
+    with weights (in [0, 1]), they must sum to 1; without, each of its k lines weighs 1/k. Mixing weighted
+    and unweighted lines of one document, a weight that is not a number, a group
     twice for one document, or weights not summing to 1 is an error naming the line."""
     source = str(path)
     cols = read_columns(path, 3, text=[0, 2], codes=[1], min_cols=2)
@@ -256,10 +256,10 @@ def read_groups(path: str | Path) -> Groups:
         values, bad = python_numbers(text, FLOAT)
         if bad is not None:
             raise InputError(source, int(line[weighted][bad]), f"the weight {shown(text[bad])} is not a number")
-        wrong = np.flatnonzero(~((values > 0) & (values <= 1)))
+        wrong = np.flatnonzero(~((values >= 0) & (values <= 1)))
         if wrong.size:
             raise InputError(source, int(line[weighted][wrong[0]]),
-                             f"the weight {shown(text[wrong[0]])} must be a number in (0, 1]")
+                             f"the weight {shown(text[wrong[0]])} must be a number in [0, 1]")
         weight[weighted] = values
     order = np.lexsort((group, docno))
     docno, group, weight, line, weighted = docno[order], group[order], weight[order], line[order], weighted[order]

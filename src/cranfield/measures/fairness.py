@@ -300,9 +300,7 @@ def ndcg_awrf(sb: SampledBatch, *, k: int = 500) -> np.ndarray:
     """nDCG*AWRF, the TREC Fair 2022 score: the mean over samples of nDCG × AWRF, both over the
     first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview)."""
     _require_groups(sb, "nDCG*AWRF")
-    ndcg = fair_ndcg(sb, k)
-    fair = sample_awrf(sb, k)
-    return _sample_mean(sb, np.where(np.isnan(fair) & (ndcg == 0) & sb.batch.present, 0.0, ndcg * fair))
+    return _sample_mean(sb, fair_ndcg(sb, k) * sample_awrf(sb, k))
 
 
 def group_shares(sb: SampledBatch, cutoff: int | None = None) -> np.ndarray:
