@@ -63,6 +63,10 @@ trec_eval users: trec_eval's names and options work too, e.g.
 and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
   cranfield eval --compat trec_eval -q qrels.txt run.txt
 
+fairness over stochastic rankings (docs/fairness.md): --stochastic reads qid sample docno rank
+score tag; --groups FILE (docno group [weight]) and --target for AWRF and nDCG*AWRF:
+  -m EE-L -m EE-D -m EE-R -m 'EE-L(model=rbp,gamma=0.8)' -m AWRF -m 'nDCG*AWRF' --per-group
+
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
   cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
@@ -134,6 +138,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-intent", action="store_true",
                    help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
                         "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
+    p.add_argument("--per-group", action="store_true",
+                   help="with --groups, also each group's share of the attention, its target and their ratio, as "
+                        "rows exposure[group=g], exposure[group=g].target and .ratio (implies --per-topic)")
     p.add_argument("--baseline", metavar="RUN",
                    help="risk-sensitive evaluation against this run (TREC Web 2013-14, ndeval -baseline): per topic "
                         "run - baseline, losses weighted by 1 + risk alpha; the all row is URisk, and rows "
@@ -198,7 +205,9 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
     fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec",
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
-    detail = args.per_topic or args.per_intent or args.per_iteration
+    detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
+    if args.per_group and not args.groups:
+        raise CranfieldError("--per-group needs document groups: --groups FILE")
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     dd2017 = args.compat == "dd2017"
     # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
@@ -245,12 +254,18 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
-    if fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
+    if fmt == "trec" and args.stochastic:  # read once; the trec layout's topic rules see the first samples
+        from cranfield.io.stochastic import as_sampled_run
+
+        runs = [as_sampled_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)
+                for r in runs]
+    elif fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
         from cranfield.io import as_run
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
-                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
+                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client,
+                                 per_group=args.per_group)
     _require_scored_topics(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
@@ -259,7 +274,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                       measure_specs=[])
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
-             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
+             "relstrings": _relstrings(evaluator, [r.samples()[0] if hasattr(r, "samples") else r for r in runs],
+                                       request.relstring, fmt, detail)}
     if args.plot and results.measures:
         from cranfield.render.plots import plot_results
 

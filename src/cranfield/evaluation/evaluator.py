@@ -827,7 +827,8 @@ def evaluate(
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
-    names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None,
+    names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None, stochastic: bool = False,
+    groups: Any = None, target: Any = None, per_group: bool = False,
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -862,6 +863,10 @@ def evaluate(
     client : dask.distributed.Client, optional
         Score the runs on a Dask cluster, one task per run, bit for bit as in this process
         (:meth:`Evaluator.evaluate`; docs/scaling.md).
+    stochastic, groups, target : see :class:`Evaluator` (docs/fairness.md)
+    per_group : bool
+        Also each group's share of the attention, its target and their ratio, as rows
+        ``exposure[group=g]``, ``exposure[group=g].target`` and ``exposure[group=g].ratio``.
 
     Examples
     --------
@@ -874,7 +879,7 @@ def evaluate(
     """
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
-                          average=average, dd_depth=dd_depth)
+                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration, names=names, client=client)
-    return results.to_frame(per_topic or per_intent or per_iteration)
+                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group)
+    return results.to_frame(per_topic or per_intent or per_iteration or per_group)
