@@ -30,7 +30,7 @@ from cranfield.evaluation.sampling import Fairness, relevant_groups, sampled_bat
 from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
 from cranfield.io.run import ORDERS
 from cranfield.io.stochastic import SampledRun, as_sampled_run
-from cranfield.measures.fairness import group_shares
+from cranfield.measures.fairness import group_shares, needs_groups
 from cranfield.measures.registry import Measure, parse_measure
 
 MISSING = ("auto", "zero", "empty", "skip")
@@ -465,6 +465,7 @@ class Evaluator:
         self.stochastic = bool(stochastic)
         self.fairness = Fairness.of(groups, target)
         self.sampled = self.stochastic or any(m.spec.sampled for m in self.measures) or groups is not None
+        self._check_groups()
 
     def with_measures(self, measures: Sequence[str | Measure]) -> Evaluator:
         """This evaluator — its compiled qrels, topic rules and options — scoring ``measures``
@@ -475,7 +476,15 @@ class Evaluator:
         other.depth = deepest_cutoff(other.measures)
         other.sampled = other.stochastic or any(m.spec.sampled for m in other.measures) or \
             other.fairness.groups is not None
+        other._check_groups()
         return other
+
+    def _check_groups(self) -> None:
+        """AWRF, nDCG*AWRF and group-level EE without document groups are an error, not a number."""
+        lacking = [name for name, m in zip(self.names, self.measures) if needs_groups(m)]
+        if lacking and self.fairness.groups is None:
+            raise CranfieldError(f"{listing(lacking)} need document groups: --groups FILE (groups= in Python; "
+                                 "docs/fairness.md)")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (sent to Dask workers) with its measures by name: their specs hold functions

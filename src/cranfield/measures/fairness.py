@@ -17,6 +17,7 @@ Every kernel reads a :class:`~cranfield.batch.SampledBatch` (P policies × N sam
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -127,11 +128,10 @@ def _exposures(sb: SampledBatch, model: str, gamma: float, u: float) -> Exposure
 def _group_exposures(sb: SampledBatch, ex: Exposures) -> tuple[np.ndarray, np.ndarray]:
     """Group exposures of the run and of the target, (P, T, G) each: Σ_d w_{d,g} ε_d over the
     ranked documents, and Σ_d w_{d,g} ε*_d over the topic's relevant documents (§6)."""
-    p, t = sb.policies, sb.batch.labels.shape[1]
-    g = sb.groups.shape[1]
-    run = np.stack([_per_cell(sb, ex.run * sb.groups[:, j]) for j in range(g)], axis=-1) if g else \
-        np.zeros((p, t, 0))
-    target = np.add.reduce(ex.level_targets[:, :, None] * sb.relevant_groups, axis=1)  # (T, G)
+    groups = _groups_and_target(sb)[0]
+    relevant = sb.relevant_groups if sb.groups.shape[1] else np.ones(sb.relevant_groups.shape[:2] + (1,))
+    run = np.stack([_per_cell(sb, ex.run * groups[:, j]) for j in range(groups.shape[1])], axis=-1)
+    target = np.add.reduce(ex.level_targets[:, :, None] * relevant, axis=1)  # (T, G)
     return run, np.broadcast_to(target, run.shape)
 
 
@@ -171,10 +171,8 @@ def _ee(sb: SampledBatch, which: str, model: str, gamma: float, u: float, normal
 def _ee_group(sb: SampledBatch, ex: Exposures, which: str, gamma: float, normalize: bool) -> np.ndarray:
     """Group-level expected exposure: ε_g = Σ_d w_{d,g} ε_d and ε*_g likewise, normalised by
     bounds over every run exposure (x ≥ 0, Σ_g x_g ≤ M, M = 1/(1−γ) the largest exposure mass):
-    EE-D/M², EE-R/(M·max_g ε*_g), EE-L/(‖ε*‖² + max(0, M² − 2M·min_g ε*_g)) (docs/fairness.md#group-level)."""
-    if not sb.groups.shape[1]:
-        from cranfield.errors import MeasureError
-        raise MeasureError("group-level expected exposure needs document groups (--groups FILE, groups=)")
+    EE-D/M², EE-R/(M·max_g ε*_g), EE-L/(‖ε*‖² + max(0, M² − 2M·min_g ε*_g)) (docs/fairness.md#group-level).
+    Without groups, all documents are one group."""
     run, target = _group_exposures(sb, ex)
     mass = 1.0 / (1.0 - gamma)
     tnorm = np.add.reduce(target * target, axis=2)
@@ -224,6 +222,14 @@ def attention(depth: int) -> np.ndarray:
     return np.reciprocal(np.log2(ranks)).astype(np.float64)
 
 
+def _groups_and_target(sb: SampledBatch) -> tuple[np.ndarray, np.ndarray]:
+    """The group weights (U, G) and targets (T, G); without groups, every document is in one
+    group, which is the whole target (AWRF is then 1 for every non-empty ranking)."""
+    if sb.groups.shape[1]:
+        return sb.groups, sb.target
+    return np.ones((sb.cell.size, 1)), np.ones((sb.batch.labels.shape[1], 1))
+
+
 def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
     """The attention-weighted group distribution of each sample, (P·N, T, G), not normalised:
     Σ_r a(r)·w_{d_r,g} over the first ``cutoff`` documents (documents in no group add nothing)."""
@@ -231,9 +237,8 @@ def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
     doc = sb.doc[:, :, :d]
     a = np.where(doc >= 0, attention(d), 0.0)
     safe = np.maximum(doc, 0)
-    g = sb.groups.shape[1]
-    return np.stack([np.add.reduce(a * sb.groups[:, j][safe], axis=2) for j in range(g)], axis=-1) if g else \
-        np.zeros(doc.shape[:2] + (0,))
+    groups = _groups_and_target(sb)[0]
+    return np.stack([np.add.reduce(a * groups[:, j][safe], axis=2) for j in range(groups.shape[1])], axis=-1)
 
 
 def _js_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -248,36 +253,37 @@ def _js_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
         return (np.add.reduce(left, axis=-1) + np.add.reduce(right, axis=-1)) / 2.0
 
 
-def _require_groups(sb: SampledBatch, name: str) -> None:
-    if not sb.groups.shape[1]:
-        from cranfield.errors import MeasureError
-        raise MeasureError(f"{name} needs document groups (--groups FILE, groups=)")
+def needs_groups(measure: Any) -> bool:
+    """Whether a parsed measure needs document groups: AWRF, nDCG*AWRF, group-level EE."""
+    return measure.name in ("AWRF", "nDCG*AWRF") or measure.params.get("level") == "group"
 
 
 def sample_awrf(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
-    """AWRF of each sample, (P·N, T); NaN for a sample without a grouped document or a topic
-    without a target distribution (docs/fairness.md#awrf)."""
+    """AWRF of each sample, (P·N, T) (docs/fairness.md#awrf): NaN for a ranking none of whose
+    documents is in a group (the 2022 code's NaN, left out of the mean over samples) and for a
+    topic without a target distribution; 0 for an empty ranking (no attention at all)."""
     dist = group_attention(sb, cutoff)
-    target = np.broadcast_to(sb.target[None], dist.shape)
-    defined = (dist.sum(axis=-1) > 0) & np.isfinite(target).all(axis=-1) & sb.batch.present
+    target = np.broadcast_to(_groups_and_target(sb)[1][None], dist.shape)
+    defined = (dist.sum(axis=-1) > 0) & np.isfinite(target).all(axis=-1)
     js = _js_divergence(np.where(defined[..., None], dist, 1.0), np.where(defined[..., None], target, 1.0))
-    return np.where(defined, 1.0 - js, np.nan)
+    empty = (sb.doc[:, :, 0] < 0) if sb.batch.depth else np.ones(defined.shape, dtype=bool)
+    return np.where(defined, 1.0 - js, np.where(empty & np.isfinite(target).all(axis=-1), 0.0, np.nan))
 
 
 def _sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
     """The mean over a policy's samples of a per-sample value (P·N, T) → (P, T), NaN samples
-    left out (NaN when none is defined)."""
-    x = sb.per_policy(x)
-    ok = ~np.isnan(x)
+    left out (NaN when none is defined); a topic without samples (missing) scores 0."""
+    present = sb.batch.present
+    x = sb.per_policy(np.where(present, x, 0.0))
+    ok = sb.per_policy(present) & ~np.isnan(x)
     n = ok.sum(axis=1)
-    with np.errstate(invalid="ignore"):
-        return np.where(n > 0, np.add.reduce(np.where(ok, x, 0.0), axis=1) / np.maximum(n, 1), np.nan)
+    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
+    return np.where(n > 0, total / np.maximum(n, 1), np.where(sb.n_samples == 0, 0.0, np.nan))
 
 
 def awrf(sb: SampledBatch, *, cutoff: int | None = None) -> np.ndarray:
     """AWRF, the mean over samples of 1 − JS(attention-weighted group distribution ‖ target)
     (Sapiezynski et al., WWW 2019 companion; TREC Fair 2022 code)."""
-    _require_groups(sb, "AWRF")
     return _sample_mean(sb, sample_awrf(sb, cutoff))
 
 
@@ -299,7 +305,6 @@ def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
 def ndcg_awrf(sb: SampledBatch, *, k: int = 500) -> np.ndarray:
     """nDCG*AWRF, the TREC Fair 2022 score: the mean over samples of nDCG × AWRF, both over the
     first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview)."""
-    _require_groups(sb, "nDCG*AWRF")
     return _sample_mean(sb, fair_ndcg(sb, k) * sample_awrf(sb, k))
 
 
@@ -333,7 +338,9 @@ _CITE = "Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020, Eq. {}; diazf/exp
 _COMMON: dict[str, Any] = dict(cutoff="none", truncation_aware=True, reference=EXPEVAL, depth=lambda p: None,
                                sampled=True)
 register(MeasureSpec("EE-L", ee_loss, _browsing(), cite=_CITE.format(5),
-                     doc="expected exposure loss ‖ε − ε*‖² over sampled rankings (lower is better)", **_COMMON))
+                     doc="expected exposure loss ‖ε − ε*‖² over sampled rankings (lower is better; at most 1 "
+                         "unless model=gerr with u < gamma: expeval's bound uses gamma·u)",
+                     value_range=(0.0, math.inf), **_COMMON))
 register(MeasureSpec("EE-D", ee_disparity, _browsing(), cite=_CITE.format(6),
                      doc="expected exposure disparity ‖ε‖² (lower: exposure spread more equally)", **_COMMON))
 register(MeasureSpec("EE-R", ee_relevance, _browsing() + (
