@@ -304,8 +304,10 @@ def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
 
 def ndcg_awrf(sb: SampledBatch, *, k: int = 500) -> np.ndarray:
     """nDCG*AWRF, the TREC Fair 2022 score: the mean over samples of nDCG × AWRF, both over the
-    first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview)."""
-    return _sample_mean(sb, fair_ndcg(sb, k) * sample_awrf(sb, k))
+    first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview); 0 for a topic
+    without relevant documents (the 2022 code cannot score one)."""
+    norel = ~(sb.batch.topics.ideal > 0).any(axis=1)  # nDCG is 0 there, whatever AWRF is (docs/fairness.md)
+    return _sample_mean(sb, np.where(norel, 0.0, fair_ndcg(sb, k) * sample_awrf(sb, k)))
 
 
 def group_shares(sb: SampledBatch, cutoff: int | None = None) -> np.ndarray:
