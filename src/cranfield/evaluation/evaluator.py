@@ -689,6 +689,7 @@ class Evaluator:
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
+        grouped = per_group and bool(scored) and self.sampled
         return Results(
             runs=given or unique_run_names([item.name for item in done], [item.source for item in done]),
             measures=self.names,
@@ -704,9 +705,9 @@ class Evaluator:
             average=self.average, topic_weights=self._topic_weights(keep), measure_specs=list(self.measures),
             intent_ids=[coll.intent_ids[t] for t in keep],
             intent_weights=coll.weights[keep],
-            **({"group_ids": list(self.fairness.group_ids),
-                "group_values": np.stack([r.groups for r in scored if r.groups is not None])[:, keep],
-                "group_target": self._fair_topics[1][keep]} if per_group and scored and self.sampled else {}),
+            group_ids=list(self.fairness.group_ids) if grouped else None,
+            group_values=np.stack([r.groups for r in scored if r.groups is not None])[:, keep] if grouped else None,
+            group_target=self._fair_topics[1][keep] if grouped else None,
             provenance={
                 "cranfield": __version__,
                 "qrels": self.qrels.source,

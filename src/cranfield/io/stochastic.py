@@ -272,8 +272,9 @@ def read_groups(path: str | Path) -> Groups:
         k = int(twice[0])
         raise InputError(source, int(max(line[k], line[k - 1])),
                          f"document {shown(docno[k])} is in group {cols.names[1][group[k]]!r} twice")
-    mixed = np.flatnonzero(np.add.reduceat(weighted.astype(np.int64), starts) % counts != 0) if starts.size else []
-    if len(mixed):
+    mixed = np.flatnonzero(np.add.reduceat(weighted.astype(np.int64), starts) % counts != 0) if starts.size else \
+        np.zeros(0, dtype=np.int64)
+    if mixed.size:
         k = int(starts[mixed[0]])
         raise InputError(source, int(line[k]), f"document {shown(docno[k])} has lines with and without a weight")
     weight = np.where(weighted, weight, 1.0 / counts[doc])

@@ -46,7 +46,7 @@ def position_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     e = np.broadcast_to(np.power(gamma, np.arange(d, dtype=np.float64)), inside.shape)
     if model == "gerr":
         rel = (batch.grades > 0) & inside
-        above = np.cumsum(rel, axis=2) - rel
+        above: np.ndarray = np.cumsum(rel, axis=2) - rel
         e = e * np.power(1.0 - u, above)
     n = np.repeat(np.maximum(sb.n_samples, 1), sb.samples, axis=0)  # (P·N, T)
     return np.where(inside, e / n[..., None], 0.0)
@@ -183,10 +183,7 @@ def _ee_group(sb: SampledBatch, ex: Exposures, which: str, gamma: float, normali
     else:
         raw = np.add.reduce((run - target) ** 2, axis=2)
         worst = tnorm + np.maximum(0.0, mass * mass - 2 * mass * target.min(axis=2))
-    if which == "R":
-        missing_value = 0.0
-    else:
-        missing_value = 1.0 if normalize else worst
+    missing_value: float | np.ndarray = 0.0 if which == "R" else 1.0 if normalize else worst
     with np.errstate(divide="ignore", invalid="ignore"):
         value = np.where(worst > 0, raw / worst, 0.0) if normalize else raw
     return np.where(_missing(sb), missing_value, value)

@@ -233,10 +233,13 @@ class Report:
         items, given = named_runs(runs, names)
 
         def read(quiet: bool) -> list[Any]:
+            from cranfield.io.stochastic import as_sampled_run
+
+            reader = as_sampled_run if evaluator.stochastic else as_run  # stochastic runs: docs/fairness.md
             with warnings.catch_warnings():
                 if quiet:  # said already, by the evaluation on the cluster
                     warnings.simplefilter("ignore", EvaluationWarning)
-                return [as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                return [reader(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
                                score_dtype=score_dtype, name=label)
                         for obj, label in zip(items, run_labels(items, None))]
 
@@ -254,6 +257,8 @@ class Report:
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
                       seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
                       client=client)
+        # the curves and run lengths of a stochastic run are those of its first samples (docs/fairness.md#report)
+        parsed = [r.samples()[0] if hasattr(r, "samples") else r for r in parsed]
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
