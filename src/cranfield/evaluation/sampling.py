@@ -115,14 +115,51 @@ def sampled_batch(coll: Collection, samples: list[Run], fair: Fairness, relevant
                                        for j in range(5))
     if docno.dtype.kind != "S":
         docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
+    flat = (sample * t + topic) * d + rank
+    permuted = _permutation_codes(flat, key.astype(np.uint64), docno, (n, t, d))
+    if permuted is not None:  # every sample ranks the same documents (the usual stochastic policy)
+        doc, first_docno = permuted
+        cell = np.repeat(np.arange(t, dtype=np.int64), d)
+        return SampledBatch(batch, 1, doc, cell, fair.weights(first_docno), target[topics], relevant[topics],
+                            fair.group_ids)
     keys = topic_doc_keys(topic.astype(np.int64), key.astype(np.uint64))
-    _, first, code = np.unique(keys, return_index=True, return_inverse=True)
-    code = code.ravel()
+    distinct = np.unique(keys)  # a sort of the keys alone; each row then finds its code by binary search
+    code = np.searchsorted(distinct, keys)
+    first = np.empty(distinct.size, dtype=np.int64)
+    first[code] = np.arange(code.size)  # a row of each document
     if not bool((docno[first[code]] == docno).all()):  # a 64-bit collision: tell the documents apart by name
         _, first, code = np.unique(np.rec.fromarrays([topic, docno]), return_index=True, return_inverse=True)
         code = code.ravel()
     doc = np.full((n, t, d), -1, dtype=np.int64)
-    doc[sample, topic, rank] = code
+    doc.reshape(-1)[flat] = code
     cell = topic[first].astype(np.int64)
     return SampledBatch(batch, 1, doc, cell, fair.weights(docno[first]), target[topics], relevant[topics],
                         fair.group_ids)
+
+
+def _permutation_codes(flat: np.ndarray, key: np.ndarray, docno: np.ndarray, shape: tuple[int, int, int]
+                       ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Document codes when every sample of a topic ranks the same documents: each ranking's keys
+    sorted on their own (a sort of D keys per ranking, not of all rows), the j-th smallest key of
+    topic t being code t·D + j; the docno of each code, shape (T·D,) (b"" where unused). None when
+    some sample of a topic ranks other documents, or equal keys hide different docnos."""
+    n, t, d = shape
+    pad = np.iinfo(np.uint64).max
+    dense = np.full(n * t * d, pad, dtype=np.uint64)
+    dense[flat] = key
+    dense = dense.reshape(n, t, d)
+    order = np.argsort(dense, axis=2, kind="stable")
+    ranked = np.take_along_axis(dense, order, axis=2)
+    absent = (ranked == pad).all(axis=2)
+    if not bool(((ranked == ranked[:1]) | absent[..., None]).all()):  # slot 0 has every topic that any slot has
+        return None
+    names = np.zeros(n * t * d, dtype=docno.dtype)
+    names[flat] = docno
+    names = np.take_along_axis(names.reshape(n, t, d), order, axis=2)
+    inside = ranked != pad
+    if not bool(((names == names[:1]) | ~inside).all()):
+        return None
+    doc = np.full((n, t, d), -1, dtype=np.int64)
+    codes = np.broadcast_to(np.arange(t * d, dtype=np.int64).reshape(1, t, d), doc.shape)
+    np.put_along_axis(doc, order, np.where(inside, codes, -1), axis=2)
+    return doc, names[0].reshape(-1)

@@ -46,8 +46,8 @@ def position_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     e = np.broadcast_to(np.power(gamma, np.arange(d, dtype=np.float64)), inside.shape)
     if model == "gerr":
         rel = (batch.grades > 0) & inside
-        above: np.ndarray = np.cumsum(rel, axis=2) - rel
-        e = e * np.power(1.0 - u, above)
+        above: np.ndarray = np.cumsum(rel, axis=2, dtype=np.int32) - rel
+        e = e * np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
     n = np.repeat(np.maximum(sb.n_samples, 1), sb.samples, axis=0)  # (P·N, T)
     return np.where(inside, e / n[..., None], 0.0)
 
@@ -231,6 +231,10 @@ def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
     """The attention-weighted group distribution of each sample, (P·N, T, G), not normalised:
     Σ_r a(r)·w_{d_r,g} over the first ``cutoff`` documents (documents in no group add nothing)."""
     d = sb.batch.depth if cutoff is None else min(cutoff, sb.batch.depth)
+    return sb.cached(("group_attention", d), lambda: _group_attention(sb, d))
+
+
+def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
     doc = sb.doc[:, :, :d]
     a = np.where(doc >= 0, attention(d), 0.0)
     safe = np.maximum(doc, 0)
