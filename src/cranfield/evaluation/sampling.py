@@ -145,9 +145,9 @@ def _permutation_codes(flat: np.ndarray, key: np.ndarray, docno: np.ndarray, sha
     some sample of a topic ranks other documents, or equal keys hide different docnos."""
     n, t, d = shape
     pad = np.iinfo(np.uint64).max
-    dense = np.full(n * t * d, pad, dtype=np.uint64)
-    dense[flat] = key
-    dense = dense.reshape(n, t, d)
+    filled = np.full(n * t * d, pad, dtype=np.uint64)
+    filled[flat] = key
+    dense = filled.reshape(n, t, d)
     order = np.argsort(dense, axis=2, kind="stable")
     ranked = np.take_along_axis(dense, order, axis=2)
     absent = (ranked == pad).all(axis=2)
