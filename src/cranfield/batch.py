@@ -442,7 +442,7 @@ class Batch:
 @dataclass(frozen=True, eq=False)
 class SampledBatch:
     """Stochastic rankings as dense arrays: P ranking policies × N samples of each over T topics
-    (Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020, §3), with the document identities and
+    (Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020), with the document identities and
     groups that exposure needs (docs/fairness.md, docs/architecture.md).
 
     Attributes

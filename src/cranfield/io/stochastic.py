@@ -1,7 +1,7 @@
 """Stochastic runs (several sampled rankings per topic), document groups and target distributions.
 
 A stochastic ranking policy is evaluated from samples of its rankings (Diaz, Mitra, Ekstrand,
-Biega & Carterette, CIKM 2020, §3). A stochastic run file has expeval's layout
+Biega & Carterette, CIKM 2020). A stochastic run file has expeval's layout
 ``qid sample docno rank score tag``: column 2, where a TREC run has ``Q0``, numbers the sample.
 It is read with the TREC run reader, each (topic, sample) pair being one ranked list, so the
 order, tie and duplicate rules are those of every run (docs/conventions.md#order); a run read

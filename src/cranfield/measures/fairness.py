@@ -2,8 +2,8 @@
 
 - Expected exposure (Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020, "Evaluating
   stochastic rankings with expected exposure"): EE-L = ‖ε − ε*‖², its disparity EE-D = ‖ε‖²
-  and relevance EE-R = ⟨ε, ε*⟩ (Eq. 5–7), ε the exposure each document receives in expectation
-  over the sampled rankings and ε* the exposure of an ideal stochastic ranking (§4.2),
+  and relevance EE-R = ⟨ε, ε*⟩ (the loss and its two terms), ε the exposure each document receives in expectation
+  over the sampled rankings and ε* the exposure of an ideal stochastic ranking,
   normalised as the reference code diazf/expeval does by default.
 - AWRF, attention-weighted rank fairness (Sapiezynski, Zeng, Robertson, Mislove & Wilson,
   WWW 2019 companion), as the TREC Fair Ranking 2022 code computes it: 1 − the Jensen–Shannon
@@ -37,7 +37,7 @@ def _continuation(model: str, gamma: float, u: float) -> float:
 
 def position_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
     """Exposure of each ranked document in each sample, divided by the number of samples of its
-    policy and topic, shape (P·N, T, D) (Diaz et al., CIKM 2020, §4.1): RBP's γ^(r−1), or the
+    policy and topic, shape (P·N, T, D) (Diaz et al., CIKM 2020): RBP's γ^(r−1), or the
     cascade browsing model's γ^(r−1)·(1−u)^(relevant documents above r) (expeval's ``gerr``,
     Chapelle et al., CIKM 2009, §7.2). 0 past the end of a ranking."""
     batch = sb.batch
@@ -56,7 +56,7 @@ def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.n
     """ε* of each relevant document, aligned with ``ideal`` (T, K) (positive grades sorted
     descending, 0 pads): the exposure an ideal stochastic ranking gives a document of grade g,
     shared by the m documents of its grade below the b of higher grades (Diaz et al., CIKM 2020,
-    §4.2, Eq. 9): (pp^b − pp^(b+m)) / (m(1 − pp)) with pp = γ(1−u) (cascade) or γ (RBP)."""
+    as expeval computes it): (pp^b − pp^(b+m)) / (m(1 − pp)) with pp = γ(1−u) (cascade) or γ (RBP)."""
     pp = gamma * (1.0 - u) if model == "gerr" else gamma
     t, k = ideal.shape
     pos = ideal > 0
@@ -127,7 +127,7 @@ def _exposures(sb: SampledBatch, model: str, gamma: float, u: float) -> Exposure
 
 def _group_exposures(sb: SampledBatch, ex: Exposures) -> tuple[np.ndarray, np.ndarray]:
     """Group exposures of the run and of the target, (P, T, G) each: Σ_d w_{d,g} ε_d over the
-    ranked documents, and Σ_d w_{d,g} ε*_d over the topic's relevant documents (§6)."""
+    ranked documents, and Σ_d w_{d,g} ε*_d over the topic's relevant documents."""
     groups = _groups_and_target(sb)[0]
     relevant = sb.relevant_groups if sb.groups.shape[1] else np.ones(sb.relevant_groups.shape[:2] + (1,))
     run = np.stack([_per_cell(sb, ex.run * groups[:, j]) for j in range(groups.shape[1])], axis=-1)
@@ -141,7 +141,7 @@ def _missing(sb: SampledBatch) -> np.ndarray:
 
 def _ee(sb: SampledBatch, which: str, model: str, gamma: float, u: float, normalize: bool, level: str,
         single_grade: str = "one") -> np.ndarray:
-    """EE-L, EE-D or EE-R per policy and topic, (P, T) (Diaz et al., CIKM 2020, Eq. 5–7)."""
+    """EE-L, EE-D or EE-R per policy and topic, (P, T) (Diaz et al., CIKM 2020)."""
     ex = _exposures(sb, model, gamma, u)
     if level == "group":
         return _ee_group(sb, ex, which, gamma, normalize)
@@ -191,21 +191,21 @@ def _ee_group(sb: SampledBatch, ex: Exposures, which: str, gamma: float, normali
 
 def ee_loss(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5, normalize: bool = True,
             level: str = "document") -> np.ndarray:
-    """EE-L = ‖ε − ε*‖² (Diaz et al., CIKM 2020, Eq. 5), normalised by expeval's upper bound
+    """EE-L = ‖ε − ε*‖² (Diaz et al., CIKM 2020), normalised by expeval's upper bound
     ‖ε*‖² + 1/(1 − pp): lower is better."""
     return _ee(sb, "L", model, gamma, u, normalize, level)
 
 
 def ee_disparity(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5,
                  normalize: bool = True, level: str = "document") -> np.ndarray:
-    """EE-D = ‖ε‖² (Diaz et al., CIKM 2020, Eq. 6), normalised by 1/(1 − γ²), the disparity of a
+    """EE-D = ‖ε‖² (Diaz et al., CIKM 2020), normalised by 1/(1 − γ²), the disparity of a
     deterministic ranking under RBP: lower is more equal exposure."""
     return _ee(sb, "D", model, gamma, u, normalize, level)
 
 
 def ee_relevance(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5,
                  normalize: bool = True, level: str = "document", single_grade: str = "one") -> np.ndarray:
-    """EE-R = ⟨ε, ε*⟩ (Diaz et al., CIKM 2020, Eq. 7), normalised by ‖ε*‖²; a topic whose
+    """EE-R = ⟨ε, ε*⟩ (Diaz et al., CIKM 2020), normalised by ‖ε*‖²; a topic whose
     relevant documents share one grade scores 1 as in expeval (``single_grade=one``) or the
     ratio (``single_grade=ratio``)."""
     return _ee(sb, "R", model, gamma, u, normalize, level, single_grade)
@@ -337,19 +337,19 @@ def _browsing() -> tuple[Param, ...]:
     )
 
 
-_CITE = "Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020, Eq. {}; diazf/expeval"
+_CITE = "Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020 ({}); diazf/expeval"
 _COMMON: dict[str, Any] = dict(cutoff="none", truncation_aware=True, reference=EXPEVAL, depth=lambda p: None,
                                sampled=True)
-register(MeasureSpec("EE-L", ee_loss, _browsing(), cite=_CITE.format(5),
+register(MeasureSpec("EE-L", ee_loss, _browsing(), cite=_CITE.format("expected exposure loss"),
                      doc="expected exposure loss ‖ε − ε*‖² over sampled rankings (lower is better; at most 1 "
                          "unless model=gerr with u < gamma: expeval's bound uses gamma·u)",
                      value_range=(0.0, math.inf), **_COMMON))
-register(MeasureSpec("EE-D", ee_disparity, _browsing(), cite=_CITE.format(6),
+register(MeasureSpec("EE-D", ee_disparity, _browsing(), cite=_CITE.format("disparity"),
                      doc="expected exposure disparity ‖ε‖² (lower: exposure spread more equally)", **_COMMON))
 register(MeasureSpec("EE-R", ee_relevance, _browsing() + (
     Param("single_grade", "choice", "one", "a topic whose relevant documents share one grade: one (expeval) "
           "or ratio (⟨ε, ε*⟩/‖ε*‖² as for the others)", choices=("one", "ratio")),),
-    cite=_CITE.format(7), doc="expected exposure relevance ⟨ε, ε*⟩ (higher is better)", **_COMMON))
+    cite=_CITE.format("relevance"), doc="expected exposure relevance ⟨ε, ε*⟩ (higher is better)", **_COMMON))
 register(MeasureSpec(
     "AWRF", awrf, (Param("cutoff", "int", None, "rank cutoff: only the first k documents count", low=1),),
     cite="Sapiezynski, Zeng, Robertson, Mislove & Wilson, WWW 2019 companion; TREC Fair 2022 code",
