@@ -8,7 +8,7 @@ documents, graded qrels, four groups), scored with EE-L, EE-D, EE-R, AWRF and nD
 weights and the kernels; file parsing is the run reader's, timed by bench_parse.py).
 
 Part 2 (vs expeval): one stochastic run file of ``--sub-samples`` × ``--sub-topics`` ×
-``--docs`` lines is written to ``benchmarks/_work/``; expeval (``--expeval DIR``, a checkout of
+``--sub-docs`` lines is written to ``benchmarks/_work/``; expeval (``--expeval DIR``, a checkout of
 github.com/diazf/expeval) and ``cranfield eval --stochastic --order rank -m EE-L -m EE-D -m
 EE-R`` are timed on it as whole processes, their per-topic values compared (to expeval's six
 printed decimals), and the ratio printed.
@@ -21,6 +21,7 @@ printed decimals), and the ratio printed.
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -91,7 +92,7 @@ def scale(args: argparse.Namespace) -> None:
     lines = args.runs * args.samples * args.topics * args.docs
     print(f"scale: {args.runs} runs x {args.samples} samples x {args.topics} topics x {args.docs} docs "
           f"({lines:,} ranked documents), {len(MEASURES)} measures: {total:.2f} s "
-          f"({lines / total / 1e6:.1f} M ranked documents/s)")
+          f"({lines / total / 1e6:.1f} M ranked documents/s)", flush=True)
 
 
 def write_run(path: Path, names: np.ndarray, samples: int, topics: int) -> None:
@@ -106,7 +107,7 @@ def write_run(path: Path, names: np.ndarray, samples: int, topics: int) -> None:
 def versus_expeval(args: argparse.Namespace) -> None:
     work = HERE / "_work"
     work.mkdir(exist_ok=True)
-    qrels, names, _ = collection(args.sub_topics, args.docs, 1)
+    qrels, names, _ = collection(args.sub_topics, args.sub_docs, 1)
     qrels_path, run_path = work / "fair.qrels", work / "fair.stochastic.run"
     with open(qrels_path, "w") as f:
         for t, judged in qrels.items():
@@ -124,8 +125,9 @@ def versus_expeval(args: argparse.Namespace) -> None:
     expected = {(q, name[m]): float(v) for m, q, v in (line.split("\t") for line in ref.splitlines())}
     got = {(t, m): float(v) for _, t, m, v in (line.split(",") for line in out.splitlines()[1:]) if t != "all"}
     worst = max(abs(got[k] - v) for k, v in expected.items())
-    lines = args.sub_samples * args.sub_topics * args.docs
-    print(f"vs expeval: {args.sub_samples} samples x {args.sub_topics} topics x {args.docs} docs ({lines:,} lines), "
+    lines = args.sub_samples * args.sub_topics * args.sub_docs
+    print(f"vs expeval: {args.sub_samples} samples x {args.sub_topics} topics x {args.sub_docs} docs "
+          f"({lines:,} lines), "
           f"whole processes: expeval {t_ref:.2f} s, cranfield {t_us:.2f} s, ratio {t_ref / t_us:.1f}x; "
           f"{len(expected)} values agree to {worst:.1e} (expeval prints 6 decimals)")
 
@@ -137,10 +139,12 @@ def main() -> None:
     p.add_argument("--topics", type=int, default=250)
     p.add_argument("--docs", type=int, default=1000)
     p.add_argument("--expeval", metavar="DIR", help="a checkout of github.com/diazf/expeval")
-    p.add_argument("--sub-samples", type=int, default=20)
-    p.add_argument("--sub-topics", type=int, default=10)
+    p.add_argument("--sub-samples", type=int, default=100)
+    p.add_argument("--sub-topics", type=int, default=20)
+    p.add_argument("--sub-docs", type=int, default=200)
     p.add_argument("--repeat", type=int, default=2)
     args = p.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     scale(args)
     if args.expeval:
         versus_expeval(args)
