@@ -676,6 +676,9 @@ class Evaluator:
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
         labels = run_labels(runs, given)
+        if self.sampled and (per_intent or per_iteration):
+            raise CranfieldError("per-intent and per-iteration rows are not available for stochastic runs and "
+                                 "exposure measures (docs/fairness.md)")
         settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None,
                                 per_group)
         items = list(zip(runs, labels))

@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.batch import SampledBatch
+from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.evaluation.collection import Collection
 from cranfield.io import Run
 from cranfield.io.run import topic_doc_keys
-from cranfield.io.stochastic import Groups, Target, read_groups, read_target
+from cranfield.io.stochastic import Groups, Target, list_rows, read_groups, read_target
 
 TARGETS = ("uniform", "relevant")
 
@@ -98,50 +98,72 @@ def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
 def sampled_batch(coll: Collection, samples: list[Run], fair: Fairness, relevant: np.ndarray, target: np.ndarray,
                   *, depth: int | None, topics: slice) -> SampledBatch:
     """The :class:`SampledBatch` of one policy's samples (one :class:`Run` per sample slot) over a
-    block of topics: labels from :meth:`Collection.batch`, and a code per (topic, document) shared
-    by all samples (64-bit keys, checked against the docno strings)."""
-    batch = coll.batch(samples, depth=depth, topics=topics)
-    n, t, d = batch.judged.shape
-    t0 = topics.indices(coll.n_topics)[0]
+    block of topics: a code per (topic, document) shared by all samples (64-bit keys, checked
+    against the docno strings), and the labels of each code looked up in the judgments once
+    (not once per sample), as :meth:`Collection.batch` looks them up."""
+    t0, t1, _ = topics.indices(coll.n_topics)
+    n, t = len(samples), t1 - t0
+    length = np.zeros((n, t), dtype=np.int64)
+    present = np.zeros((n, t), dtype=bool)
     parts = []
     for s, run in enumerate(samples):
         where = coll.topic_index(run)
-        lens = run.lengths
-        row_topic = np.repeat(where, lens) - t0
-        rank = np.arange(run.docno.size) - np.repeat(run.offsets[:-1], lens)
-        use = np.flatnonzero((row_topic >= 0) & (row_topic < t) & (rank < d))
-        parts.append((np.full(use.size, s), row_topic[use], rank[use], run.docno[use], run.doc_key[use]))
-    sample, topic, rank, docno, key = (np.concatenate([p[j] for p in parts]) if parts else np.zeros(0, np.int64)
+        lists = np.flatnonzero((where >= t0) & (where < t1))
+        lens = run.lengths[lists]
+        length[s, where[lists] - t0] = lens
+        present[s, where[lists] - t0] = True
+        rows = list_rows(run.offsets, lists)
+        starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
+        parts.append((s, np.repeat(where[lists] - t0, lens), np.arange(rows.size) - np.repeat(starts, lens), rows,
+                      run))
+    longest = int(length.max()) if length.size else 0
+    d = longest if depth is None else min(depth, longest)
+    pieces = []
+    for s, row_topic, rank, rows, run in parts:
+        use = rank < d
+        pieces.append((np.full(int(use.sum()), s), row_topic[use], rank[use], run.docno[rows[use]],
+                       run.doc_key[rows[use]]))
+    sample, topic, rank, docno, key = (np.concatenate([p[j] for p in pieces]) if pieces else np.zeros(0, np.int64)
                                        for j in range(5))
     if docno.dtype.kind != "S":
         docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
+    key = key.astype(np.uint64)
     flat = (sample * t + topic) * d + rank
-    permuted = _permutation_codes(flat, key.astype(np.uint64), docno, (n, t, d))
+    permuted = _permutation_codes(flat, key, docno, (n, t, d))
     if permuted is not None:  # every sample ranks the same documents (the usual stochastic policy)
-        doc, first_docno = permuted
+        doc, code_key, code_docno = permuted
         cell = np.repeat(np.arange(t, dtype=np.int64), d)
-        return SampledBatch(batch, 1, doc, cell, fair.weights(first_docno), target[topics], relevant[topics],
-                            fair.group_ids)
-    keys = topic_doc_keys(topic.astype(np.int64), key.astype(np.uint64))
-    distinct = np.unique(keys)  # a sort of the keys alone; each row then finds its code by binary search
-    code = np.searchsorted(distinct, keys)
-    first = np.empty(distinct.size, dtype=np.int64)
-    first[code] = np.arange(code.size)  # a row of each document
-    if not bool((docno[first[code]] == docno).all()):  # a 64-bit collision: tell the documents apart by name
-        _, first, code = np.unique(np.rec.fromarrays([topic, docno]), return_index=True, return_inverse=True)
-        code = code.ravel()
-    doc = np.full((n, t, d), -1, dtype=np.int64)
-    doc.reshape(-1)[flat] = code
-    cell = topic[first].astype(np.int64)
-    return SampledBatch(batch, 1, doc, cell, fair.weights(docno[first]), target[topics], relevant[topics],
+    else:
+        keys = topic_doc_keys(topic.astype(np.int64), key)
+        distinct = np.unique(keys)  # a sort of the keys alone; each row then finds its code by binary search
+        code = np.searchsorted(distinct, keys)
+        first = np.empty(distinct.size, dtype=np.int64)
+        first[code] = np.arange(code.size)  # a row of each document
+        if not bool((docno[first[code]] == docno).all()):  # a 64-bit collision: tell the documents apart by name
+            _, first, code = np.unique(np.rec.fromarrays([topic, docno]), return_index=True, return_inverse=True)
+            code = code.ravel()
+        doc = np.full((n, t, d), -1, dtype=np.int64)
+        doc.reshape(-1)[flat] = code
+        cell, code_key, code_docno = topic[first].astype(np.int64), key[first], docno[first]
+    used = np.zeros(cell.size, dtype=bool)
+    used[doc[doc >= 0]] = True
+    row = np.full(cell.size, -1, dtype=np.int64)
+    row[used] = coll.lookup(cell[used] + t0, code_key[used], code_docno[used])
+    grades = np.concatenate((coll.grades, np.zeros((1, coll.grades.shape[1]), dtype=coll.grades.dtype)))
+    inside = doc >= 0
+    code_at = np.where(inside, doc, cell.size)  # past the end: the zero row
+    labels = grades[np.append(row, -1)[code_at]]
+    judged = np.append(row >= 0, False)[code_at]
+    batch = Batch(labels, judged, length, present, coll.topic_block(t0, t1))
+    return SampledBatch(batch, 1, doc, cell, fair.weights(code_docno), target[topics], relevant[topics],
                         fair.group_ids)
 
 
 def _permutation_codes(flat: np.ndarray, key: np.ndarray, docno: np.ndarray, shape: tuple[int, int, int]
-                       ) -> tuple[np.ndarray, np.ndarray] | None:
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Document codes when every sample of a topic ranks the same documents: each ranking's keys
     sorted on their own (a sort of D keys per ranking, not of all rows), the j-th smallest key of
-    topic t being code t·D + j; the docno of each code, shape (T·D,) (b"" where unused). None when
+    topic t being code t·D + j; the key and docno of each code, shape (T·D,) each. None when
     some sample of a topic ranks other documents, or equal keys hide different docnos."""
     n, t, d = shape
     pad = np.iinfo(np.uint64).max
@@ -153,13 +175,13 @@ def _permutation_codes(flat: np.ndarray, key: np.ndarray, docno: np.ndarray, sha
     absent = (ranked == pad).all(axis=2)
     if not bool(((ranked == ranked[:1]) | absent[..., None]).all()):  # slot 0 has every topic that any slot has
         return None
-    names = np.zeros(n * t * d, dtype=docno.dtype)
-    names[flat] = docno
-    names = np.take_along_axis(names.reshape(n, t, d), order, axis=2)
     inside = ranked != pad
-    if not bool(((names == names[:1]) | ~inside).all()):
-        return None
     doc = np.full((n, t, d), -1, dtype=np.int64)
     codes = np.broadcast_to(np.arange(t * d, dtype=np.int64).reshape(1, t, d), doc.shape)
     np.put_along_axis(doc, order, np.where(inside, codes, -1), axis=2)
-    return doc, names[0].reshape(-1)
+    code = doc.reshape(-1)[flat]
+    names = np.zeros(t * d, dtype=docno.dtype)
+    names[code] = docno  # the docno of each code (any of its rows)
+    if not bool((names[code] == docno).all()):  # equal keys of different documents: a 64-bit collision
+        return None
+    return doc, ranked[0].reshape(-1), names

@@ -77,7 +77,7 @@ class SampledRun:
         out = []
         for n in range(self.n_samples):
             lists = np.flatnonzero(self.sample == n)
-            rows = _rows_of(self.run.offsets, lists)
+            rows = list_rows(self.run.offsets, lists)
             offsets = np.concatenate(([0], np.cumsum(lengths[lists]))).astype(np.int64)
             out.append(Run(self.run.name, self.run.source, tuple(self.topic_ids[t] for t in self.topic[lists]),
                            offsets, self.run.docno[rows], self.run.score[rows],
@@ -94,8 +94,9 @@ class SampledRun:
         return cls(run, np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), run.topic_ids)
 
 
-def _rows_of(offsets: np.ndarray, lists: np.ndarray) -> np.ndarray:
-    """The row indices of the ranked lists ``lists`` (in that order), without a Python loop."""
+def list_rows(offsets: np.ndarray, lists: np.ndarray) -> np.ndarray:
+    """The row indices of the ranked lists ``lists`` (in that order) of a run with ``offsets``,
+    without a Python loop."""
     lens = offsets[lists + 1] - offsets[lists]
     starts = np.repeat(offsets[lists] - np.concatenate(([0], np.cumsum(lens)[:-1])), lens)
     return starts + np.arange(int(lens.sum()))
@@ -235,7 +236,7 @@ class Groups:
                                         else np.array(docnos.tolist(), dtype="S")), self.docno.size - 1)
         found = np.flatnonzero(self.docno[at] == docnos)
         lens = self.offsets[at[found] + 1] - self.offsets[at[found]]
-        rows = _rows_of(self.offsets, at[found])
+        rows = list_rows(self.offsets, at[found])
         out[np.repeat(found, lens), self.group[rows]] = self.weight[rows]
         return out
 
