@@ -260,3 +260,18 @@ def test_cli_prints_rows_in_every_format(capsys: pytest.CaptureFixture[str]) -> 
     code, _, err = _cli(capsys, *base[:4], "-m", "AWRF")
     assert code == 2 and err.strip() == ("cranfield: error: AWRF need document groups: --groups FILE (groups= in "
                                          "Python; docs/fairness.md)")
+
+
+def test_permuted_samples_and_other_samples_give_the_same_values(tmp_path: Path) -> None:
+    """Document codes come from per-ranking sorts when every sample permutes the same documents,
+    and from one sort of all keys otherwise: both give the same values."""
+    files = fairness_files()
+    run = Path(files["runs"][1]).read_text()
+    other = _write(tmp_path, "other", run + "3 0 z1 1 0 shuffled\n3 1 z2 1 0 shuffled\n3 1 z1 2 0 shuffled\n")
+    qrels = _write(tmp_path, "q", Path(files["qrels"]).read_text() + "3 0 z1 1\n")
+    measures = ["EE-L", "EE-D(model=rbp)", "EE-R(level=group)", "AWRF", "nDCG*AWRF"]
+    permuted = _values(qrels, files["runs"][1], measures, groups=files["groups"])
+    mixed = _values(qrels, other, measures, groups=files["groups"])
+    for topic in ("1", "2"):
+        for m in measures:
+            assert mixed[topic, m] == permuted[topic, m], (topic, m)
