@@ -275,3 +275,21 @@ def test_permuted_samples_and_other_samples_give_the_same_values(tmp_path: Path)
     for topic in ("1", "2"):
         for m in measures:
             assert mixed[topic, m] == permuted[topic, m], (topic, m)
+
+
+def test_report_shows_exposure_per_group_against_the_target() -> None:
+    from cranfield.analysis.report_data import group_exposure
+    from cranfield.render.report import Report
+
+    files = fairness_files()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = Evaluator(files["qrels"], ["EE-L", "AWRF"], stochastic=True, groups=files["groups"],
+                       target=files["target"])
+        results = ev.evaluate(files["runs"], per_group=True)
+        report = Report.from_evaluator(ev, files["runs"])
+    shares, target = group_exposure(results)  # type: ignore[misc]
+    assert target.tolist() == [0.5, 0.5] and np.allclose(shares.sum(axis=1), 1.0)
+    # the mean of the two topics' shares
+    assert shares[1, 0] == pytest.approx((results.group_values[1, 0, 0] + results.group_values[1, 1, 0]) / 2)
+    assert 'id="group-exposure"' in report.to_html()

@@ -243,14 +243,15 @@ class Report:
                                score_dtype=score_dtype, name=label)
                         for obj, label in zip(items, run_labels(items, None))]
 
+        grouped = evaluator.fairness.groups is not None  # the figure of exposure per group (docs/fairness.md)
         with _Captured(found):
             if client is None:
                 parsed = read(quiet=False)
                 results = evaluator.evaluate(parsed, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given)
+                                             score_dtype=score_dtype, names=given, per_group=grouped)
             else:  # the workers read and score the run files; this process reads them for the figures
                 results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given, client=client)
+                                             score_dtype=score_dtype, names=given, client=client, per_group=grouped)
                 parsed = read(quiet=True)
         name = _baseline_name(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
