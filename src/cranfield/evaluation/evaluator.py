@@ -719,7 +719,7 @@ class Evaluator:
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
                 "diversity": self.collection.diversity,
-                **({"stochastic": self.stochastic} if self.sampled else {}),
+                **({"stochastic": self.stochastic, **self.fairness.provenance()} if self.sampled else {}),
                 **({"intents": self.intent_scheme} if self.intent_scheme == "nonuniform" else {}),
             },
         )

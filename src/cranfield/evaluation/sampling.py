@@ -45,6 +45,11 @@ class Fairness:
             ids += [g for table in target.weights.values() for g in table if g not in ids]
         return cls(groups, target, tuple(dict.fromkeys(ids)))
 
+    def provenance(self) -> dict[str, str]:
+        """The groups file and the target, for the results' provenance."""
+        target = self.target if isinstance(self.target, str) else self.target.source
+        return {"groups": self.groups.source, "target": target} if self.groups is not None else {}
+
     def targets(self, coll: Collection, relevant: np.ndarray) -> np.ndarray:
         """The target distribution of every topic, (T, G); NaN rows where it is undefined (a
         topic without relevant grouped documents under ``relevant``, a topic the target file
