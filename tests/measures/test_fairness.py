@@ -293,3 +293,19 @@ def test_report_shows_exposure_per_group_against_the_target() -> None:
     # the mean of the two topics' shares
     assert shares[1, 0] == pytest.approx((results.group_values[1, 0, 0] + results.group_values[1, 1, 0]) / 2)
     assert 'id="group-exposure"' in report.to_html()
+
+
+def test_report_reads_a_smaller_loss_as_better() -> None:
+    from cranfield.evaluation.evaluator import Results
+    from cranfield.render.report import Report
+
+    rng = np.random.default_rng(3)
+    low = rng.uniform(0.0, 0.1, 30)
+    values = np.stack([np.stack([low, 1 - low]), np.stack([low + 0.3, 0.6 - low])])  # (S=2, M=2, T=30)
+    results = Results(["small", "large"], ["EE-L", "EE-R"], [str(t) for t in range(30)], values, ["mean", "mean"], {},
+                      measure_specs=[parse_measure("EE-L"), parse_measure("EE-R")])
+    report = Report.from_results(results)
+    marks = report.markers()
+    assert marks[0][0] == ["b"] and marks[1][0] == []  # EE-L: run a (smaller loss) is better than b
+    assert marks[0][1] == ["b"]  # EE-R: run a (larger) is better too
+    assert report.best()[:, 0].tolist() == [True, False]

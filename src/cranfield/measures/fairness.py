@@ -343,9 +343,10 @@ _COMMON: dict[str, Any] = dict(cutoff="none", truncation_aware=True, reference=E
 register(MeasureSpec("EE-L", ee_loss, _browsing(), cite=_CITE.format("expected exposure loss"),
                      doc="expected exposure loss ‖ε − ε*‖² over sampled rankings (lower is better; at most 1 "
                          "unless model=gerr with u < gamma: expeval's bound uses gamma·u)",
-                     value_range=(0.0, math.inf), **_COMMON))
+                     value_range=(0.0, math.inf), lower_is_better=True, **_COMMON))
 register(MeasureSpec("EE-D", ee_disparity, _browsing(), cite=_CITE.format("disparity"),
-                     doc="expected exposure disparity ‖ε‖² (lower: exposure spread more equally)", **_COMMON))
+                     doc="expected exposure disparity ‖ε‖² (lower: exposure spread more equally)",
+                     lower_is_better=True, **_COMMON))
 register(MeasureSpec("EE-R", ee_relevance, _browsing() + (
     Param("single_grade", "choice", "one", "a topic whose relevant documents share one grade: one (expeval) "
           "or ratio (⟨ε, ε*⟩/‖ε*‖² as for the others)", choices=("one", "ratio")),),

@@ -221,6 +221,9 @@ class MeasureSpec:
     sampled : bool
         Whether the kernel reads a :class:`~cranfield.batch.SampledBatch` (stochastic rankings,
         docs/fairness.md) rather than a :class:`~cranfield.batch.Batch`.
+    lower_is_better : bool
+        A loss (EE-L, EE-D): the report's significance marks and best values read a smaller
+        mean as better.
     """
 
     name: str
@@ -242,6 +245,7 @@ class MeasureSpec:
     per_iteration: Kernel | None = None
     prefix: Kernel | None = None
     sampled: bool = False
+    lower_is_better: bool = False
 
     def __post_init__(self) -> None:
         if not callable(self.kernel):

@@ -314,13 +314,14 @@ class Report:
         (significantly better than the baseline) or ``"-"`` (significantly worse)."""
         out: list[list[list[str]]] = [[[] for _ in self.comparisons] for _ in self.results.runs]
         for m, c in enumerate(self.comparisons):
+            sign = -1.0 if self._lower_is_better(m) else 1.0  # a loss: the smaller mean is the better
             for (i, j), diff, sig in zip(c.pairs.tolist(), c.difference, c.significant):
                 if not sig:
                     continue
                 if self.baseline is not None:
-                    out[i][m].append("+" if diff > 0 else "-")
+                    out[i][m].append("+" if sign * diff > 0 else "-")
                 else:
-                    winner, loser = (i, j) if diff > 0 else (j, i)
+                    winner, loser = (i, j) if sign * diff > 0 else (j, i)
                     out[winner][m].append(run_letter(loser))
         for row in out:
             for cell in row:
@@ -328,10 +329,16 @@ class Report:
                     cell.sort(key=lambda x: (len(x), x))
         return out
 
+    def _lower_is_better(self, m: int) -> bool:
+        specs = self.results.measure_specs
+        return bool(specs and getattr(specs[m], "spec", None) is not None and specs[m].spec.lower_is_better)
+
     def best(self) -> np.ndarray:
-        """Which runs have the best (highest) mean on each measure, shape (S, M), ties
-        (docs/conventions.md#equality) all best; none when there is one run."""
+        """Which runs have the best mean on each measure (the highest; the lowest for a loss such
+        as EE-L), shape (S, M), ties (docs/conventions.md#equality) all best; none when there is one run."""
         means = np.array([c.means for c in self.comparisons]).T.reshape(len(self.results.runs), -1)
+        flip = np.array([-1.0 if self._lower_is_better(m) else 1.0 for m in range(means.shape[1])])
+        means = means * flip
         with np.errstate(invalid="ignore"):
             top = np.nanmax(np.where(np.isnan(means), -np.inf, means), axis=0) if means.size else np.array([])
         return np.asarray(equal(means, top[None, :]) & np.isfinite(means) & (means.shape[0] > 1))
