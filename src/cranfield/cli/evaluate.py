@@ -395,6 +395,7 @@ def _run_measures(args: argparse.Namespace) -> int:
             "cutoff": s.cutoff, "range": [to_jsonable(x) for x in s.value_range],
             "normalised": s.normalised, "needs_intents": s.needs_intents,
             "truncation_aware": s.truncation_aware, "reference": s.reference,
+            "lower_is_better": s.lower_is_better, "sampled": s.sampled,
             "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
                        for p in s.params if p.name != "cutoff"],
         } for s in specs]
@@ -408,7 +409,9 @@ def _run_measures(args: argparse.Namespace) -> int:
         lines.append(f"    {s.doc}")
         lines.append(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
                      + ("; needs intents" if s.needs_intents else "")
-                     + ("; truncation-aware" if s.truncation_aware else ""))
+                     + ("; truncation-aware" if s.truncation_aware else "")
+                     + ("; lower is better" if s.lower_is_better else "")
+                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else ""))
         for p in s.params:
             if p.name != "cutoff":
                 default = ("file's highest label" if p.default is None and p.name == "max_rel"
