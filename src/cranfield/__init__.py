@@ -12,7 +12,9 @@ from cranfield.batch import Batch, Topics  # noqa: E402
 from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError  # noqa: E402
 from cranfield.evaluation.collection import Collection  # noqa: E402
 from cranfield.evaluation.evaluator import Evaluator, Results, evaluate  # noqa: E402
+from cranfield.evaluation.nuggets import evaluate_nuggets  # noqa: E402
 from cranfield.io import read_intents, read_qrels, read_run  # noqa: E402
+from cranfield.io.nuggets import read_nuggets  # noqa: E402
 from cranfield.measures.plugins import load_plugin, measure, param, register_measure, unregister_measure  # noqa: E402
 from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure  # noqa: E402
 
@@ -37,7 +39,7 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Report", "Batch", "Topics", "Collection",
-    "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
+    "read_qrels", "read_run", "read_intents", "read_nuggets", "evaluate_nuggets", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
     "as_ir_measures_provider", "ir_measure",
     "register_measure", "measure", "param", "Param", "MeasureSpec", "unregister_measure", "load_plugin",

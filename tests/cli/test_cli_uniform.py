@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "aspects order": ([*LABELS], []),
     "aspects eval": (["<aspect files>"], RUN_OPTIONS),
     "report": ([QRELS, *RUNS[:2], "-m", "AP,P@10"], RUN_OPTIONS + QRELS_OPTIONS),
+    "nuggets": ([str(DATA / "nuggets" / "rag.nuggets.jsonl"), "-m", "V_strict,A", "-q"], ["--missing"]),
 }
 # Commands that write only to -o (a report file), never to standard output.
 FILE_ONLY = {"report": ".md"}

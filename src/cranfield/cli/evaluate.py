@@ -384,11 +384,13 @@ def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
 
 
 def _run_measures(args: argparse.Namespace) -> int:
+    from cranfield.measures.nuggets import NUGGET_MEASURES, is_nugget_measure, iter_nugget_specs, lookup_nugget
     from cranfield.measures.registry import iter_specs, lookup
     from cranfield.render.tables import to_jsonable
 
     check_output(args)
-    specs = [lookup(n) for n in args.names] if args.names else list(iter_specs())
+    specs = ([lookup_nugget(n) if n in NUGGET_MEASURES else lookup(n) for n in args.names] if args.names
+             else [*iter_specs(), *iter_nugget_specs()])
     if args.format == "json":
         rows = [{
             "name": s.name, "aliases": list(s.aliases), "doc": s.doc, "cite": s.cite,
@@ -396,6 +398,7 @@ def _run_measures(args: argparse.Namespace) -> int:
             "normalised": s.normalised, "needs_intents": s.needs_intents,
             "truncation_aware": s.truncation_aware, "reference": s.reference,
             "lower_is_better": s.lower_is_better, "sampled": s.sampled,
+            "input": "nuggets" if is_nugget_measure(s) else "rankings",
             "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
                        for p in s.params if p.name != "cutoff"],
         } for s in specs]
@@ -411,7 +414,8 @@ def _run_measures(args: argparse.Namespace) -> int:
                      + ("; needs intents" if s.needs_intents else "")
                      + ("; truncation-aware" if s.truncation_aware else "")
                      + ("; lower is better" if s.lower_is_better else "")
-                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else ""))
+                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else "")
+                     + ("; scores nugget assignments (cranfield nuggets)" if is_nugget_measure(s) else ""))
         for p in s.params:
             if p.name != "cutoff":
                 default = ("file's highest label" if p.default is None and p.name == "max_rel"

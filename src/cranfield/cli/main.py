@@ -32,6 +32,7 @@ class _Parser(argparse.ArgumentParser):
 # the parsers of its commands (add_parser). Only the module of the command that runs is imported.
 COMMANDS = {
     "evaluate": ("eval", "example", "measures"),
+    "nuggets": ("nuggets",),
     "meta": ("compare", "discpower", "correlate", "intuitiveness", "coverage"),
     "axioms": ("axioms",),
     "collection": ("collection", "dss"),
@@ -40,7 +41,7 @@ COMMANDS = {
     "report": ("report",),
 }
 GROUPS = (
-    ("evaluate runs", ("eval", "example", "measures", "report")),
+    ("evaluate runs", ("eval", "example", "measures", "report", "nuggets")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )

@@ -230,3 +230,32 @@ def cluster_from(args: argparse.Namespace, timeout: float = 10.0) -> Iterator[An
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def add_nuggets_option(p: Any) -> None:
+    """``--nuggets FILE...``: nugget assignments scored instead of runs against qrels
+    (:func:`check_scoring_inputs`, :func:`nugget_results`; docs/nuggets.md)."""
+    p.add_argument("--nuggets", nargs="+", metavar="FILE",
+                   help="score generated answers by nugget assignments (nuggetizer's JSONL or qid run nugget_id "
+                        "importance assignment tables) instead of runs against qrels; -m takes nugget measures "
+                        "(V_strict, V, A_strict, A, W, W_strict; docs/nuggets.md)")
+
+
+def check_scoring_inputs(args: argparse.Namespace) -> None:
+    """Either ``--nuggets FILE...`` or the qrels and at least one run, not both."""
+    if getattr(args, "nuggets", None):
+        if args.qrels is not None or args.runs:
+            raise CranfieldError("give either the qrels and runs or --nuggets FILE..., not both "
+                                 f"(got {' '.join([args.qrels, *args.runs])!r} besides --nuggets)")
+    elif args.qrels is None or not args.runs:
+        raise CranfieldError("give the qrels and the run files (or --nuggets FILE... for nugget assignments)")
+
+
+def nugget_results(args: argparse.Namespace, measures: Sequence[Any]) -> Any:
+    """The :class:`~cranfield.Results` of ``--nuggets`` on ``measures`` (``--missing skip`` leaves
+    missing answers out, any other value scores them 0), or None without ``--nuggets``."""
+    if not getattr(args, "nuggets", None):
+        return None
+    from cranfield.evaluation.nuggets import evaluate_nuggets
+
+    return evaluate_nuggets(args.nuggets, measures, missing="skip" if args.missing == "skip" else "zero")

@@ -311,6 +311,11 @@ def lookup(name: str) -> MeasureSpec:
     folded = [a for a in _ALIASES if a.lower() == name.lower()]
     if len({_ALIASES[a] for a in folded}) == 1:
         return REGISTRY[_ALIASES[folded[0]]]
+    from cranfield.measures.nuggets import NUGGET_MEASURES  # a measure of another input
+
+    if name in NUGGET_MEASURES:
+        raise MeasureError(f"{name} scores nugget assignments of generated answers, not rankings: use "
+                           "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets")
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
@@ -511,8 +516,11 @@ def _parse_call(text: str) -> _Call:
     return _Call(name, inner, kwargs, at, text.strip())
 
 
-def parse_measure(text: str | Measure) -> Measure:
+def parse_measure(text: str | Measure, *, catalogue: Callable[[str], MeasureSpec] | None = None) -> Measure:
     """Parse an ir_measures-style name such as ``P@10``, ``nDCG(gains=exp)@20`` or ``RBP(p=0.8)``.
+
+    ``catalogue`` finds the spec of a name in another catalogue than the registry's (the nugget
+    measures of :mod:`cranfield.measures.nuggets`, which score nugget assignments, not rankings).
 
     Raises
     ------
@@ -530,7 +538,7 @@ def parse_measure(text: str | Measure) -> Measure:
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
     call = _parse_call(str(text).replace("α", "alpha"))
-    spec = lookup(call.name)
+    spec = (catalogue or lookup)(call.name)
     values = {p.name: p.default for p in spec.params}
     wrapped = next((p for p in spec.params if p.kind == "measure"), None)
     if call.inner is not None:

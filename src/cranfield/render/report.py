@@ -266,14 +266,17 @@ class Report:
     def from_results(cls, results: Results, *, baseline: str | int | None = None, test: str = "t",
                      correction: str | None = None, alpha: float = 0.05, n_resamples: int | None = None,
                      seed: int = 0, confidence: float = 0.95,
-                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Report:
-        """A report on runs already evaluated (``evaluator``, ``runs`` and ``inputs`` are then
-        None, None and empty); the options are those of :class:`Report`."""
+                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None,
+                     files: Sequence[tuple[str, Any]] = ()) -> Report:
+        """A report on runs already evaluated (``evaluator`` and ``runs`` are then None, and
+        ``inputs`` lists the ``files``, (role, path) pairs such as ``("nuggets", path)``); the
+        options are those of :class:`Report`."""
         report = cls.__new__(cls)
         report._compare(results, _baseline_name(baseline, [], results.runs), test=test, correction=correction,
                         alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
                         bootstrap_resamples=bootstrap_resamples, found=[], client=client)
-        report.evaluator, report.runs, report.inputs = None, None, []
+        report.evaluator, report.runs = None, None
+        report.inputs = [r for r in (_file_record(role, path) for role, path in files) if r]
         return report
 
     def _compare(self, results: Results, baseline: str | None, *, test: str, correction: str | None, alpha: float,
