@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from cranfield.batch import SampledBatch
-from cranfield.measures.registry import MeasureSpec, Param, register
+from cranfield.measures.registry import MeasureSpec, Param, register, sample_mean
 
 EXPEVAL = "diazf/expeval (expeval.py, 2020)"
 FAIR2022 = "fair-trec/trec2022-fair-public (wptrec.metrics.AWRFMetric)"
@@ -271,21 +271,10 @@ def sample_awrf(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
     return np.where(defined, 1.0 - js, np.where(empty & np.isfinite(target).all(axis=-1), 0.0, np.nan))
 
 
-def _sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
-    """The mean over a policy's samples of a per-sample value (P·N, T) → (P, T), NaN samples
-    left out (NaN when none is defined); a topic without samples (missing) scores 0."""
-    present = sb.batch.present
-    x = sb.per_policy(np.where(present, x, 0.0))
-    ok = sb.per_policy(present) & ~np.isnan(x)
-    n = ok.sum(axis=1)
-    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
-    return np.where(n > 0, total / np.maximum(n, 1), np.where(sb.n_samples == 0, 0.0, np.nan))
-
-
 def awrf(sb: SampledBatch, *, cutoff: int | None = None) -> np.ndarray:
     """AWRF, the mean over samples of 1 − JS(attention-weighted group distribution ‖ target)
     (Sapiezynski et al., WWW 2019 companion; TREC Fair 2022 code)."""
-    return _sample_mean(sb, sample_awrf(sb, cutoff))
+    return sample_mean(sb, sample_awrf(sb, cutoff))
 
 
 def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
@@ -308,7 +297,7 @@ def ndcg_awrf(sb: SampledBatch, *, k: int = 500) -> np.ndarray:
     first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview); 0 for a topic
     without relevant documents (the 2022 code cannot score one)."""
     norel = ~(sb.batch.topics.ideal > 0).any(axis=1)  # nDCG is 0 there, whatever AWRF is (docs/fairness.md)
-    return _sample_mean(sb, np.where(norel, 0.0, fair_ndcg(sb, k) * sample_awrf(sb, k)))
+    return sample_mean(sb, np.where(norel, 0.0, fair_ndcg(sb, k) * sample_awrf(sb, k)))
 
 
 def group_shares(sb: SampledBatch, cutoff: int | None = None) -> np.ndarray:
@@ -318,7 +307,7 @@ def group_shares(sb: SampledBatch, cutoff: int | None = None) -> np.ndarray:
     total = dist.sum(axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         share = np.where(total > 0, dist / total, np.nan)
-    return np.stack([_sample_mean(sb, share[..., j]) for j in range(share.shape[-1])], axis=-1) \
+    return np.stack([sample_mean(sb, share[..., j]) for j in range(share.shape[-1])], axis=-1) \
         if share.shape[-1] else np.zeros((sb.policies, share.shape[1], 0))
 
 

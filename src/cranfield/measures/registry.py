@@ -411,13 +411,15 @@ class Measure:
 
 def sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
     """The mean of per-sample scores (P·N, T) over each policy's samples, (P, T): the expected
-    value of a measure under a stochastic ranking; a topic without samples keeps the value of
-    the first (the empty ranking's)."""
+    value of a measure under a stochastic ranking. Undefined (NaN) samples are left out; a topic
+    without samples (missing) keeps the value of its first, empty, ranking; NaN when no sample
+    is defined."""
     present = sb.per_policy(sb.batch.present)
     x = sb.per_policy(x)
-    n = present.sum(axis=1)
-    total = np.add.reduce(np.where(present, x, 0.0), axis=1)
-    return np.where(n > 0, total / np.maximum(n, 1), x[:, 0])
+    ok = present & ~np.isnan(x)
+    n = ok.sum(axis=1)
+    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
+    return np.where(n > 0, total / np.maximum(n, 1), np.where(present.any(axis=1), np.nan, x[:, 0]))
 
 
 def _scored(batch: Any) -> Batch:
