@@ -65,6 +65,10 @@ and --compat trec_eval prints exactly what trec_eval -q prints (default -m offic
   cranfield eval --compat trec_eval -q qrels.txt run.txt
 (--compat trec_eval10: trec_eval 10.0's, with rbp, rbp_resid and unj in all_trec)
 
+fairness over stochastic rankings (docs/fairness.md): --stochastic reads qid sample docno rank
+score tag; --groups FILE (docno group [weight]) and --target for AWRF and nDCG*AWRF:
+  -m EE-L -m EE-D -m EE-R -m 'EE-L(model=rbp,gamma=0.8)' -m AWRF -m 'nDCG*AWRF' --per-group
+
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
   cranfield eval qrels.txt run.txt -m P@10 --per-topic --format trec
@@ -138,6 +142,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-intent", action="store_true",
                    help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
                         "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
+    p.add_argument("--per-group", action="store_true",
+                   help="with --groups, also each group's share of the attention, its target and their ratio, as "
+                        "rows exposure[group=g], exposure[group=g].target and .ratio (implies --per-topic)")
     p.add_argument("--baseline", metavar="RUN",
                    help="risk-sensitive evaluation against this run (TREC Web 2013-14, ndeval -baseline): per topic "
                         "run - baseline, losses weighted by 1 + risk alpha; the all row is URisk, and rows "
@@ -203,7 +210,9 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
     fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec", "trec_eval10": "trec",
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
-    detail = args.per_topic or args.per_intent or args.per_iteration
+    detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
+    if args.per_group and not args.groups:
+        raise CranfieldError("--per-group needs document groups: --groups FILE")
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     dd2017 = args.compat == "dd2017"
     # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
@@ -254,12 +263,18 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
-    if fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
+    if fmt == "trec" and args.stochastic:  # read once; the trec layout's topic rules see the first samples
+        from cranfield.io.stochastic import as_sampled_run
+
+        runs = [as_sampled_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)
+                for r in runs]
+    elif fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
         from cranfield.io import as_run
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
-                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
+                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client,
+                                 per_group=args.per_group)
     _require_scored_topics(results)
     if trec_eval10 and not args.complete:
         _require_every_topic(results)
@@ -270,7 +285,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                       measure_specs=[])
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
-             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail, 10 if trec_eval10 else 9)}
+             "relstrings": _relstrings(evaluator, [r.samples()[0] if hasattr(r, "samples") else r for r in runs],
+                                       request.relstring, fmt, detail, 10 if trec_eval10 else 9)}
     if args.plot and results.measures:
         from cranfield.render.plots import plot_results
 
@@ -403,6 +419,7 @@ def _run_measures(args: argparse.Namespace) -> int:
             "cutoff": s.cutoff, "range": [to_jsonable(x) for x in s.value_range],
             "normalised": s.normalised, "needs_intents": s.needs_intents,
             "truncation_aware": s.truncation_aware, "reference": s.reference,
+            "lower_is_better": s.lower_is_better, "sampled": s.sampled,
             "input": "nuggets" if is_nugget_measure(s) else "rankings",
             "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
                        for p in s.params if p.name != "cutoff"],
@@ -418,6 +435,8 @@ def _run_measures(args: argparse.Namespace) -> int:
         lines.append(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
                      + ("; needs intents" if s.needs_intents else "")
                      + ("; truncation-aware" if s.truncation_aware else "")
+                     + ("; lower is better" if s.lower_is_better else "")
+                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else "")
                      + ("; scores nugget assignments (cranfield nuggets)" if is_nugget_measure(s) else ""))
         for p in s.params:
             if p.name != "cutoff":

@@ -65,6 +65,16 @@ def add_run_options(p: Any) -> None:
     p.add_argument("--strip-topic-prefix", action="store_true",
                    help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
                         "as ndeval and gdeval do)")
+    p.add_argument("--stochastic", action="store_true",
+                   help="runs are stochastic: qid sample docno rank score tag, several sampled rankings per topic "
+                        "(expeval's layout; Parquet: a sample column); every measure is the expected value over "
+                        "the samples (docs/fairness.md). --order rank reproduces expeval")
+    p.add_argument("--groups", metavar="FILE",
+                   help="document groups for AWRF, nDCG*AWRF and group-level EE: docno group [weight] lines "
+                        "(a document in k groups without weights weighs 1/k in each; docs/fairness.md)")
+    p.add_argument("--target", metavar="uniform|relevant|FILE", default="uniform",
+                   help="the target group distribution: uniform (default), relevant (that of the relevant "
+                        "documents), or a file of group weight or qid group weight lines")
 
 
 def add_qrels_options(p: Any) -> None:
@@ -92,9 +102,11 @@ def qrels_options_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_options_from(args: argparse.Namespace) -> dict[str, Any]:
-    """``missing``, ``norel`` and ``strip_topic_prefix`` of :func:`add_run_options`, the Evaluator's (``order``
+    """``missing``, ``norel``, ``strip_topic_prefix``, ``stochastic``, ``groups`` and ``target`` of
+    :func:`add_run_options`, the Evaluator's (``order``
     and ``on_duplicate`` say how a run is read)."""
-    return {"missing": args.missing, "norel": args.norel, "strip_topic_prefix": args.strip_topic_prefix}
+    return {"missing": args.missing, "norel": args.norel, "strip_topic_prefix": args.strip_topic_prefix,
+            "stochastic": args.stochastic, "groups": args.groups, "target": args.target}
 
 
 def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:

@@ -12,6 +12,8 @@
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
 - :mod:`.trec_eval10` — trec_eval 10's rbp, rbp_resid and unj, and yaap (docs/migration.md#trec_eval-10).
+- :mod:`.fairness` — expected exposure (EE-L, EE-D, EE-R), AWRF and nDCG*AWRF over stochastic
+  rankings (docs/fairness.md).
 - :mod:`.extra` — Judged@k, unnormalised DCG@k and Compat (docs/conventions.md#judged-dcg-compat).
 """
 
@@ -24,6 +26,7 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     dd_jig,
     diversity,
     extra,
+    fairness,
     ncu,
     registry,  # noqa: F401  (first: the families register into it)
     sakai,

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.batch import Batch
+from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
 # docs/conventions.md#names; a leading digit for trec_eval's 11pt
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#*-]*")
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]
@@ -223,6 +223,12 @@ class MeasureSpec:
     prefix : callable, optional
         For measures of truncated rankings: ``prefix(batch, cutoff=k, **params) -> (S, T, d + 1)``,
         the value of every truncation n = 0..d of each ranking (optimal truncation analysis).
+    sampled : bool
+        Whether the kernel reads a :class:`~cranfield.batch.SampledBatch` (stochastic rankings,
+        docs/fairness.md) rather than a :class:`~cranfield.batch.Batch`.
+    lower_is_better : bool
+        A loss (EE-L, EE-D): the report's significance marks and best values read a smaller
+        mean as better.
     """
 
     name: str
@@ -243,6 +249,8 @@ class MeasureSpec:
     per_intent: Kernel | None = None
     per_iteration: Kernel | None = None
     prefix: Kernel | None = None
+    sampled: bool = False
+    lower_is_better: bool = False
 
     def __post_init__(self) -> None:
         if not callable(self.kernel):
@@ -382,7 +390,14 @@ class Measure:
         inner = [v for v in self.params.values() if isinstance(v, Measure)]
         return inner[0].depth if inner else self.spec.depth(self.params)
 
-    def __call__(self, batch: Batch) -> np.ndarray:
+    def __call__(self, batch: Batch | SampledBatch) -> np.ndarray:
+        """The (S, T) scores of ``batch``; of a :class:`~cranfield.batch.SampledBatch`, (P, T): its
+        exposure kernel, or for another measure the mean over each policy's samples."""
+        if self.spec.sampled:
+            return self.spec.kernel(batch if isinstance(batch, SampledBatch) else
+                                    SampledBatch.from_batch(_scored(batch)), **self.params)
+        if isinstance(batch, SampledBatch):
+            return sample_mean(batch, self.spec.kernel(batch.batch, **self.params))
         return self.spec.kernel(_scored(batch), **self.params)
 
     def per_intent(self, batch: Batch) -> np.ndarray | None:
@@ -411,6 +426,20 @@ class Measure:
 
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
+
+
+def sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
+    """The mean of per-sample scores (P·N, T) over each policy's samples, (P, T): the expected
+    value of a measure under a stochastic ranking. Undefined (NaN) samples are left out; a topic
+    without samples (missing) keeps the value of its first, empty, ranking; NaN when no sample
+    is defined."""
+    present = sb.per_policy(sb.batch.present)
+    x = sb.per_policy(x)
+    ok = present & ~np.isnan(x)
+    n = ok.sum(axis=1)
+    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
+    first = x[:, 0] if x.shape[1] else np.zeros(n.shape)  # no sample slots at all: nothing to average
+    return np.where(n > 0, total / np.maximum(n, 1), np.where(present.any(axis=1), np.nan, first))
 
 
 def _scored(batch: Any) -> Batch:

@@ -270,6 +270,13 @@ def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tupl
                    + _collapsible("Per-intent coverage and I-rec at depth", body, len(names) <= OPEN_RUNS * 2)
                    + "</section>")
         toc.append(("diversity", "Intents"))
+    groups = report_data.group_exposure(results)
+    if groups is not None:
+        out.append('<section id="group-exposure"><h2>Exposure per group</h2>' + _figure(
+            plots.group_exposure_figure(groups[0], groups[1], names, list(results.group_ids or []), order),
+            "group-exposure", "Each group's share of the attention 1/log2(max(rank, 2)), mean over samples and "
+            "topics, against the target distribution (AWRF compares the two per ranking).") + "</section>")
+        toc.append(("group-exposure", "Exposure per group"))
     if report_data.has_truncation_measures(results.measure_specs):
         lengths = report_data.run_lengths(evaluator, runs)
         out.append('<section id="run-lengths"><h2>Run lengths</h2>' + _collapsible(

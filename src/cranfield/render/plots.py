@@ -425,6 +425,31 @@ def draw_run_lengths(ax: Any, lengths: np.ndarray, runs: Sequence[str], order: n
     ax.legend(fontsize="small", loc="lower right")
 
 
+def draw_group_exposure(ax: Any, shares: np.ndarray, target: np.ndarray, runs: Sequence[str],
+                        groups: Sequence[str], order: np.ndarray | None = None) -> None:
+    """Each run's share of the attention per group (S, G), mean over topics, as stacked horizontal
+    bars, with the target distribution (G,) as the bar at the top (docs/fairness.md)."""
+    order = np.arange(len(runs)) if order is None else np.asarray(order)
+    rows = np.vstack([shares[order[::-1]], target[None, :]])
+    labels = [runs[s] for s in order[::-1]] + ["target"]
+    left = np.zeros(rows.shape[0])
+    for g, name in enumerate(groups):
+        ax.barh(np.arange(rows.shape[0]), rows[:, g], left=left, label=name, color=f"C{g % 10}")
+        left += rows[:, g]
+    ax.set_yticks(np.arange(rows.shape[0]), labels)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the attention (mean over topics)")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=min(len(groups), 6))
+
+
+def group_exposure_figure(shares: np.ndarray, target: np.ndarray, runs: Sequence[str], groups: Sequence[str],
+                          order: np.ndarray | None = None) -> Any:
+    """Exposure per group against the target (:func:`draw_group_exposure`)."""
+    fig = new_figure(figsize=(7, run_height(len(runs) + 1) + 0.4), layout="constrained")
+    draw_group_exposure(fig.subplots(), shares, target, runs, groups, order)
+    return fig
+
+
 def run_height(n_runs: int) -> float:
     """Inches for a panel listing ``n_runs`` runs on its y axis."""
     return max(2.6, 0.16 * n_runs + 1.2)

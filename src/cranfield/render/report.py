@@ -239,27 +239,33 @@ class Report:
         items, given = named_runs(runs, names)
 
         def read(quiet: bool) -> list[Any]:
+            from cranfield.io.stochastic import as_sampled_run
+
+            reader = as_sampled_run if evaluator.stochastic else as_run  # stochastic runs: docs/fairness.md
             with warnings.catch_warnings():
                 if quiet:  # said already, by the evaluation on the cluster
                     warnings.simplefilter("ignore", EvaluationWarning)
-                return [as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                return [reader(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
                                score_dtype=score_dtype, name=label)
                         for obj, label in zip(items, run_labels(items, None))]
 
+        grouped = evaluator.fairness.groups is not None  # the figure of exposure per group (docs/fairness.md)
         with _Captured(found):
             if client is None:
                 parsed = read(quiet=False)
                 results = evaluator.evaluate(parsed, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given)
+                                             score_dtype=score_dtype, names=given, per_group=grouped)
             else:  # the workers read and score the run files; this process reads them for the figures
                 results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given, client=client)
+                                             score_dtype=score_dtype, names=given, client=client, per_group=grouped)
                 parsed = read(quiet=True)
         name = _baseline_name(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
                       seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
                       client=client)
+        # the curves and run lengths of a stochastic run are those of its first samples (docs/fairness.md#report)
+        parsed = [r.samples()[0] if hasattr(r, "samples") else r for r in parsed]
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
@@ -317,13 +323,14 @@ class Report:
         (significantly better than the baseline) or ``"-"`` (significantly worse)."""
         out: list[list[list[str]]] = [[[] for _ in self.comparisons] for _ in self.results.runs]
         for m, c in enumerate(self.comparisons):
+            sign = -1.0 if self._lower_is_better(m) else 1.0  # a loss: the smaller mean is the better
             for (i, j), diff, sig in zip(c.pairs.tolist(), c.difference, c.significant):
                 if not sig:
                     continue
                 if self.baseline is not None:
-                    out[i][m].append("+" if diff > 0 else "-")
+                    out[i][m].append("+" if sign * diff > 0 else "-")
                 else:
-                    winner, loser = (i, j) if diff > 0 else (j, i)
+                    winner, loser = (i, j) if sign * diff > 0 else (j, i)
                     out[winner][m].append(run_letter(loser))
         for row in out:
             for cell in row:
@@ -331,10 +338,16 @@ class Report:
                     cell.sort(key=lambda x: (len(x), x))
         return out
 
+    def _lower_is_better(self, m: int) -> bool:
+        specs = self.results.measure_specs
+        return bool(specs and getattr(specs[m], "spec", None) is not None and specs[m].spec.lower_is_better)
+
     def best(self) -> np.ndarray:
-        """Which runs have the best (highest) mean on each measure, shape (S, M), ties
-        (docs/conventions.md#equality) all best; none when there is one run."""
+        """Which runs have the best mean on each measure (the highest; the lowest for a loss such
+        as EE-L), shape (S, M), ties (docs/conventions.md#equality) all best; none when there is one run."""
         means = np.array([c.means for c in self.comparisons]).T.reshape(len(self.results.runs), -1)
+        flip = np.array([-1.0 if self._lower_is_better(m) else 1.0 for m in range(means.shape[1])])
+        means = means * flip
         with np.errstate(invalid="ignore"):
             top = np.nanmax(np.where(np.isnan(means), -np.inf, means), axis=0) if means.size else np.array([])
         return np.asarray(equal(means, top[None, :]) & np.isfinite(means) & (means.shape[0] > 1))
