@@ -269,6 +269,7 @@ class _Scored(NamedTuple):
     name: str
     source: str
     warnings: list[Warning | str]
+    comments: int = 0
 
 
 def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings,
@@ -283,7 +284,8 @@ def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _R
                      score_dtype=settings.score_dtype, columns=columns)
         run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
         scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
-    return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [])
+    return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [],
+                   run.comments)
 
 
 READ_AHEAD = 2
@@ -614,8 +616,17 @@ class Evaluator:
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
                 "diversity": self.collection.diversity,
                 **({"intents": self.intent_scheme} if self.intent_scheme == "nonuniform" else {}),
+                **_skipped_comments([(self.qrels.source, self.qrels.comments)]
+                                    + [(item.source, item.comments) for item in done]),
             },
         )
+
+
+def _skipped_comments(counts: list[tuple[str, int]]) -> dict[str, list[str]]:
+    """The provenance entry of the comment lines (``#``) skipped in the input files:
+    ``{"comment_lines": ["run.txt(3)", ...]}``, or nothing when no file had one."""
+    said = [f"{source}({n})" for source, n in counts if n]
+    return {"comment_lines": said} if said else {}
 
 
 def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Results:

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.io._tokens import CodeBook, Columns, open_binary, padded_strings, strings_and_keys
+from cranfield.io._tokens import CodeBook, Columns, input_size, open_binary, padded_strings, strings_and_keys
 
 MIN_BYTES = 4 << 20  # below this, importing pyarrow (~0.1 s) costs more than the faster parse saves
 MAX_BYTES = 1 << 28  # the file is held whole in memory; larger ones are read block by block
@@ -49,10 +49,7 @@ def available() -> bool:
 
 def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
     """Whether a file has at least ``min_bytes`` (a 64th of them when pyarrow is imported already)."""
-    try:
-        size = Path(path).stat().st_size
-    except OSError:
-        return False
+    size = input_size(path)
     return size >= min_bytes or ("pyarrow.csv" in sys.modules and size >= min_bytes // 64)
 
 
