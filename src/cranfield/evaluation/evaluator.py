@@ -270,6 +270,7 @@ class _Scored(NamedTuple):
     source: str
     warnings: list[Warning | str]
     comments: int = 0
+    iterations: bool = False  # whether the run has search iterations (a TREC DD run)
 
 
 def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings,
@@ -285,7 +286,7 @@ def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _R
         run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
         scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
     return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [],
-                   run.comments)
+                   run.comments, run.iteration is not None)
 
 
 READ_AHEAD = 2
@@ -497,6 +498,16 @@ class Evaluator:
             run = run.select((topic >= 0) & (row >= 0) & (coll.labels[np.maximum(row, 0)] >= 0))
         return run
 
+    def _say_iterations(self, plain: list[str]) -> None:
+        """Warn once when iteration measures (the Cube Test family) score runs without search
+        iterations (``plain``: their names) and no ``docs_per_iteration`` says what one is."""
+        measures = [str(m) for m in self.measures if "docs_per_iteration" in m.params
+                    and m.params["docs_per_iteration"] is None]
+        if plain and measures:
+            warn(f"{listing(measures, 5)} on runs without search iterations ({listing(plain, 5)}: not TREC Dynamic "
+                 "Domain runs): each topic's whole ranking is taken as one iteration; pass --docs-per-iteration N "
+                 "(docs_per_iteration=N) to make every N documents an iteration")
+
     def _check_topics(self, run: Run) -> None:
         """No topic of ``run`` in the qrels is an error, whatever ``missing`` says: the ids
         usually differ, by a prefix or a year (some topics not in the qrels: :meth:`score_run`
@@ -588,6 +599,7 @@ class Evaluator:
         for item in done:
             for message in item.warnings:
                 warnings.warn(message, stacklevel=2)
+        self._say_iterations(list(dict.fromkeys(item.name for item in done if not item.iterations)))
         scored = [item.scores for item in done]
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)

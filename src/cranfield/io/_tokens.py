@@ -204,6 +204,19 @@ def open_binary(path: str | Path) -> BinaryIO:
     return stream
 
 
+def head_tokens(path: str | Path, lines: int, max_bytes: int = 1 << 16) -> list[list[bytes]] | None:
+    """The tokens of the first ``lines`` lines of a file that are neither blank nor comments
+    (fewer in a short file; at most ``max_bytes`` read), with every line ending
+    (:func:`_lines_of`); None if it cannot be read. For telling file layouts apart."""
+    try:
+        with open_binary(path) as f:
+            head = f.read(max_bytes)
+    except (InputError, OSError):
+        return None
+    rows = (line.split() for line in _lines_of(head).split(b"\n"))
+    return [tokens for tokens in rows if tokens and not tokens[0].startswith(b"#")][:lines]
+
+
 def _is_gzip(stream: BinaryIO) -> bool:
     """Whether a stream of :func:`open_binary` decompresses a gzip file."""
     return isinstance(getattr(stream, "raw", None), _GzipText)
