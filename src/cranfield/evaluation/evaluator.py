@@ -25,7 +25,17 @@ from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
-from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
+from cranfield.io import (
+    Intents,
+    Qrels,
+    Run,
+    as_intent_types,
+    as_qrels,
+    as_run,
+    check_stdin_once,
+    needs_run_name,
+    read_intents,
+)
 from cranfield.io.run import ORDERS
 from cranfield.measures.registry import Measure, parse_measure
 
@@ -515,7 +525,7 @@ class Evaluator:
         coll = self.collection
         if not (coll.topic_index(run) >= 0).any():
             theirs = list(run.topic_ids) or ["(none: the run is empty)"]
-            raise CranfieldError(f"{run.name}: no topic of the run has judgments in the qrels, so nothing can be "
+            raise CranfieldError(f"{run.source}: no topic of the run has judgments in the qrels, so nothing can be "
                                  f"scored; the run's topics are {listing(theirs, 5)}, the qrels' "
                                  f"{listing(list(coll.topic_ids), 5)} ({_mismatch_hint(theirs, coll.topic_ids)})")
 
@@ -587,6 +597,7 @@ class Evaluator:
         bit for bit those of ``client=None``; the runs' warnings are repeated here, in run order.
         """
         runs, given = named_runs(runs, names)
+        check_stdin_once([self.qrels.source, *(getattr(r, "source", r) for r in runs)])
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)

@@ -35,7 +35,7 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from cranfield.errors import InputError
+from cranfield.errors import CranfieldError, InputError
 
 BLOCK_BYTES = 1 << 22
 MAX_FIELD = 1 << 16
@@ -128,6 +128,14 @@ STDIN = "-"
 
 _SPOOLED: dict[object, Path] = {}
 _SPOOL_LOCK = threading.Lock()
+
+
+def check_stdin_once(paths: Sequence[object]) -> None:
+    """Standard input (``-``) can be read once: refuse it named by more than one of ``paths``
+    (the qrels and the runs of one evaluation; other objects are ignored)."""
+    if sum(isinstance(p, (str, Path)) and str(p) == STDIN for p in paths) > 1:
+        raise CranfieldError("standard input ('-') can be read only once: give it as the qrels or as one run, "
+                             "and the other files by name")
 
 
 def _stream_key(path: str | Path) -> object | None:
@@ -650,6 +658,7 @@ class _Wanted:
     min_cols: int
     compact: bool = False
     ignore_extra: bool = False
+    first_line_hints: dict[int, str] = field(default_factory=dict)
     first: dict[int, bytes] = field(default_factory=dict)
     same: dict[int, bool] = field(default_factory=dict)
 
@@ -710,7 +719,9 @@ def _tokenise_block(
     first, count, line = first[used], count[used], line[used]
     if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
-        raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
+        hint = want.first_line_hints.get(int(count[i]), "") if i == 0 and first_line == 1 else ""
+        raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}"
+                         + (f" ({hint})" if hint else ""))
     out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
     regular = not skipped and bool((count == max_cols).all())  # the usual file: every line complete, no comment
     count = np.minimum(count, max_cols)  # columns after the last are ignored (``ignore_extra``)
@@ -814,7 +825,7 @@ def read_columns(
     path: str | Path, max_cols: int, *, text: Sequence[int] | None = None,
     numbers: dict[int, str] | None = None, keys: Sequence[int] = (), codes: Sequence[int] = (),
     uniform: Sequence[int] = (), min_cols: int | None = None, source: str | None = None,
-    compact: bool = False, ignore_extra: bool = False,
+    compact: bool = False, ignore_extra: bool = False, first_line_hints: dict[int, str] | None = None,
 ) -> Columns:
     """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
 
@@ -831,6 +842,8 @@ def read_columns(
         a small multiple of the bytes read
     ignore_extra : columns after the first ``max_cols`` are ignored (trec_eval's run reader)
         rather than an error
+    first_line_hints : what a first line of that many columns (more than ``max_cols``) suggests,
+        added to its error (``{6: "did you swap the qrels and the run?"}``)
 
     Rows with more than ``max_cols`` columns, numbers that are not C decimal numbers
     (:data:`FLOAT`), NUL bytes and undecodable bytes raise :class:`InputError` naming the line;
@@ -842,6 +855,7 @@ def read_columns(
         text=list(range(max_cols)) if text is None else list(text), numbers=numbers or {},
         keys=list(keys), codes={j: CodeBook() for j in codes}, uniform=list(uniform),
         min_cols=min_cols or max_cols, compact=compact, ignore_extra=ignore_extra,
+        first_line_hints=first_line_hints or {},
     )
     sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
     estimate, seen, comments = 0, 0, 0

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cranfield.errors import InputError, check_choice
-from cranfield.io._tokens import FLOAT, INTEGER, MAX_FIELD, head_tokens, open_binary, parse_ints, read_columns, require_columns
+from cranfield.io._tokens import FLOAT, MAX_FIELD, head_tokens, open_binary, parse_ints, read_columns, require_columns
 from cranfield.io.qrels import Intents, Qrels, build_qrels, normalise_intent
 from cranfield.io.run import Run, as_bytes, build_run, group_codes
 
@@ -48,6 +48,8 @@ COMPAT = ("dd2017",)
 # document); a run skipping more than this many is refused rather than filling memory
 FILL_LIMIT = 1_000_000
 _FILL = b"\x00fill"  # docno prefix of those rows: a NUL byte is in no real docno
+JIG_OUTPUT = "every line is as the DD jig writes it"
+"""The evidence of a run in the jig's own form, which needs no warning (:func:`dd_run_evidence`)."""
 SNIFF_LINES = 200  # lines looked at to tell a DD run from a TREC run (a DD iteration has 5 documents)
 _RATINGS = re.compile(r"[^\s:|]+:-?\d+(\|[^\s:|]+:-?\d+)*")
 
@@ -250,29 +252,28 @@ def dd_run_evidence(path: str | Path) -> str | None:
     The layout is that of every line: five or six fields, an integer iteration second, a number
     fourth and a 0/1 on-topic flag fifth. The DD jig ignores the sixth field, so anything may be
     there (``x``, ``NULL``); a TREC run may have an integer second field and 0/1 scores too, so
-    the run is taken for a DD run only when the shape says more: the iteration changes within a
-    topic (a TREC run's second field is the constant ``Q0``), a line has five fields (a TREC line
-    has six), or every sixth field is a ``subtopic:rating|...`` list as the jig writes.
+    the run is taken for a DD run only when the shape says more: every line is as the jig writes
+    it (:data:`JIG_OUTPUT`: five fields, or a ``subtopic:rating|...`` list sixth; a TREC line
+    has six fields, the sixth a tag), or the iteration changes within a topic (a TREC run's second
+    field is the constant ``Q0``).
     """
     lines = head_tokens(path, SNIFF_LINES)
     if not lines or not all(_dd_shaped(tokens) for tokens in lines):
         return None
+    if all(len(tokens) == 5 or _RATINGS.fullmatch(tokens[5].decode("utf-8", "replace")) for tokens in lines):
+        return JIG_OUTPUT
     iterations: dict[bytes, set[bytes]] = {}
     for tokens in lines:
         iterations.setdefault(tokens[0], set()).add(tokens[1].lstrip(b"+0") or b"0")
     if any(len(seen) > 1 for seen in iterations.values()):
         return "its second column is an iteration number that changes within a topic, its fifth a 0/1 on-topic flag"
-    if any(len(tokens) == 5 for tokens in lines):
-        return "it has lines of five columns, an integer iteration second and a 0/1 on-topic flag fifth"
-    if all(_RATINGS.fullmatch(tokens[5].decode("utf-8", "replace")) for tokens in lines):
-        return "its sixth column lists subtopic:rating pairs, as the DD jig writes them"
     return None
 
 
 def _dd_shaped(tokens: list[bytes]) -> bool:
     """Whether one line's fields fit the DD jig's run layout (see :func:`dd_run_evidence`)."""
-    return (len(tokens) in (5, 6) and bool(INTEGER.accepts(tokens[1:2])[0]) and not tokens[1].startswith(b"-")
-            and bool(FLOAT.accepts(tokens[3:4])[0]) and tokens[4] in (b"0", b"1"))
+    return (len(tokens) in (5, 6) and tokens[4] in (b"0", b"1") and tokens[1].isdigit()
+            and bool(FLOAT.accepts(tokens[3:4])[0]))
 
 
 def looks_like_dd_run(path: str | Path) -> bool:

@@ -62,7 +62,10 @@ def _topic_files(path: Path, suffix: str, topic: str | None) -> list[tuple[Path,
                                           "each file's name is its topic")
     files = sorted(p for p in path.iterdir() if p.is_file() and _named(p.name, suffix))
     if not files:
-        raise InputError(str(path), None, f"no *{suffix} or *{suffix}.gz files in the directory")
+        what = "relevance files" if suffix == REL else "ranked lists"
+        raise InputError(str(path), None, f"no *{suffix} or *{suffix}.gz files in the directory: a directory is "
+                                          f"read only as NTCIREVAL's per-topic {what} (one {suffix} file per topic); "
+                                          f"give TREC files one by one (e.g. {Path(path).as_posix()}/*)")
     seen: dict[str, Path] = {}
     for f in files:
         t = topic_of(f, suffix)

@@ -32,6 +32,7 @@ from cranfield.io._tokens import (
 from cranfield.io.run import check_topic_ids, group_codes, has_equal_keys, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
+SWAPPED = "a TREC run's six columns: did you swap the qrels and the run?"
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,7 +188,7 @@ def read_qrels(
         larger label.
     """
     source = str(path)
-    cols = read_columns(path, 4, compact=True)
+    cols = read_columns(path, 4, compact=True, first_line_hints={6: SWAPPED})
     require_columns(cols, (4,), "qid iter docno rel")
     qid, second, docno, label = (cols.text[j] for j in range(4))
     rel = parse_labels(label, source, cols.line, 4)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -259,7 +260,7 @@ def as_c_floats(score: np.ndarray, line: np.ndarray | None, source: str) -> np.n
     if bool(over.any()) and bool(np.isfinite(score[over]).any()):
         i = int(np.flatnonzero(over & np.isfinite(score))[0])
         where = source if line is None else f"{source}:{int(line[i])}"
-        warn(f"{where}: score {score[i]!r} is beyond the range of a C float (3.4e38): scores are compared as "
+        warn(f"{where}: score {float(score[i]):g} is beyond the range of a C float (3.4e38): scores are compared as "
              "float32, as trec_eval 9 stores them, so such scores tie as infinite and are ranked by docno; "
              "--score-dtype float64 compares them as doubles")
     with np.errstate(over="ignore"):
@@ -386,6 +387,10 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
         i = next((k for k, v in enumerate(raw) if v is None or _is_missing(v)), None)
         if i is not None:
             raise InputError(source, None, f"row {i + 1}: the {name} id is missing ({raw[i]!r})")
+        i = next((k for k, v in enumerate(raw) if not _is_id(v)), None)
+        if i is not None:  # a list, a dict, an array, a float: its text would match nothing
+            raise InputError(source, None, f"row {i + 1}: the {name} id {raw[i]!r} is a {type(raw[i]).__name__}; "
+                                           "ids are text or integers")
     encoded = {name: [v if isinstance(v, bytes) else str(v).encode() for v in values]
                for name, values in columns.items()}
     for values in encoded.values():
@@ -400,6 +405,11 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
         column[:] = values
         out[name] = compact_strings(column)
     return out
+
+
+def _is_id(value: Any) -> bool:
+    """Whether a Python value may be an id: text, bytes or an integer (not a bool)."""
+    return isinstance(value, (str, bytes)) or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def _is_missing(value: Any) -> bool:
