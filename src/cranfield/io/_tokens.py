@@ -884,7 +884,8 @@ def read_columns(
         while pending:
             collect(*pending.popleft())
     if seen == 0:
-        raise InputError(source, None, "the file is empty" + (f" but for {comments} comment lines (#)" if comments else ""))
+        but = f" but for {comments} comment lines (#)" if comments else ""
+        raise InputError(source, None, f"the file is empty{but}")
     joined = {kind: {j: sink.result() for j, sink in columns.items()} for kind, columns in sinks.items()}
     meta = joined.pop("meta")
     return Columns(
