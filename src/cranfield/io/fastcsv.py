@@ -10,9 +10,9 @@ the file with the tokenizer, which also produces every error message with its fi
 whenever pyarrow is missing, the file is small (importing pyarrow would cost more than it
 saves), or there is any doubt that the two readers would agree: a line with another number of
 fields, an empty field (two separators in a row, a separator at the start or end of a line), a
-blank line, any other byte that the tokenizer takes for white space (``\\x00``-``\\x20``,
-including a carriage return not followed by a line feed), bytes that are not UTF-8, a score
-that pyarrow does not read (or reads as NaN or null), docnos of very unequal lengths (which the
+blank line, a comment line (``#``), any other byte that the tokenizer takes for white space
+(``\\x00``-``\\x20``, including a carriage return not followed by a line feed), bytes that are
+not UTF-8, a score that pyarrow does not read (or reads as NaN or null), docnos of very unequal lengths (which the
 tokenizer may store as an object array), or any error of pyarrow.
 
 Scores: pyarrow parses decimal text with ``fast_float``, which rounds correctly, as the
@@ -167,8 +167,8 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     import pyarrow.csv as csv
 
     sep = separator(data)
-    if sep is None:
-        return None
+    if sep is None or data.startswith(b"#") or b"\n#" in data:
+        return None  # comment lines, which the tokenizer skips (a line starting with blanks fails plain_blanks)
     end = data.find(b"\n")
     ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1
     if ncols < RUN_COLUMNS:
