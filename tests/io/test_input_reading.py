@@ -433,3 +433,20 @@ def test_dash_reads_the_run_or_the_qrels_from_stdin_once(tmp_path):
         "other files by name\n")
     with pytest.raises(CranfieldError, match="can be read only once"):
         evaluate(qrels, ["-", "-"], ["P@1"])
+
+
+@pytest.mark.parametrize("header", ["", "# ir_metadata.start\n# a b c d e f\n# ir_metadata.end\n", "#\r\n"])
+def test_the_fast_reader_skips_a_comment_header_as_the_tokenizer_does(tmp_path, header):
+    pytest.importorskip("pyarrow")
+    from cranfield.io.fastcsv import read_run_columns
+
+    rows = "".join(f"{q} Q0 doc{k:04d} {k} {1 / (k + 1):.6f} r\n" for q in range(3) for k in range(500))
+    path = _put(tmp_path, "r.txt", header + rows)
+    fast = read_run_columns(path, min_bytes=0)
+    slow = _tokens.read_columns(path, 6, text=[2], numbers={4: "score"}, keys=[2], codes=[0], uniform=[5],
+                                compact=True, ignore_extra=True)
+    assert fast is not None and fast.comments == slow.comments == header.count("\n")
+    for a, b in [(fast.line, slow.line), (fast.text[2], slow.text[2]), (fast.number[4], slow.number[4]),
+                 (fast.key[2], slow.key[2]), (fast.code[0], slow.code[0])]:
+        np.testing.assert_array_equal(a, b)
+    assert read_run_columns(_put(tmp_path, "mid.txt", rows + "# end\n"), min_bytes=0) is None

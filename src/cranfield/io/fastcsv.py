@@ -166,9 +166,10 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     import pyarrow as pa
     import pyarrow.csv as csv
 
+    header, data = leading_comments(data)
     sep = separator(data)
     if sep is None or data.startswith(b"#") or b"\n#" in data:
-        return None  # comment lines, which the tokenizer skips (a line starting with blanks fails plain_blanks)
+        return None  # comment lines below the data (a comment starting with blanks fails plain_blanks)
     end = data.find(b"\n")
     ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1
     if ncols < RUN_COLUMNS:
@@ -208,7 +209,20 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     first, same = _first_and_same(*fields[5])
     return Columns(
         source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
-        line=np.arange(1, rows + 1, dtype=np.int32),
+        line=np.arange(header + 1, header + rows + 1, dtype=np.int32),
         text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: keys},
-        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same},
+        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same}, comments=header,
     )
+
+
+def leading_comments(data: bytes) -> tuple[int, bytes]:
+    """(the number of comment lines at the top, the data below them): a header such as
+    repro_eval's ``# ir_metadata.start`` ... ``# ir_metadata.end`` block, which the tokenizer
+    skips too (:data:`~cranfield.io._tokens.COMMENT`)."""
+    count, at = 0, 0
+    while data.startswith(b"#", at):
+        end = data.find(b"\n", at)
+        if end < 0:
+            return count + 1, b""
+        count, at = count + 1, end + 1
+    return count, data[at:] if at else data
