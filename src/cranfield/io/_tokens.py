@@ -590,9 +590,16 @@ class _Field:
     spans: Ragged
 
     @classmethod
-    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> _Field:
+    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray, source: str, line: np.ndarray,
+               column: int) -> _Field:
+        """The fields ``buf[start[i]:stop[i]]`` (of rows at ``line``, in 1-based ``column``); one
+        longer than :data:`MAX_FIELD` is an error naming its line."""
         length = stop - start
         longest = int(length.max(initial=0))
+        if longest > MAX_FIELD:
+            i = int(np.argmax(length > MAX_FIELD))
+            raise InputError(source, int(line[i]), f"a field of {int(length[i]):,} bytes (column {column}); no id "
+                                                   f"or number may be longer than {MAX_FIELD >> 10} KB")
         if fits_width(length.size, -(-longest // 8) * 8, int(length.sum())):
             return cls(_gather(buf, start, stop), longest, None, np.zeros(0, dtype=np.intp),
                        Ragged(buf, start[:0], length[:0]))
@@ -715,7 +722,6 @@ def _tokenise_block(
     skipped = int(np.count_nonzero(comment))
     if skipped:
         used &= ~comment
-    _check_lengths(start, stop, first, line, used, source)
     first, count, line = first[used], count[used], line[used]
     if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
@@ -738,7 +744,7 @@ def _tokenise_block(
             out["uniform"][j] = _uniform(buf, s, e)  # the usual tag column: checked without copying it out
         if j not in want.copied or not s.size:
             continue
-        values = _Field.gather(buf, s, e)
+        values = _Field.gather(buf, s, e, source, line, j + 1)
         if j in want.text:
             out["text"][j] = values.strings(want.compact)
         if j in want.keys:
@@ -749,21 +755,6 @@ def _tokenise_block(
             complete = count >= want.min_cols  # short rows fail the column count check instead
             out["number"][j] = values.numbers(has & complete, source, line, want.numbers[j], j + 1)
     return out, count, line, skipped
-
-
-def _check_lengths(start: np.ndarray, stop: np.ndarray, first: np.ndarray, line: np.ndarray, used: np.ndarray,
-                   source: str) -> None:
-    """Raise :class:`InputError` at the first line read (``used``: not blank, not a comment) with a
-    field longer than :data:`MAX_FIELD` (``first``: each line's first token)."""
-    long = np.flatnonzero(stop - start > MAX_FIELD)
-    if not long.size:
-        return
-    row = np.searchsorted(first, long, side="right") - 1  # the line holding each long token
-    read = np.flatnonzero(used[row])
-    if read.size:
-        k, r = int(long[read[0]]), int(row[read[0]])
-        raise InputError(source, int(line[r]), f"a field of {int(stop[k] - start[k]):,} bytes (column "
-                         f"{k - int(first[r]) + 1}); no id or number may be longer than {MAX_FIELD >> 10} KB")
 
 
 def _merge(got: dict, want: _Wanted) -> dict:
