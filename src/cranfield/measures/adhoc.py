@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import ordered_dot, safe_div
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import (
@@ -81,7 +81,7 @@ def r_precision(batch: Batch, *, rel: int = 1, mult: float = 1.0) -> np.ndarray:
 
 def dcg(g: np.ndarray) -> np.ndarray:
     """Σ_r g_r / log2(r + 1) over the last axis."""
-    return g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
+    return ordered_dot(g, log2_discount(g.shape[-1]))
 
 
 def jk_discount(d: int, base: float) -> np.ndarray:
@@ -100,7 +100,7 @@ def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: s
     def total(g: np.ndarray) -> np.ndarray:
         if discount == "log2":
             return dcg(g)
-        return g @ jk_discount(g.shape[-1], b) if g.shape[-1] else np.zeros(g.shape[:-1])
+        return ordered_dot(g, jk_discount(g.shape[-1], b))
 
     shift = gain_shift(batch, gains)[:, None]  # exp gains scaled per topic: the ratio is unchanged
     return safe_div(total(gain(cut(batch.grades, cutoff), gains, shift)),
@@ -169,12 +169,12 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     top = max(top, 1)
     shift = gain_shift(batch, gains, clip=top)[:, None]  # labels above max_rel count as max_rel
     highest = _highest_gain(gains, top, shift)
-    base = (gain(np.minimum(grades, top), gains, shift) / highest) @ weight if d else np.zeros(grades.shape[:-1])
+    base = ordered_dot(gain(np.minimum(grades, top), gains, shift) / highest, weight)
     if part == "base":
         return base
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
     unjudged = within_length(n, d) & ~cut(batch.judged, cutoff)
-    residual = (unjudged @ weight if d else 0.0) + p ** n.astype(np.float64)
+    residual = ordered_dot(unjudged, weight) + p ** n.astype(np.float64)
     return residual if part == "residual" else base + residual
 
 
@@ -299,8 +299,12 @@ def set_recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
 
 
 def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
-    """SetP × SetR (trec_eval ``set_map``)."""
-    return set_precision(batch, cutoff=cutoff, rel=rel) * set_recall(batch, cutoff=cutoff, rel=rel)
+    """SetP × SetR (trec_eval ``set_map``), computed as trec_eval does, C² / (n·R) with C the relevant
+    retrieved documents and n the retrieved ones: the product of the two rounded quotients can differ
+    in the last bit (and in a printed 4th decimal)."""
+    retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    found = relevant_at(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+    return safe_div(found * found, retrieved * batch.topics.num_rel(rel).astype(np.float64))
 
 
 ELEVEN_POINTS = tuple(k / 10 for k in range(11))  # trec_eval's recall levels 0.0, 0.1, ..., 1.0
