@@ -355,8 +355,10 @@ class TrecEvalResults(Results):
     undefined: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=bool))
 
     def summary(self) -> np.ndarray:
-        """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values)."""
-        return np.where(self.undefined.any(axis=2), np.nan, super().summary())
+        """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values), without
+        the warning of a NaN left out of a mean."""
+        defined = dataclasses.replace(self, values=np.where(self.undefined, 0.0, self.values))
+        return np.where(self.undefined.any(axis=2), np.nan, Results.summary(defined))
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
         """(run, topic, measure, value) rows: per topic for the topics the run has, NaN values

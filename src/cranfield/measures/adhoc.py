@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from cranfield._numeric import ordered_dot, safe_div
+from cranfield._numeric import ordered_dot, ordered_sum, safe_div
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import (
@@ -319,8 +319,9 @@ def recall_counts(levels: Any, num_rel: np.ndarray) -> np.ndarray:
 def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     """Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), shape (S, T, L):
     the best precision at any rank that has found at least :func:`recall_counts` relevant
-    documents, 0 if no rank does (also on an empty ranking, where trec_eval computes 0/0 for a
-    level that needs no relevant document; ``--compat trec_eval`` prints that NaN)."""
+    documents, 0 if no rank does. On a ranking that a run has but that is empty (``judged_only``
+    removed every document), the precision of a level that needs no relevant document is 0/0:
+    NaN, as trec_eval computes it (docs/conventions.md#judged-only)."""
     j = relevant_at(batch, None, rel)
     found = np.cumsum(j, axis=-1)
     precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
@@ -331,7 +332,8 @@ def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     index, any_rank = first_true(reached)
     first = np.where(any_rank, index, -1)  # first rank reaching each level
     value = np.take_along_axis(best_after, np.maximum(first, 0), axis=-1) if j.shape[-1] else np.zeros(first.shape)
-    return np.where(first >= 0, value, 0.0)
+    empty = (batch.length == 0) & batch.present  # (S, T)
+    return np.where(empty[..., None] & (needed == 0), np.nan, np.where(first >= 0, value, 0.0))
 
 
 def iprec(batch: Batch, *, cutoff: float, rel: int = 1) -> np.ndarray:
@@ -342,8 +344,10 @@ def iprec(batch: Batch, *, cutoff: float, rel: int = 1) -> np.ndarray:
 def eleven_point(batch: Batch, *, levels: tuple[float, ...] | None = None, rel: int = 1) -> np.ndarray:
     """Interpolated precision averaged over recall levels (trec_eval ``11pt_avg``): by default the
     11 levels 0, 0.1, ..., 1; ``levels`` as trec_eval's ``11pt_avg.0.2,0.5,0.8``, each listed
-    level counted (a level listed twice counts twice)."""
-    return _interpolated(batch, levels or ELEVEN_POINTS, rel).mean(axis=-1)
+    level counted (a level listed twice counts twice). The levels are added as trec_eval adds them,
+    one at a time from the last to the first (m_11pt_avg.c), then divided by their number."""
+    levels = levels or ELEVEN_POINTS
+    return ordered_sum(_interpolated(batch, levels, rel)[..., ::-1]) / len(levels)
 
 
 def num_q(batch: Batch) -> np.ndarray:
