@@ -353,12 +353,15 @@ class TrecEvalResults(Results):
 
     shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
     undefined: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=bool))
+    totals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(M,): the ``all`` row of a measure whose trec_eval total is not the sum of its rows, NaN elsewhere."""
 
     def summary(self) -> np.ndarray:
         """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values), without
         the warning of a NaN left out of a mean."""
         defined = dataclasses.replace(self, values=np.where(self.undefined, 0.0, self.values))
-        return np.where(self.undefined.any(axis=2), np.nan, Results.summary(defined))
+        summary = np.where(np.isnan(self.totals), Results.summary(defined), self.totals)
+        return np.where(self.undefined.any(axis=2), np.nan, summary)
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
         """(run, topic, measure, value) rows: per topic for the topics the run has, NaN values
@@ -380,7 +383,9 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> Trec
     (as 0) but get no rows of their own. Where trec_eval computes 0/0 the value is NaN: the
     interpolated precision (``iprec_at_recall``, ``11pt_avg``) of a ranking that ``-J`` left
     empty, at every recall level that asks for no relevant document (⌊level·R + 0.9⌋ = 0: level 0,
-    and every level when R = 0); its ``all`` row is then NaN too."""
+    and every level when R = 0); its ``all`` row is then NaN too. With ``-c``, ``num_rel``'s ``all``
+    row counts the judgments of label > 0 of every qrels topic, whatever ``-l`` says
+    (``m_num_rel.c``, ``te_calc_avg_num_rel``)."""
     coll = evaluator.collection
     shown = np.zeros((len(runs), coll.n_topics), dtype=bool)
     empty = np.zeros_like(shown)
@@ -394,9 +399,13 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> Trec
         if levels := _recall_levels(measure):
             asks_none[m] = (recall_counts(levels, coll.topics.num_rel(measure.params["rel"])) == 0).any(axis=1)
     keep = np.flatnonzero(evaluator.topic_mask)
+    complete = evaluator.missing != "skip"
+    specs = results.measure_specs or [None] * len(results.measures)
+    totals = np.array([float(coll.topics.num_rel(1).sum()) if complete and spec and spec.spec.name == "NumRel"
+                       else np.nan for spec in specs])
     undefined = (shown & empty)[:, None, keep] & asks_none[None, :, keep]
     fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
-    return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined)
+    return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined, totals=totals)
 
 
 def _recall_levels(measure: Measure) -> tuple[float, ...]:
@@ -425,7 +434,7 @@ class TrecTopics:
 
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
-        topic_rules = trec_eval and (may_be_nan or (per_topic and self.evaluator.missing != "skip"))
+        topic_rules = trec_eval and (may_be_nan or self.evaluator.missing != "skip")
         runs = self._prepared(results) if topic_rules or self.relstring is not None else []
         if topic_rules:
             results = trec_eval_results(results, self.evaluator, runs)
