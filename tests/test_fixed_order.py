@@ -86,8 +86,8 @@ def test_ordered_matmul_adds_in_inner_order():
 # where a product is allowed, and why
 ALLOWED = {
     "measures/topics.py": "int64 bit masks: exact integers, no BLAS",
-    "meta/significance.py": "resampled statistics that feed only comparisons with a tolerance; the ones near a "
-                            "threshold are recomputed in a fixed order (docs/meta.md)",
+    "meta/significance.py": "einsum (numpy's own loops, not BLAS) of resampled statistics that feed only "
+                            "comparisons; the bootstrap's near a threshold are recomputed in a fixed order",
 }
 PRODUCTS = {"dot", "matmul", "einsum", "tensordot", "inner", "vdot", "outer"}
 
