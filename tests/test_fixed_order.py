@@ -64,11 +64,19 @@ def test_ordered_sum_adds_in_index_order(xs):
     for x in xs:
         total += x
     assert ordered_sum(np.array(xs, dtype=np.float64)) == total
-    w = np.arange(len(xs), dtype=np.float64)
-    total = 0.0
-    for x, v in zip(xs, w):
-        total += x * v
-    assert ordered_dot(np.array(xs, dtype=np.float64), w) == total
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 300), st.integers(0, 2**32 - 1))
+def test_ordered_dot_does_not_depend_on_the_memory_layout(d, seed):
+    """The sums over ranks: one order whatever the strides of the input (a BLAS dot's order is the
+    kernel's), bit for bit."""
+    rng = np.random.default_rng(seed)
+    a, w = rng.random((3, 4, d)), rng.random(d)
+    expected = ordered_dot(a, w)
+    assert np.array_equal(ordered_dot(np.asfortranarray(a), w), expected)
+    assert np.array_equal(ordered_dot(np.moveaxis(np.moveaxis(a, 2, 0).copy(), 0, 2), w), expected)
+    assert np.array_equal(ordered_dot(a[1:2, 2], w), expected[1:2, 2])
 
 
 def test_ordered_matmul_adds_in_inner_order():

@@ -51,8 +51,10 @@ def ordered_sum(x: Any, axis: int = -1) -> np.ndarray:
 
 
 def ordered_dot(a: Any, w: Any) -> np.ndarray:
-    """Σ_r a[..., r]·w[r] over the last axis in index order (:func:`ordered_sum`): ``a @ w`` without BLAS."""
-    return ordered_sum(np.multiply(a, w), axis=-1)
+    """Σ_r a[..., r]·w[r] over the last axis: ``a @ w`` without BLAS, the products added by numpy's
+    pairwise summation over a contiguous last axis, one fixed order on every CPU (several times
+    faster than :func:`ordered_sum`'s sequential order, for the sums over ranks of a kernel)."""
+    return np.add.reduce(np.ascontiguousarray(np.multiply(a, w, dtype=np.float64)), axis=-1)
 
 
 def ordered_matmul(a: Any, b: Any) -> np.ndarray:

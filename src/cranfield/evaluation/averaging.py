@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import GEOM_EPSILON, ordered_dot, ordered_sum
+from cranfield._numeric import GEOM_EPSILON, ordered_sum
 from cranfield.errors import CranfieldError, check_choice, listing, warn
 
 AVERAGES = ("avg", "geom", "dd")
@@ -164,7 +164,7 @@ def average(
     wx = np.where(scored, w, 0.0)
     total = wx.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, ordered_dot(np.where(scored, x, 0.0)[..., order], w[order]) / total, np.nan)
+        return np.where(total > 0, ordered_sum(np.where(scored, x, 0.0)[..., order] * w[order]) / total, np.nan)
 
 
 def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> np.ndarray:
