@@ -51,11 +51,16 @@ def streams(seed: int, b: int) -> list[np.random.Generator]:
     """One generator per block of BLOCK resamples: the children of SeedSequence(seed), in order."""
     return [np.random.default_rng(c) for c in np.random.SeedSequence(seed).spawn(-(-b // BLOCK))]
 
+def bootstrap_draws(n: int, b: int, seed: int) -> np.ndarray:
+    """The (B, T) topics drawn by the B resamples, block by block (docs/scaling.md#streams)."""
+    return np.concatenate([stream.integers(0, n, (min(BLOCK, b - start), n))
+                           for start, stream in zip(range(0, b, BLOCK), streams(seed, b))])
+
+
 def loop_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: int) -> list[float]:
     """Sakai, WWW 2012, Figure 2, one pair and one resample at a time (draws as in docs/scaling.md#streams)."""
     n = x.shape[0]
-    idx = np.concatenate([stream.integers(0, n, (min(BLOCK, b - start), n))
-                          for start, stream in zip(range(0, b, BLOCK), streams(seed, b))])
+    idx = bootstrap_draws(n, b, seed)
     asl = []
     for i, j in pairs:
         z = x[:, i] - x[:, j]
@@ -99,18 +104,15 @@ def loop_tukey(x: np.ndarray, b: int, seed: int) -> np.ndarray:
 def numpy_bootstrap(x: np.ndarray, pairs: list[tuple[int, int]], b: int, seed: int) -> list[float]:
     """Figure 2 as a researcher writes it with numpy: a loop over pairs, each pair's B resamples
     drawn as one (B, T) array (the same draws as :func:`loop_bootstrap`)."""
-    n = x.shape[0]
-    idx = np.concatenate([stream.integers(0, n, (min(BLOCK, b - start), n))
-                          for start, stream in zip(range(0, b, BLOCK), streams(seed, b))])
+    draws, root_n = bootstrap_draws(x.shape[0], b, seed), np.sqrt(x.shape[0])
     asl = []
-    for i, j in pairs:
-        z = x[:, i] - x[:, j]
-        t_z = abs(z.mean() / (z.std(ddof=1) / np.sqrt(n)))
-        w_b = (z - z.mean())[idx]
-        mean, sd = w_b.mean(axis=1), w_b.std(axis=1, ddof=1)
+    for z in (x[:, i] - x[:, j] for i, j in pairs):
+        observed = abs(z.mean() / (z.std(ddof=1) / root_n))
+        resampled = (z - z.mean())[draws]  # (B, T): every resample of the pair at once
+        mean, sd = resampled.mean(axis=1), resampled.std(axis=1, ddof=1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            t_b = np.where(sd > 0, mean / (sd / np.sqrt(n)), np.where(mean == 0, 0.0, np.inf))
-        asl.append(float(np.mean(np.abs(t_b) >= t_z - 1e-12 * max(1.0, t_z))))
+            t_b = np.where(sd > 0, mean / (sd / root_n), np.where(mean == 0, 0.0, np.inf))
+        asl.append(float(np.mean(np.abs(t_b) >= observed - 1e-12 * max(1.0, observed))))
     return asl
 
 
