@@ -27,7 +27,6 @@ from cranfield.measures._common import (
     gain,
     gain_shift,
     ideal_gains,
-    log2_discount,
     ranks,
     within_length,
 )
@@ -56,7 +55,7 @@ def average_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.n
     j = relevant_at(batch, cutoff, rel)
     prec = np.cumsum(j, axis=-1, dtype=np.int32 if j.shape[-1] < 2**31 else np.int64) / ranks(j.shape[-1])
     prec *= j  # P@r where the document at r is relevant, else 0
-    return safe_div(prec.sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(ordered_sum(prec), batch.topics.num_rel(rel))  # added in rank order, as trec_eval
 
 
 def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
@@ -80,8 +79,9 @@ def r_precision(batch: Batch, *, rel: int = 1, mult: float = 1.0) -> np.ndarray:
 
 
 def dcg(g: np.ndarray) -> np.ndarray:
-    """Σ_r g_r / log2(r + 1) over the last axis."""
-    return ordered_dot(g, log2_discount(g.shape[-1]))
+    """Σ_r g_r / log2(r + 1) over the last axis, each term divided and the terms added in rank
+    order, as trec_eval's ``ndcg`` computes it (docs/conventions.md#fixed-order)."""
+    return ordered_sum(g / np.log2(ranks(g.shape[-1]) + 1.0))
 
 
 def jk_discount(d: int, base: float) -> np.ndarray:
@@ -258,7 +258,7 @@ def bpref(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     big_r = batch.topics.num_rel(rel)
     denom = np.minimum(big_r, batch.topics.num_nonrel(rel))[None, :, None]
     term = np.where(above > 0, 1.0 - safe_div(np.minimum(above, denom), np.broadcast_to(denom, above.shape)), 1.0)
-    return safe_div((term * j).sum(axis=-1), big_r)
+    return safe_div(ordered_sum(term * j), big_r)  # added in rank order, as trec_eval
 
 
 INFAP_EPSILON = 1e-5  # trec_eval's smoothing of the judged-relevant fraction
@@ -284,7 +284,7 @@ def inf_ap(batch: Batch, *, rel: int = 1) -> np.ndarray:
         later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r_before + n + u) / j) * (
             (r_before + INFAP_EPSILON) / (r_before + n + 2 * INFAP_EPSILON))
     term = np.where(j == 0, 1.0, later)
-    return safe_div(np.where(relevant, term, 0.0).sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(ordered_sum(np.where(relevant, term, 0.0)), batch.topics.num_rel(rel))
 
 
 def set_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
