@@ -6,8 +6,8 @@ tag v9.0.8, built with its Makefile) printed on x86-64 Linux for ``trec_eval -q 
 ``results.trunc``, ``qrels.rel_level``), the TREC 2003 Robust runs, the TREC 2012 Web runs and
 ir_measures' fixture, each with the options of ``cases.tsv`` (-J, -c, -l 2, -M 100 and
 combinations), and six generated cases (``random/``) where the order of a sum shows in a 4th decimal
-(a mean's ``P_100``/``P_500``, a topic's ``bpref``). Every value is compared as printed, 4 decimals: the arithmetic follows trec_eval's
-order of operations (docs/conventions.md#fixed-order).
+(a mean's ``P_100``/``P_500``, a topic's ``bpref``). Every value is compared as printed, 4 decimals:
+the arithmetic follows trec_eval's order of operations (docs/conventions.md#fixed-order).
 """
 
 from __future__ import annotations
