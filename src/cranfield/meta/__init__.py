@@ -14,6 +14,8 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
 - Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,
   :func:`tau_ap`, :func:`spearman_rho`, :func:`correlation_matrix`, :func:`intuitiveness`
   (Figure 6).
+- Agreement between two sets of labels of the same units (:mod:`~cranfield.meta.labels`):
+  :func:`label_agreement` — Cohen's κ, weighted κ, Krippendorff's α, the confusion matrix.
 - :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
@@ -29,6 +31,7 @@ from cranfield.meta.agreement import (
     spearman_rho,
     tau_ap,
 )
+from cranfield.meta.labels import LabelAgreement, LabelTable, label_agreement
 from cranfield.meta.power import DiscriminativePower, discriminative_power
 from cranfield.meta.scores import ScoreMatrix, as_score_matrices, as_score_matrix
 from cranfield.meta.significance import (
@@ -56,6 +59,7 @@ __all__ = [
     "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
     "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
     "DiscriminativePower", "discriminative_power",
+    "LabelTable", "LabelAgreement", "label_agreement",
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
     "Intuitiveness", "intuitiveness",
     "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",
