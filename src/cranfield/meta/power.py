@@ -18,7 +18,8 @@ import numpy as np
 from cranfield.meta._common import check_alpha
 from cranfield.meta.significance import PairwiseResult, pairwise_test
 
-__all__ = ["DiscriminativePower", "SignificanceOverlap", "discriminative_power", "significance_overlap"]
+__all__ = ["DiscriminativePower", "SignificanceOverlap", "SignificanceAgreement", "discriminative_power",
+           "significance_overlap", "significance_agreement"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,3 +188,70 @@ def significance_overlap(powers: Any) -> list[SignificanceOverlap]:
                 only_1=int((s1 & ~s2).sum()), only_2=int((~s1 & s2).sum()), neither=int((~s1 & ~s2).sum()),
                 n_pairs=len(r1.pairs)))
     return out
+
+
+@dataclass(frozen=True)
+class SignificanceAgreement:
+    """Whether a judge's labels find the same significant differences between runs as the
+    reference's, over every pair of runs (one measure, one test).
+
+    Attributes
+    ----------
+    measure : str
+    both_same : int
+        Pairs significant under both qrels, with the same sign of the difference.
+    reference_only, judge_only : int
+        Pairs significant under one qrels only.
+    neither : int
+    swaps : int
+        Pairs significant under both with opposite signs: the judge reverses a significant conclusion.
+    power_reference, power_judge : float
+        Discriminative power under each qrels (significant pairs / pairs).
+    n_pairs : int
+    """
+
+    measure: str
+    both_same: int
+    reference_only: int
+    judge_only: int
+    neither: int
+    swaps: int
+    power_reference: float
+    power_judge: float
+    n_pairs: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics by the names of ``cranfield judges``."""
+        return {"both_same": self.both_same, "reference_only": self.reference_only, "judge_only": self.judge_only,
+                "neither": self.neither, "swaps": self.swaps, "power(reference)": self.power_reference,
+                "power(judge)": self.power_judge}
+
+
+def significance_agreement(reference: DiscriminativePower, judge: DiscriminativePower) -> SignificanceAgreement:
+    """Compare the significant run pairs of one measure under the reference's and a judge's qrels.
+
+    A pair significant under both counts as ``both_same`` when the two mean differences have the
+    same sign and as a ``swap`` otherwise (a reversal of a significant conclusion, as in
+    Voorhees, SIGIR 1998, and Sakai, WWW 2012, Table 4's overlap of significant pairs).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(3)
+    >>> a = rng.normal(size=(25, 4)) + [0, 0, 1, 2]
+    >>> b = a + rng.normal(scale=0.2, size=(25, 4))
+    >>> s = significance_agreement(discriminative_power(a, test="t"), discriminative_power(b, test="t"))
+    >>> s.both_same + s.reference_only + s.judge_only + s.neither + s.swaps == s.n_pairs
+    True
+    """
+    from cranfield.errors import CranfieldError
+
+    r1, r2 = reference.result, judge.result
+    if r1.systems != r2.systems or not np.array_equal(r1.pairs, r2.pairs):
+        raise CranfieldError(f"the reference and the judge compare different run pairs for {reference.measure}")
+    s1, s2 = r1.significant(reference.alpha), r2.significant(judge.alpha)
+    both = s1 & s2
+    same = np.sign(r1.effect) == np.sign(r2.effect)
+    return SignificanceAgreement(
+        measure=reference.measure, both_same=int((both & same).sum()), reference_only=int((s1 & ~s2).sum()),
+        judge_only=int((~s1 & s2).sum()), neither=int((~s1 & ~s2).sum()), swaps=int((both & ~same).sum()),
+        power_reference=reference.power, power_judge=judge.power, n_pairs=len(r1.pairs))
