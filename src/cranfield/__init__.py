@@ -17,12 +17,13 @@ from cranfield.measures.plugins import load_plugin, measure, param, register_mea
 from cranfield.measures.registry import Measure, MeasureSpec, Param, parse_measure  # noqa: E402
 
 if TYPE_CHECKING:
+    from cranfield.analysis.judges import compare_judges
     from cranfield.compat.ir_measures import as_ir_measures_provider, ir_measure
     from cranfield.render.report import Report
 
 # Imported on first use (PEP 562), so that `import cranfield` and every command stay light.
 _LAZY = {"Report": "cranfield.render.report", "as_ir_measures_provider": "cranfield.compat.ir_measures",
-         "ir_measure": "cranfield.compat.ir_measures"}
+         "ir_measure": "cranfield.compat.ir_measures", "compare_judges": "cranfield.analysis.judges"}
 
 
 def __getattr__(name: str) -> Any:
@@ -39,6 +40,6 @@ __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Report", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
-    "as_ir_measures_provider", "ir_measure",
+    "as_ir_measures_provider", "ir_measure", "compare_judges",
     "register_measure", "measure", "param", "Param", "MeasureSpec", "unregister_measure", "load_plugin",
 ]

@@ -38,10 +38,12 @@ COMMANDS = {
     "truncation": ("truncation",),
     "aspects": ("aspects",),
     "report": ("report",),
+    "judges": ("judges",),
 }
 GROUPS = (
     ("evaluate runs", ("eval", "example", "measures", "report")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
+    ("judge the judgments", ("judges",)),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
 OTHER_TOOLS = """\

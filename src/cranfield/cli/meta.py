@@ -152,6 +152,16 @@ def add_parser(sub: Any) -> None:
         p.set_defaults(handler=_checked(handler))
 
 
+def add_tested_command(p: argparse.ArgumentParser, handler: Callable[[argparse.Namespace, Any], int],
+                       default_test: str = "t") -> None:
+    """The options of a command that scores runs and tests pairs of them as ``compare`` does
+    (``--test``, ``--correction``, ``--B``, ``--alpha``, ``--seed``, scoring, ``-o``, the cluster):
+    checked, then ``handler(args, client)``."""
+    _test_options(p, default_test)
+    _input_options(p)
+    p.set_defaults(handler=_checked(handler))
+
+
 def _checked(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
     """``handler(args, client)`` after :func:`_check_options`, with the Dask client of ``--dask`` or
     ``--workers`` (None: everything in this process)."""
