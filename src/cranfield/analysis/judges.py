@@ -275,7 +275,8 @@ def compare_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any], ru
 
     check_choice(topics, "topics option", TOPIC_SETS)
     named = judge_names(judges)
-    ref_name = Path(reference).name if isinstance(reference, (str, Path)) else "reference"
+    ref_name = (Path(reference).name if isinstance(reference, (str, Path)) else
+                reference.source if isinstance(reference, Qrels) else "reference")
     qrels = [as_qrels(reference, diversity=diversity), *(as_qrels(q, diversity=diversity) for q in named.values())]
     kinds = {q.diversity for q in qrels}
     if len(kinds) > 1:

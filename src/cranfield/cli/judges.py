@@ -42,6 +42,7 @@ examples:
   cranfield judges qrels.txt llm=umbrela.qrels crowd=mturk.qrels --runs runs/*.gz -m AP -m nDCG@10
   cranfield judges qrels.txt llm.qrels --runs runs/*.gz -m P@10 --rel 2 --test bootstrap --format csv
   cranfield judges qrels.txt llm.qrels --fill filled.qrels
+  cranfield judges assessors.qrels_jg --jg --reference-group nist --runs runs/*.gz -m AP
 """
 
 
@@ -56,8 +57,12 @@ def add_parser(sub: Any) -> None:
                     "the significant differences.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("reference", help="the reference qrels (qid iter docno rel, or diversity qrels)")
-    p.add_argument("judges", nargs="+", metavar="judge",
+    p.add_argument("judges", nargs="*", metavar="judge",
                    help="a judge's qrels: a path (named by its file name) or name=path")
+    p.add_argument("--jg", action="store_true",
+                   help="REFERENCE is trec_eval's multi-judge qrels_jg file (qid group docno rel): its first group "
+                        "(or --reference-group) is the reference, every other group a judge")
+    p.add_argument("--reference-group", metavar="NAME", help="with --jg: the group that is the reference")
     p.add_argument("--runs", nargs="+", metavar="RUN", help="run files: the leaderboard and significance parts")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="a measure of the leaderboards (repeatable, or comma-separated; default: AP, nDCG@10)")
@@ -98,7 +103,20 @@ def _check(args: argparse.Namespace) -> None:
     args.ci_B = check_int(args.ci_B, "--ci-B", low=0, high=100_000)
     if args.format == "parquet" and not args.output:
         raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
-    args.named = judge_names(args.judges)
+    if args.jg:
+        from cranfield.io.qrels_jg import read_qrels_jg
+
+        groups = read_qrels_jg(args.reference)
+        first = next(iter(groups)) if args.reference_group is None else args.reference_group
+        if first not in groups:
+            raise CranfieldError(f"{args.reference} has no judgment group {first!r}; its groups are "
+                                 f"{', '.join(groups)}")
+        args.reference = groups.pop(first)
+        args.named = {**groups, **judge_names(args.judges)} if args.judges else groups
+    elif args.reference_group is not None:
+        raise CranfieldError("--reference-group needs --jg")
+    else:
+        args.named = judge_names(args.judges)
     if args.fill:
         args.fill_paths = _fill_paths(args.fill, list(args.named))
         for path in args.fill_paths.values():
