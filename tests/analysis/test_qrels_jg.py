@@ -7,7 +7,6 @@ from __future__ import annotations
 import warnings
 
 import pandas as pd
-import pytest
 
 from conftest import DATA
 from cranfield import EvaluationWarning
