@@ -197,7 +197,7 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     results : Results or any score matrix input of :mod:`cranfield.meta.scores`
     measure : str
     test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
-    correction : {"none", "holm", "bonferroni"}, optional
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
         Significance level of ``significant``.

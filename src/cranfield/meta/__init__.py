@@ -8,7 +8,8 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
   :func:`t_test`, :func:`wilcoxon_test`, :func:`randomization_test`, :func:`bootstrap_test`
   (Sakai, WWW 2012, Figure 2), :func:`tukey_hsd` (Carterette, TOIS 2012; Sakai's Figure 4),
   :func:`pairwise_test`
-  by name, Holm and Bonferroni via ``correction=`` or :func:`adjust_pvalues`.
+  by name, Holm, Bonferroni, Hommel, Benjamini–Hochberg and Benjamini–Yekutieli via ``correction=`` or
+  :func:`adjust_pvalues`.
 - :func:`discriminative_power` with the Δ required for significance (Figures 3 and 5) and
   :func:`plot_asl_curves` (:mod:`~cranfield.meta.power`).
 - Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,

@@ -91,7 +91,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     rng : int, numpy Generator or None
         Seed or generator. With an int, every measure gets the same resamples, as in
         Sakai's comparisons.
-    correction : {"none", "holm", "bonferroni"}
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}
         Adjust the pairwise ASLs for multiple comparisons first (not with Tukey HSD).
     client : dask.distributed.Client, optional
         Run the test's blocks of resamples as tasks on a Dask cluster: the same result, bit

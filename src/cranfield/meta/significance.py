@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
-CORRECTIONS = ("none", "holm", "bonferroni")
+CORRECTIONS = ("none", "holm", "bonferroni", "hommel", "bh", "by")
 TIES = ("inclusive", "strict")
 DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000}
 # A resample whose variance is below this fraction of its mean square is recomputed from its
@@ -157,14 +157,22 @@ class PairwiseResult:
 
 # --------------------------------------------------------------------------- corrections
 def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
-    """Holm's step-down or Bonferroni's adjustment of the p-values of one family of tests.
+    """Adjust the p-values of one family of tests for multiple comparisons.
 
     Parameters
     ----------
     pvalues : array_like, shape (P,)
-    method : {"holm", "bonferroni", "none"}
-        Bonferroni: min(1, m·p). Holm (1979): the k-th smallest p-value becomes
-        min(1, max_{j≤k} (m − j + 1)·p_(j)).
+    method : {"holm", "bonferroni", "hommel", "bh", "by", "none"}
+        With p_(1) <= ... <= p_(m) the sorted p-values:
+
+        - ``bonferroni``: min(1, m·p).
+        - ``holm`` (Holm, Scand. J. Stat. 1979): p_(k) becomes min(1, max_{j<=k} (m − j + 1)·p_(j)).
+        - ``hommel`` (Hommel, Biometrika 1988; the adjusted p-values of Wright, Biometrics 1992):
+          for each subset size s = m, ..., 2, c_s = min_{k<=s} s·p_(m−s+k)/k; the s largest
+          p-values are raised to c_s, the others to min(s·p, c_s).
+        - ``bh`` (Benjamini & Hochberg, JRSS B 1995, false discovery rate): p_(k) becomes
+          min(1, min_{j>=k} m·p_(j)/j).
+        - ``by`` (Benjamini & Yekutieli, Ann. Stat. 2001, any dependence): ``bh`` times Σ_{i<=m} 1/i.
 
     NaN p-values stay NaN and do not count in m.
 
@@ -174,6 +182,10 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     [0.03, 0.06, 0.06]
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bonferroni").round(2).tolist()
     [0.03, 0.12, 0.09]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "bh").round(2).tolist()
+    [0.03, 0.04, 0.04]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "hommel").round(2).tolist()
+    [0.03, 0.04, 0.04]
     """
     check_choice(method, "correction", CORRECTIONS)
     p = np.array(pvalues, dtype=np.float64)
@@ -186,11 +198,31 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
         p[ok] = np.minimum(1.0, q * m)
         return p
     order = np.argsort(q, kind="stable")
-    stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
+    ranked = q[order]
+    k = np.arange(1, m + 1, dtype=np.float64)
+    if method == "holm":
+        stepped = np.maximum.accumulate(ranked * (m - k + 1))
+    elif method == "hommel":
+        stepped = _hommel(ranked)
+    else:
+        scale = float((1.0 / k).sum()) if method == "by" else 1.0
+        stepped = np.minimum.accumulate((ranked * m * scale / k)[::-1])[::-1]
     adjusted = np.empty_like(q)
     adjusted[order] = np.minimum(1.0, stepped)
     p[ok] = adjusted
     return p
+
+
+def _hommel(ranked: np.ndarray) -> np.ndarray:
+    """Hommel's adjusted p-values of the ascending p-values ``ranked`` (Wright, Biometrics 1992,
+    §2.3): O(m²), one vector operation per subset size."""
+    m = ranked.size
+    adjusted = ranked.copy()
+    for size in range(m, 1, -1):
+        c = float((size * ranked[m - size:] / np.arange(1, size + 1)).min())
+        adjusted[m - size:] = np.maximum(adjusted[m - size:], c)
+        adjusted[:m - size] = np.maximum(adjusted[:m - size], np.minimum(size * ranked[:m - size], c))
+    return adjusted
 
 
 # --------------------------------------------------------------------------- shared driver
@@ -280,8 +312,8 @@ def t_test(data: Any, *, measure: str | None = None, correction: str = "none",
     data : score matrix (see :mod:`cranfield.meta.scores`), T >= 2 topics
     measure : str, optional
         Which measure of a multi-measure input.
-    correction : {"none", "holm", "bonferroni"}
-        Multiple-comparison adjustment over the pairs of this call.
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}
+        Multiple-comparison adjustment over the pairs of this call (:func:`adjust_pvalues`).
     baseline : str or int, optional
         Compare every other system with this one only (pairs (s, baseline)).
 

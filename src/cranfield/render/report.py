@@ -138,7 +138,7 @@ class Report:
         instead of every pair of runs.
     test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
         The significance test (:func:`cranfield.meta.pairwise_test`; default the paired t-test).
-    correction : {"none", "holm", "bonferroni"}, optional
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Multiple-comparison correction over the pairs of each measure; default Holm (Holm, Scand.
         J. Stat. 1979), none for Tukey HSD, which controls the family-wise error itself.
     alpha : float
