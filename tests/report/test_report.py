@@ -84,7 +84,7 @@ def test_wins_ties_losses_by_hand(results):
 
 
 @pytest.mark.parametrize("test, correction", [("t", "holm"), ("wilcoxon", "bonferroni"), ("randomization", "none"),
-                                              ("tukey", "none")])
+                                              ("tukey", "none"), ("tukey-randomised", "none")])
 def test_pvalues_and_significance_are_those_of_cranfield_meta(results, test, correction):
     c = compare_runs(results, "AP", test=test, correction=correction, n_resamples=300, seed=3)
     r = pairwise_test(results, test=test, measure="AP", correction=correction, n_resamples=300, rng=3)

@@ -48,7 +48,9 @@ _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (floa
 def default_correction(test: str) -> str:
     """The correction used when none is given: Holm's step-down (Holm, Scand. J. Stat. 1979)
     for the pairwise tests, none for Tukey HSD, which controls the family-wise error itself."""
-    return "none" if test == "tukey" else "holm"
+    from cranfield.meta.significance import TUKEY_TESTS
+
+    return "none" if test in TUKEY_TESTS else "holm"
 
 
 @dataclass(frozen=True, eq=False)
@@ -196,7 +198,7 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     ----------
     results : Results or any score matrix input of :mod:`cranfield.meta.scores`
     measure : str
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
+    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
@@ -270,6 +272,6 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
         losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
         significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
-        n_resamples=None if test in ("t", "wilcoxon") else n_resamples or DEFAULT_RESAMPLES[test],
+        n_resamples=n_resamples or DEFAULT_RESAMPLES[test] if test in DEFAULT_RESAMPLES else None,
         confidence=confidence, bootstrap_resamples=b, seed=seed, baseline=None, topics=tuple(results.topics),
     )

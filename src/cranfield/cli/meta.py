@@ -37,8 +37,11 @@ bit for bit; each measure uses the same draws.
 COMPARE_EPILOG = """\
 tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
 randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
-bootstrap (B = 1,000); tukey = Carterette's randomised Tukey HSD over all runs (B = 5,000),
-which needs no --correction. ASL/p-values have no +1 correction (docs/conventions.md#meta).
+bootstrap (B = 1,000); tukey = Tukey's HSD over all runs from the two-way ANOVA without
+replication (topics x runs: residual variance, studentized range; with Sakai's ES_HSD);
+tukey-randomised = Carterette's randomised Tukey HSD (B = 5,000). The Tukey tests need no
+--correction. (Changed: --test tukey used to be the randomised test, now tukey-randomised.)
+corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR). ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
 markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
 is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
@@ -72,7 +75,7 @@ examples:
   cranfield discpower qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10 --test bootstrap --B 1000
   cranfield discpower qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --test tukey --plot asl.png
   cranfield discpower qrels.txt runs/*.gz -m AP --test t --correction holm --format json
-  cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey --B 1000 --overlap
+  cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey-randomised --B 1000 --overlap
 """
 
 CORRELATE_EPILOG = """\
@@ -201,7 +204,7 @@ def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> N
     significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
     p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
     p.add_argument("--B", metavar="B", dest="B",
-                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey 5000)")
+                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey-randomised 5000)")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     _random_options(p, seed_of)
 
@@ -300,8 +303,8 @@ def _check_options(args: argparse.Namespace) -> None:
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs")
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
-        if args.B is not None and args.test in ("t", "wilcoxon"):
-            warn(f"--B sets the resamples of the randomization, bootstrap and tukey tests; the {args.test} test "
+        if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
+            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} test "
                  "draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)

@@ -51,7 +51,7 @@ def add_parser(sub: Any) -> None:
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs")
     add_test_options(p, "t")
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
-                   help="multiple-comparison correction (default: holm; none for tukey)")
+                   help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)

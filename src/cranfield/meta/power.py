@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from cranfield.meta._common import check_alpha
-from cranfield.meta.significance import PairwiseResult, pairwise_test
+from cranfield.meta.significance import TUKEY_TESTS, PairwiseResult, pairwise_test
 
 __all__ = ["DiscriminativePower", "SignificanceOverlap", "SignificanceAgreement", "discriminative_power",
            "significance_overlap", "significance_agreement"]
@@ -37,7 +37,7 @@ class DiscriminativePower:
         ``n_significant / n_pairs``.
     delta : float
         The performance difference required for significance at α: for the bootstrap, the
-        maximum over pairs of Figure 3's per-pair Δ; for Tukey HSD, the smallest |mean
+        maximum over pairs of Figure 3's per-pair Δ; for either Tukey HSD test, the smallest |mean
         difference| among the significant pairs (Figure 5). NaN for the other tests, or when
         no pair is significant (Tukey HSD) or ⌊B·α⌋ = 0 (bootstrap).
     asl : ndarray, shape (P,)
@@ -82,7 +82,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     data : score matrix (see :mod:`cranfield.meta.scores`)
     measure : str, optional
         Which measure of a multi-measure input.
-    test : {"bootstrap", "tukey", "t", "wilcoxon", "randomization"}
+    test : {"bootstrap", "tukey", "tukey-randomised", "t", "wilcoxon", "randomization"}
         The significance test (default: Sakai's paired bootstrap test, Figure 2).
     alpha : float
         Significance level (default 0.05).
@@ -105,7 +105,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     --------
     >>> rng = np.random.default_rng(7)
     >>> scores = rng.random((30, 5)) + np.linspace(0, 0.3, 5)   # 30 topics, 5 systems
-    >>> dp = discriminative_power(scores, test="tukey", n_resamples=1000, rng=1)
+    >>> dp = discriminative_power(scores, test="tukey-randomised", n_resamples=1000, rng=1)
     >>> dp.n_pairs, dp.n_significant, round(dp.delta, 3)
     (10, 2, 0.216)
     """
@@ -115,7 +115,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     significant = result.significant(level)
     if test == "bootstrap" and result.delta is not None and not np.isnan(result.delta).all():
         delta = float(np.nanmax(result.delta))
-    elif test == "tukey" and significant.any():
+    elif test in TUKEY_TESTS and significant.any():
         delta = float(np.abs(result.effect[significant]).min())
     else:
         delta = float("nan")

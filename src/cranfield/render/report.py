@@ -136,7 +136,7 @@ class Report:
     baseline : str or int, optional
         Compare every run with this one (a run name, one of the run files given, or its index)
         instead of every pair of runs.
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
+    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
         The significance test (:func:`cranfield.meta.pairwise_test`; default the paired t-test).
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Multiple-comparison correction over the pairs of each measure; default Holm (Holm, Scand.
@@ -344,7 +344,8 @@ class Report:
 
     def _how(self) -> str:
         names = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomization":
-                 "randomisation test", "bootstrap": "paired bootstrap test", "tukey": "randomised Tukey HSD"}
+                 "randomisation test", "bootstrap": "paired bootstrap test", "tukey": "Tukey HSD",
+                 "tukey-randomised": "randomised Tukey HSD"}
         s = self.settings
         how = names.get(s["test"], s["test"])
         if s["B"]:
