@@ -47,7 +47,8 @@ def test_tukey_delta_is_the_smallest_significant_difference():
     assert dp.delta == np.abs(r.effect[significant]).min()
     # Tukey's ASL falls as |difference| grows: exactly the pairs at least Δ apart are significant
     assert np.array_equal(np.abs(r.effect) >= dp.delta, significant)
-    none = discriminative_power(np.random.default_rng(1).random((10, 4)), test="tukey-randomised", n_resamples=200, rng=1)
+    none = discriminative_power(np.random.default_rng(1).random((10, 4)), test="tukey-randomised", n_resamples=200,
+                                rng=1)
     assert none.n_significant == 0 and np.isnan(none.delta)
 
 

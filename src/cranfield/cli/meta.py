@@ -41,7 +41,8 @@ bootstrap (B = 1,000); tukey = Tukey's HSD over all runs from the two-way ANOVA 
 replication (topics x runs: residual variance, studentized range; with Sakai's ES_HSD);
 tukey-randomised = Carterette's randomised Tukey HSD (B = 5,000). The Tukey tests need no
 --correction. (Changed: --test tukey used to be the randomised test, now tukey-randomised.)
-corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR). ASL/p-values have no +1 correction (docs/conventions.md#meta).
+corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR).
+ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
 markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
 is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
@@ -204,7 +205,8 @@ def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> N
     significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
     p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
     p.add_argument("--B", metavar="B", dest="B",
-                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey-randomised 5000)")
+                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, "
+                        "tukey-randomised 5000)")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     _random_options(p, seed_of)
 
@@ -304,8 +306,8 @@ def _check_options(args: argparse.Namespace) -> None:
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
         if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
-            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} test "
-                 "draws none and ignores it")
+            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} "
+                 "test draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     check_output(args)
