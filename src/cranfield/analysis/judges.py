@@ -67,13 +67,15 @@ class JudgeComparison:
 
     def records(self) -> list[dict[str, Any]]:
         """One dict per row, keys :data:`COLUMNS`, in order: for each judge its labels (per topic,
-        then ``all``), then per measure its leaderboard and significance rows; undefined values None."""
+        then ``all``), its leaderboard rows per measure, its significance rows per measure;
+        undefined values None."""
         out: list[dict[str, Any]] = []
         for judge in self.judges:
             out += _label_records(judge, self.labels[judge], self.topic_names)
             for measure in self.measures:
-                stats: dict[str, Any] = dict(self.leaderboards[judge, measure].statistics)
+                stats = self.leaderboards[judge, measure].statistics
                 out += [_record(judge, "leaderboard", measure, "all", k, v) for k, v in stats.items()]
+            for measure in self.measures:
                 sig = self.significance[judge, measure].to_dict()
                 out += [_record(judge, "significance", measure, "all", k, v) for k, v in sig.items()]
         return out
