@@ -86,7 +86,7 @@ def test_compare_json_contract(capsys, results):
     assert code == 0 and isinstance(rows, list) and len(rows) == 6
     assert set(rows[0]) == {"measure", "test", "run_1", "run_2", "mean_1", "mean_2", "difference", "statistic",
                             "pvalue", "pvalue_adjusted", "significant", "ci_t_low", "ci_t_high", "ci_bootstrap_low",
-                            "ci_bootstrap_high", "effect_size", "wins", "ties", "losses"}
+                            "ci_bootstrap_high", "effect_size", "effect_size_hedges", "wins", "ties", "losses"}
     r = t_test(results, measure="AP", correction="holm")
     assert [row["pvalue_adjusted"] for row in rows] == r.pvalue_adjusted.tolist()
 

@@ -22,6 +22,9 @@ difference, its confidence interval and a standardised effect size.
   SIGIR 2016, "Statistical significance, power, and sample sizes: a systematic review of SIGIR
   and TOIS, 2006-2015"). It equals t / √T. It is not Sakai's ES_HSD, which divides by the
   residual standard deviation of a two-way ANOVA over all runs.
+- ``effect_size_hedges``: d_z with Hedges' small-sample correction, J(ν)·d_z, ν = T − 1,
+  J(ν) = Γ(ν/2) / (√(ν/2) Γ((ν − 1)/2)) (Hedges, J. Educ. Stat. 1981, Eq. 6e; ≈ 1 − 3/(4ν − 1)):
+  d_z overestimates the population effect on few topics; NaN with fewer than 3 topics.
 - ``wins``, ``ties``, ``losses``: the topics where run i scores higher than, equal to
   (docs/conventions.md#equality) or lower than run j.
 
@@ -74,6 +77,8 @@ class Comparison:
         The paired t-interval and the percentile bootstrap interval of the mean difference.
     effect_size : ndarray, shape (P,)
         d̄ / s_d (Cohen's d_z); NaN when s_d = 0 and d̄ = 0, ±inf when s_d = 0 alone.
+    effect_size_hedges : ndarray, shape (P,)
+        J(T − 1) · d_z, Hedges' bias-corrected effect size.
     wins, ties, losses : ndarray of int, shape (P,)
         Topics where run i is better than, equal to, worse than run j.
     statistic : ndarray, shape (P,)
@@ -102,6 +107,7 @@ class Comparison:
     ci_t: np.ndarray
     ci_bootstrap: np.ndarray
     effect_size: np.ndarray
+    effect_size_hedges: np.ndarray
     wins: np.ndarray
     ties: np.ndarray
     losses: np.ndarray
@@ -121,7 +127,8 @@ class Comparison:
 
     def to_frame(self) -> Any:
         """One row per pair: measure, run_1, run_2, mean_1, mean_2, difference, ci_t_low/high,
-        ci_bootstrap_low/high, effect_size, wins, ties, losses, statistic, pvalue, pvalue_adjusted,
+        ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses, statistic, pvalue,
+        pvalue_adjusted,
         significant (a pandas DataFrame)."""
         import pandas as pd
 
@@ -138,12 +145,24 @@ class Comparison:
                 "ci_t_low": float(self.ci_t[k, 0]), "ci_t_high": float(self.ci_t[k, 1]),
                 "ci_bootstrap_low": float(self.ci_bootstrap[k, 0]), "ci_bootstrap_high": float(self.ci_bootstrap[k, 1]),
                 "effect_size": float(self.effect_size[k]),
+                "effect_size_hedges": float(self.effect_size_hedges[k]),
                 "wins": int(self.wins[k]), "ties": int(self.ties[k]), "losses": int(self.losses[k]),
                 "statistic": float(self.statistic[k]), "pvalue": float(self.pvalue[k]),
                 "pvalue_adjusted": float(self.pvalue_adjusted[k]),
                 "significant": bool(self.significant[k]),
             })
         return rows
+
+
+def hedges_correction(df: int) -> float:
+    """Hedges' J(ν) = Γ(ν/2) / (√(ν/2) Γ((ν − 1)/2)), the factor that makes a standardised mean
+    difference on ν degrees of freedom unbiased (Hedges, J. Educ. Stat. 6(2), 1981, Eq. 6e); NaN
+    for ν < 2."""
+    from scipy.special import gammaln
+
+    if df < 2:
+        return float("nan")
+    return float(np.exp(gammaln(df / 2) - gammaln((df - 1) / 2)) / np.sqrt(df / 2))
 
 
 def t_interval(values: np.ndarray, confidence: float = 0.95) -> np.ndarray:
@@ -241,6 +260,7 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         measure=matrix.measure, runs=matrix.systems, means=tested.means, ci=t_interval(columns, confidence),
         pairs=pairs, difference=tested.effect, ci_t=t_interval(d, confidence),
         ci_bootstrap=_bootstrap_intervals(columns, pairs, confidence, b, seed), effect_size=effect,
+        effect_size_hedges=effect * hedges_correction(n - 1),
         wins=((d > 0) & ~same).sum(axis=1), ties=same.sum(axis=1), losses=((d < 0) & ~same).sum(axis=1),
         statistic=tested.statistic,
         pvalue=tested.pvalue, pvalue_adjusted=tested.pvalue_adjusted, significant=tested.significant(),
@@ -268,7 +288,7 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
     return Comparison(
         measure=measure, runs=tuple(results.runs), means=values.mean(axis=1), ci=t_interval(values, confidence),
         pairs=np.zeros((0, 2), dtype=np.int64), difference=none, ci_t=np.zeros((0, 2)), ci_bootstrap=np.zeros((0, 2)),
-        effect_size=none, wins=np.zeros(0, dtype=np.int64), ties=np.zeros(0, dtype=np.int64),
+        effect_size=none, effect_size_hedges=none, wins=np.zeros(0, dtype=np.int64), ties=np.zeros(0, dtype=np.int64),
         losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
         significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
