@@ -101,25 +101,27 @@ class LabelAgreement:
         return float(self.statistics[name][-1])
 
 
-def _join(reference: LabelTable, judge: LabelTable, grades: np.ndarray
+def _join(reference: LabelTable, judge: LabelTable, codes: Sequence[np.ndarray], n_grades: int
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The units both label — their topic and the reference's and the judge's grade codes
-    (indices into ``grades``) — and the topic of every unit only one labels: (topic, x, y,
-    reference-only topics, judge-only topics).
+    (``codes``: each table's labels as indices 0..n_grades−1) — and the topic of every unit only
+    one labels: (topic, x, y, reference-only topics, judge-only topics).
 
     Each row is packed into one 64-bit code (topic, unit, grade code) and the codes are sorted
     (a plain sort, several times faster than an argsort); equal (topic, unit) prefixes are then
     matched by a binary search.
     """
-    width = max(1, (grades.size - 1).bit_length())
+    width = max(1, (n_grades - 1).bit_length())
     top = int(max(reference.unit.max(initial=0), judge.unit.max(initial=0))).bit_length() + width
     high = int(max(reference.topic.max(initial=0), judge.topic.max(initial=0))).bit_length()
     if top + high > 62:
         raise CranfieldError("too many distinct topics, units and grades to join (more than 2**62 codes)")
     mask = np.int64((1 << width) - 1)
     keys = []
-    for table, who in ((reference, "reference"), (judge, "judge")):
-        code = (table.topic << top) | (table.unit << width) | np.searchsorted(grades, table.label)
+    for table, grade, who in ((reference, codes[0], "reference"), (judge, codes[1], "judge")):
+        code = table.topic << top
+        code |= table.unit << width
+        code |= grade
         code.sort()
         key = code >> width
         if key.size > 1 and (key[1:] == key[:-1]).any():
@@ -234,13 +236,14 @@ def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Seq
     >>> a.pooled("agreement"), round(a.pooled("kappa(rel=1)"), 4), round(a.pooled("kappa(rel=2)"), 4)
     (0.75, 1.0, 0.0)
     """
-    grades = _union(reference.label, judge.label)
-    topic, x, y, ref_only, judge_only = _join(reference, judge, grades)
+    grades, codes = _dense_codes([reference.label, judge.label])
+    topic, x, y, ref_only, judge_only = _join(reference, judge, codes, grades.size)
     if topic.size == 0:
         raise CranfieldError("the reference and the judge have no labelled unit in common: nothing to compare")
-    topics = _union(reference.topic, judge.topic)
+    topics, topic_codes = _dense_codes([reference.topic, judge.topic], also=[topic, ref_only, judge_only])
+    topic, ref_only, judge_only = topic_codes[2:]
     n_topics = topics.size
-    confusion = confusion_matrices(np.searchsorted(topics, topic), x, y, n_topics, grades.size)
+    confusion = confusion_matrices(topic, x, y, n_topics, grades.size)
     given = (confusion.sum(axis=(0, 2)) + confusion.sum(axis=(0, 1))) > 0  # grades of common units only
     grades, confusion = grades[given], confusion[:, given][:, :, given]
     levels = grades[grades > 0] if thresholds is None else np.unique(np.asarray(thresholds, dtype=np.float64))
@@ -259,16 +262,32 @@ def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Seq
     return LabelAgreement(
         topics=topics, grades=grades, confusion=confusion,
         n_both=tables.sum(axis=(1, 2)),
-        n_reference_only=_with_total(count(np.searchsorted(topics, ref_only), minlength=n_topics)),
-        n_judge_only=_with_total(count(np.searchsorted(topics, judge_only), minlength=n_topics)),
+        n_reference_only=_with_total(count(ref_only, minlength=n_topics)),
+        n_judge_only=_with_total(count(judge_only, minlength=n_topics)),
         thresholds=levels, statistics=stats,
     )
 
 
-def _union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The sorted distinct values of a and b (each reduced on its own first: hashing is faster
-    than sorting the concatenation)."""
-    return np.union1d(np.unique(a), np.unique(b))
+def _dense_codes(arrays: Sequence[np.ndarray], also: Sequence[np.ndarray] = ()
+                 ) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted distinct values of ``arrays`` and every array of ``arrays`` (then of ``also``,
+    whose values must be among them) as indices into them. Integer values in a range of at most
+    2**20 go through a lookup table (one pass, no sort); others through a sort and a binary search."""
+    low = min((float(a.min()) for a in arrays if a.size), default=0.0)
+    high = max((float(a.max()) for a in arrays if a.size), default=0.0)
+    integral = high - low <= 1 << 20 and all(
+        a.dtype.kind in "iu" or bool((a == np.floor(a)).all()) for a in arrays)
+    if not integral:
+        distinct = np.union1d(*[np.unique(a) for a in arrays]) if len(arrays) > 1 else np.unique(arrays[0])
+        return distinct, [np.searchsorted(distinct, a) for a in (*arrays, *also)]
+    offset = int(low)
+    present = np.zeros(int(high) - offset + 1, dtype=bool)
+    shifted = [(a - offset).astype(np.int64) for a in arrays]
+    for a in shifted:
+        present[a] = True
+    lookup = np.cumsum(present) - 1
+    distinct = (np.flatnonzero(present) + offset).astype(arrays[0].dtype)
+    return distinct, [lookup[a] for a in shifted] + [lookup[(a - offset).astype(np.int64)] for a in also]
 
 
 def _binarised(tables: np.ndarray, above: np.ndarray) -> np.ndarray:
