@@ -39,11 +39,12 @@ COMMANDS = {
     "aspects": ("aspects",),
     "report": ("report",),
     "judges": ("judges",),
+    "topicsize": ("topicsize",),
 }
 GROUPS = (
     ("evaluate runs", ("eval", "example", "measures", "report")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
-    ("judge the judgments", ("judges",)),
+    ("judge the judgments and size a collection", ("judges", "topicsize")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
 OTHER_TOOLS = """\

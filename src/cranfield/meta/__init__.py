@@ -17,6 +17,8 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
   (Figure 6).
 - Agreement between two sets of labels of the same units (:mod:`~cranfield.meta.labels`):
   :func:`label_agreement` — Cohen's κ, weighted κ, Krippendorff's α, the confusion matrix.
+- :func:`topic_set_size`: the topics a collection needs (Sakai, Inf. Retr. J. 2016;
+  :mod:`~cranfield.meta.topicsize`).
 - :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
@@ -48,6 +50,7 @@ from cranfield.meta.significance import (
     tukey_hsd,
     wilcoxon_test,
 )
+from cranfield.meta.topicsize import TopicSetSize, topic_set_size
 from cranfield.meta.uir import (
     QualityAspectCoverage,
     UnanimousImprovement,
@@ -60,7 +63,7 @@ __all__ = [
     "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
     "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
     "DiscriminativePower", "discriminative_power",
-    "LabelTable", "LabelAgreement", "label_agreement",
+    "LabelTable", "LabelAgreement", "label_agreement", "TopicSetSize", "topic_set_size",
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
     "Intuitiveness", "intuitiveness",
     "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",
