@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import equal
+from cranfield._numeric import equal, nan_div
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.meta._common import all_pairs, chunks
 from cranfield.meta.scores import as_score_matrices
@@ -412,10 +412,8 @@ def _row_kendall(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     for rows in chunks(a.shape[0], i.size):
         da = np.sign(ga[rows][:, i] - ga[rows][:, k])
         db = np.sign(gb[rows][:, i] - gb[rows][:, k])
-        score = (da * db).sum(axis=1, dtype=np.int64).astype(np.float64)
-        denominator = np.sqrt((n0 - (da == 0).sum(axis=1)) * (n0 - (db == 0).sum(axis=1)))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[rows] = np.where(denominator > 0, score / np.where(denominator > 0, denominator, 1.0), np.nan)
+        score = (da * db).sum(axis=1, dtype=np.int64)
+        out[rows] = nan_div(score, np.sqrt((n0 - (da == 0).sum(axis=1)) * (n0 - (db == 0).sum(axis=1))))
     return out
 
 
@@ -423,9 +421,7 @@ def _row_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Pearson's r of every row pair of a, b (R, n), by fixed-order sums; NaN for a constant row."""
     da = a - a.mean(axis=1, keepdims=True)
     db = b - b.mean(axis=1, keepdims=True)
-    denominator = np.sqrt((da * da).sum(axis=1) * (db * db).sum(axis=1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, (da * db).sum(axis=1) / np.where(denominator > 0, denominator, 1.0), np.nan)
+    return nan_div((da * db).sum(axis=1), np.sqrt((da * da).sum(axis=1) * (db * db).sum(axis=1)))
 
 
 def _row_positions(x: np.ndarray, name_rank: np.ndarray) -> np.ndarray:

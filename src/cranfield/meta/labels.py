@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._numeric import nan_div
 from cranfield.errors import CranfieldError, listing, warn
 
 __all__ = ["LabelTable", "LabelAgreement", "label_agreement", "cohen_kappa", "weighted_kappa",
@@ -143,11 +144,6 @@ def confusion_matrices(topic: np.ndarray, a: np.ndarray, b: np.ndarray, n_topics
     return flat.reshape(n_topics, g, g)
 
 
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
-
-
 def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
     """Cohen's κ of each (…, K, K) confusion matrix: (p_o − p_e) / (1 − p_e), NaN when
     1 − p_e = 0 or the matrix is empty (Cohen, Educ. Psychol. Meas. 20(1), 1960, Eq. 1)."""
@@ -156,7 +152,7 @@ def cohen_kappa(confusion: np.ndarray) -> np.ndarray:
     observed = np.trace(c, axis1=-2, axis2=-1)
     expected = (c.sum(axis=-1) * c.sum(axis=-2)).sum(axis=-1)
     # κ = (n·Σ diag − Σ row·col) / (n² − Σ row·col): the same value, without dividing twice
-    return _ratio(n * observed - expected, n * n - expected)
+    return nan_div(n * observed - expected, n * n - expected)
 
 
 def weighted_kappa(confusion: np.ndarray, grades: np.ndarray, weights: str = "linear") -> np.ndarray:
@@ -173,7 +169,7 @@ def weighted_kappa(confusion: np.ndarray, grades: np.ndarray, weights: str = "li
     expected = c.sum(axis=-1)[..., :, None] * c.sum(axis=-2)[..., None, :]
     observed_w = (w * c).sum(axis=(-2, -1))
     expected_w = (w * expected).sum(axis=(-2, -1))
-    return 1.0 - _ratio(n * observed_w, expected_w)
+    return 1.0 - nan_div(n * observed_w, expected_w)
 
 
 def _alpha_distance(grades: np.ndarray, counts: np.ndarray, metric: str) -> np.ndarray:
@@ -207,7 +203,7 @@ def krippendorff_alpha(confusion: np.ndarray, grades: np.ndarray, metric: str = 
     delta = _alpha_distance(grades, counts, metric)
     observed = (o * delta).sum(axis=(-2, -1))
     expected = (counts[..., :, None] * counts[..., None, :] * delta).sum(axis=(-2, -1))
-    return 1.0 - _ratio((n - 1.0) * observed, expected)
+    return 1.0 - nan_div((n - 1.0) * observed, expected)
 
 
 def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Sequence[float] | None = None,
@@ -248,7 +244,7 @@ def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Seq
     grades, confusion = grades[given], confusion[:, given][:, :, given]
     levels = grades[grades > 0] if thresholds is None else np.unique(np.asarray(thresholds, dtype=np.float64))
     tables = np.concatenate([confusion, confusion.sum(axis=0)[None]])
-    stats: dict[str, np.ndarray] = {"agreement": _ratio(np.trace(tables, axis1=1, axis2=2).astype(np.float64),
+    stats: dict[str, np.ndarray] = {"agreement": nan_div(np.trace(tables, axis1=1, axis2=2).astype(np.float64),
                                                         tables.sum(axis=(1, 2)).astype(np.float64))}
     for level in levels:
         stats[f"kappa(rel={_number(level)})"] = cohen_kappa(_binarised(tables, grades >= level))
