@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from cranfield import CranfieldError, EvaluationWarning
@@ -111,3 +113,14 @@ def test_significance_agreement_counts_swaps():
     assert (a.swaps, a.both_same, a.reference_only, a.judge_only, a.neither) == (2, 0, 1, 0, 0)
     assert (a.power_reference, a.power_judge) == (1.0, pytest.approx(2 / 3))
     assert a.to_dict()["power(judge)"] == pytest.approx(2 / 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12), st.integers(3, 9), st.integers(0, 2**32 - 1))
+def test_a_judge_equal_to_the_reference_agrees_perfectly(topics, systems, seed):
+    """Invariant: identical score matrices give τ_b = τ_ap = ρ = 1, no error, no drop, the same top."""
+    x = np.random.default_rng(seed).random((topics, systems))
+    s = leaderboard_agreement(x, x.copy(), n_resamples=20, rng=seed).statistics
+    assert (s["tau_b"], s["tau_ap"], s["spearman"], s["max_drop"], s["same_top"]) == (1.0, 1.0, 1.0, 0.0, 1.0)
+    assert (s["rmse"], s["bias"], s["loa_low"], s["loa_high"]) == (0.0, 0.0, 0.0, 0.0)
+    assert s["tau_b[low]"] == s["tau_b[high]"] == 1.0
