@@ -125,10 +125,13 @@ def test_a_judge_that_labels_everything_relevant(files, tmp_path):
     assert r.labels["yes.qrels"].thresholds.tolist() == [1.0]
 
 
-def test_no_common_documents_is_an_error(tmp_path):
+def test_no_common_documents_is_an_error(capsys, tmp_path):
     other = _write(pd.DataFrame({"qid": ["601"], "iter": ["0"], "docno": ["nowhere"], "rel": [1]}), tmp_path / "x")
-    with pytest.raises(CranfieldError, match="no labelled unit in common"):
+    with pytest.raises(CranfieldError, match="judge x and the reference qrels.txt.gz have no judged document"):
         compare_judges(str(QRELS), [other])
+    code, _, err = run_cli(capsys, "judges", QRELS, other)
+    assert code == 2 and err == ("cranfield: error: judge x and the reference qrels.txt.gz have no judged document in "
+                                 "common (same topic and document): nothing to compare\n")
 
 
 def test_diversity_units_are_intent_document_pairs(tmp_path):

@@ -24,7 +24,7 @@ from cranfield.errors import CranfieldError, check_choice, listing, warn
 from cranfield.io import as_qrels
 from cranfield.io.qrels import Qrels
 from cranfield.meta.agreement import BOOTSTRAP_CI_RESAMPLES, LeaderboardAgreement, leaderboard_agreement
-from cranfield.meta.labels import LabelAgreement, LabelTable, label_agreement
+from cranfield.meta.labels import LabelAgreement, LabelTable, NoCommonUnits, label_agreement
 from cranfield.meta.power import SignificanceAgreement, discriminative_power, significance_agreement
 from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
@@ -187,6 +187,17 @@ def filled_qrels(reference: Qrels, judge: Qrels) -> Qrels:
 
 
 # --------------------------------------------------------------------------- the comparison
+def _labels(reference: LabelTable, judge: LabelTable, thresholds: Sequence[float] | None,
+            topic_names: Sequence[str], name: str, ref_name: str) -> LabelAgreement:
+    """:func:`~cranfield.meta.labels.label_agreement`, an error naming the judge when it shares no
+    judged document with the reference."""
+    try:
+        return label_agreement(reference, judge, thresholds=thresholds, topic_names=topic_names)
+    except NoCommonUnits:
+        raise CranfieldError(f"judge {name} and the reference {ref_name} have no judged document in common "
+                             "(same topic and document): nothing to compare") from None
+
+
 def _topic_set(reference: ScoreMatrix, judge: ScoreMatrix, name: str, topics: str) -> tuple[ScoreMatrix,
                                                                                              ScoreMatrix]:
     """The two matrices over the same topics: those both have (``common``), or the reference's,
@@ -282,10 +293,11 @@ def compare_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any], ru
     qrels = [as_qrels(reference, diversity=diversity), *(as_qrels(q, diversity=diversity) for q in named.values())]
     kinds = {q.diversity for q in qrels}
     if len(kinds) > 1:
-        raise CranfieldError("the reference and the judges must all be ad hoc qrels or all diversity qrels")
+        raise CranfieldError("the reference and the judges must all be ad hoc qrels or all diversity qrels "
+                             "(read them alike with --diversity or --adhoc)")
     tables, topic_names = label_tables(qrels)
     thresholds = None if rel is None else [rel]
-    labels = {name: label_agreement(tables[0], table, thresholds=thresholds, topic_names=topic_names)
+    labels = {name: _labels(tables[0], table, thresholds, topic_names, name, ref_name)
               for name, table in zip(named, tables[1:])}
     settings: dict[str, Any] = {"topics": topics, "rel": rel}
     if runs is None:

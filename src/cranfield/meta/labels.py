@@ -34,11 +34,15 @@ import numpy as np
 from cranfield._numeric import nan_div
 from cranfield.errors import CranfieldError, listing, warn
 
-__all__ = ["LabelTable", "LabelAgreement", "label_agreement", "cohen_kappa", "weighted_kappa",
+__all__ = ["LabelTable", "LabelAgreement", "NoCommonUnits", "label_agreement", "cohen_kappa", "weighted_kappa",
            "krippendorff_alpha", "confusion_matrices", "ALPHA_METRICS", "KAPPA_WEIGHTS"]
 
 ALPHA_METRICS = ("nominal", "ordinal", "interval")
 KAPPA_WEIGHTS = ("linear", "quadratic")
+
+
+class NoCommonUnits(CranfieldError):
+    """The two label tables share no (topic, unit): there is nothing to compare."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,8 +225,8 @@ def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Seq
 
     Raises
     ------
-    CranfieldError
-        When no unit is labelled by both.
+    NoCommonUnits
+        A :class:`~cranfield.errors.CranfieldError`, when no unit is labelled by both.
 
     Examples
     --------
@@ -235,7 +239,7 @@ def label_agreement(reference: LabelTable, judge: LabelTable, *, thresholds: Seq
     grades, codes = _dense_codes([reference.label, judge.label])
     topic, x, y, ref_only, judge_only = _join(reference, judge, codes, grades.size)
     if topic.size == 0:
-        raise CranfieldError("the reference and the judge have no labelled unit in common: nothing to compare")
+        raise NoCommonUnits("the reference and the judge have no labelled unit in common: nothing to compare")
     topics, topic_codes = _dense_codes([reference.topic, judge.topic], also=[topic, ref_only, judge_only])
     topic, ref_only, judge_only = topic_codes[2:]
     n_topics = topics.size
