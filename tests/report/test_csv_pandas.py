@@ -43,6 +43,8 @@ COMMANDS: dict[tuple[str, ...], list[list[str]]] = {
     ("collection",): [[DIV_QRELS, *RUNS, "-m", "alpha-nDCG@10"]],
     ("dss",): [[DIV_QRELS, "-m", "alpha-nDCG", "--k", "5", "--n", "5"]],
     ("truncation",): [[QRELS, *RUNS, "-m", "RBU"]],
+    ("judges",): [[QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"]],
+    ("topicsize",): [[QRELS, "--runs", *RUNS, "-m", "AP", "--ci-width", "0.1"]],
 }
 # CSV holding several tables at once, unlike its JSON object: only read back whole (header first, every line a row)
 SHAPE_ONLY = {("collection",)}
