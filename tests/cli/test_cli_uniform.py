@@ -51,6 +51,8 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "aspects order": ([*LABELS], []),
     "aspects eval": (["<aspect files>"], RUN_OPTIONS),
     "report": ([QRELS, *RUNS[:2], "-m", "AP,P@10"], RUN_OPTIONS + QRELS_OPTIONS),
+    "judges": ([QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"], RUN_OPTIONS + QRELS_OPTIONS),
+    "topicsize": ([QRELS, "--runs", *RUNS, "-m", "AP"], RUN_OPTIONS + QRELS_OPTIONS),
 }
 # Commands that write only to -o (a report file), never to standard output.
 FILE_ONLY = {"report": ".md"}
