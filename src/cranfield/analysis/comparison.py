@@ -34,6 +34,7 @@ as the significance tests use them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +96,7 @@ class Comparison:
         B of ``ci_bootstrap``.
     seed : int
     baseline : str or None
+        The baseline's name; several baselines' names joined by ``", "``.
     topics : tuple of str
     """
 
@@ -206,7 +208,8 @@ def _bootstrap_intervals(columns: np.ndarray, pairs: np.ndarray, confidence: flo
 
 
 def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str | None = None,
-                 alpha: float = 0.05, baseline: str | int | None = None, n_resamples: int | None = None,
+                 alpha: float = 0.05, baseline: str | int | Sequence[str | int] | None = None,
+                 n_resamples: int | None = None,
                  seed: int = 0, confidence: float = 0.95,
                  bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Comparison:
     """Compare the runs of ``results`` on ``measure``: the test of
@@ -222,8 +225,9 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
         Significance level of ``significant``.
-    baseline : str or int, optional
-        Compare every other run with this one: pairs (run, baseline).
+    baseline : str or int, or a sequence of them, optional
+        Compare every other run with this one: pairs (run, baseline); with several baselines,
+        every run with each baseline, the correction applying to all those pairs at once.
     n_resamples : int, optional
         B of the resampling tests (None: the test's default).
     seed : int
@@ -246,8 +250,14 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     if hasattr(results, "runs") and len(results.runs) == 1:  # nothing to compare: the run's mean and interval
         return _single(results, measure, test, correction, alpha, n_resamples, seed, confidence, b)
     matrix = as_score_matrix(results, measure=measure)
-    tested = pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha,
-                           correction=correction, baseline=baseline, client=client)
+    bases: list[str | int] = (list(baseline) if isinstance(baseline, (list, tuple)) else
+                              [] if baseline is None else [baseline])  # type: ignore[list-item]
+    if len(bases) > 1:
+        tested = _against_baselines(matrix, bases, test=test, n_resamples=n_resamples, seed=seed, alpha=alpha,
+                                    correction=correction, client=client)
+    else:
+        tested = pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha,
+                               correction=correction, baseline=bases[0] if bases else None, client=client)
     columns = np.ascontiguousarray(matrix.values.T)  # (S, T)
     pairs = tested.pairs
     d = columns[pairs[:, 0]] - columns[pairs[:, 1]]  # (P, T)
@@ -266,9 +276,34 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         pvalue=tested.pvalue, pvalue_adjusted=tested.pvalue_adjusted, significant=tested.significant(),
         test=tested.test, correction=tested.correction, alpha=tested.alpha, n_resamples=tested.n_resamples,
         confidence=confidence, bootstrap_resamples=b, seed=seed,
-        baseline=None if baseline is None else matrix.systems[matrix.system_index(baseline)],
+        baseline=", ".join(matrix.systems[matrix.system_index(b)] for b in bases) or None,
         topics=matrix.topics,
     )
+
+
+def _against_baselines(matrix: Any, baselines: Sequence[str | int], *, test: str, n_resamples: int | None,
+                       seed: int, alpha: float, correction: str, client: Any) -> Any:
+    """The test of every run against each of several baselines: the pairs (run, baseline) of each
+    in turn (two baselines compared once, as (first, second)), then one ``correction`` over all
+    of them (a Tukey HSD test is one family already)."""
+    from dataclasses import replace
+
+    from cranfield.meta.significance import adjust_pvalues, pairwise_test
+
+    parts = [pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha, correction="none",
+                           baseline=b, client=client) for b in baselines]
+    pairs = np.concatenate([p.pairs for p in parts])
+    seen: set[frozenset[int]] = set()
+    keep = np.ones(len(pairs), dtype=bool)
+    for k, pair in enumerate(pairs.tolist()):  # a pair of two baselines is tested once
+        keep[k] = frozenset(pair) not in seen
+        seen.add(frozenset(pair))
+    pvalue = np.concatenate([p.pvalue for p in parts])[keep]
+    delta = [p.delta for p in parts if p.delta is not None]
+    return replace(parts[0], pairs=pairs[keep], effect=np.concatenate([p.effect for p in parts])[keep],
+                   statistic=np.concatenate([p.statistic for p in parts])[keep], pvalue=pvalue,
+                   pvalue_adjusted=adjust_pvalues(pvalue, correction), correction=correction, null_distribution=None,
+                   delta=np.concatenate(delta)[keep] if len(delta) == len(parts) else None)
 
 
 def _single(results: Any, measure: str, test: str, correction: str, alpha: float, n_resamples: int | None,

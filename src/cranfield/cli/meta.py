@@ -219,8 +219,9 @@ def _test_options(p: argparse.ArgumentParser, default: str) -> None:
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "t")
-    p.add_argument("--baseline", metavar="RUN",
-                   help="compare every run with this one (a run file given, or a run name) instead of all pairs")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
+                        "repeatable: every run with each baseline, the correction over all those pairs")
     _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
     p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
     p.add_argument("--label", help="--format latex: the table's \\label")
@@ -374,7 +375,7 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
         plot_results(results, args.plot, baseline=report.baseline, ci=[c.ci for c in report.comparisons])
     header = _header(args, results, "compare", {
         "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
-        "seed": args.seed if first.n_resamples else None, "baseline": report.baseline,
+        "seed": args.seed if first.n_resamples else None, "baseline": ",".join(report.baselines) or None,
     })
     if args.format in ("json", "csv"):
         return _emit(args, render_rows(report.pair_records(), args.format, header))

@@ -47,8 +47,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the report file: .html, .tex, .md, .csv, .json or .parquet (checked before the work; "
                         "written whole or not at all)")
-    p.add_argument("--baseline", metavar="RUN",
-                   help="compare every run with this one (a run file given, or a run name) instead of all pairs")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
+                        "repeatable: every run with each baseline")
     add_test_options(p, "t")
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
                    help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")

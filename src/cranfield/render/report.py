@@ -133,9 +133,10 @@ class Report:
     qrels, runs, measures
         As for :func:`cranfield.evaluate` (paths, dicts, DataFrames, Runs; a dict ``{name: run}``
         names the runs).
-    baseline : str or int, optional
+    baseline : str or int, or a list of them, optional
         Compare every run with this one (a run name, one of the run files given, or its index)
-        instead of every pair of runs.
+        instead of every pair of runs; with several baselines every run with each of them, the
+        correction over all those pairs, marked with letters as for all pairs.
     test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
         The significance test (:func:`cranfield.meta.pairwise_test`; default the paired t-test).
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
@@ -166,7 +167,9 @@ class Report:
     comparisons : list of Comparison
         One per measure, in measure order (:class:`cranfield.analysis.comparison.Comparison`).
     baseline : str or None
-        The baseline's run name.
+        The baseline's run name (None for all pairs and for several baselines).
+    baselines : tuple of str
+        Every baseline's run name (empty for all pairs).
     settings : dict
         test, correction, alpha, B, seed, confidence, bootstrap_resamples, baseline and
         ``evaluation`` (the Results' provenance).
@@ -184,13 +187,14 @@ class Report:
     results: Results
     comparisons: list[Comparison]
     baseline: str | None
+    baselines: tuple[str, ...]
     settings: dict[str, Any]
     inputs: list[dict[str, Any]]
     warnings: list[str]
     evaluator: Evaluator | None
     runs: list[Any] | None
 
-    def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: str | int | None = None,
+    def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: Any = None,
                  test: str = "t", correction: str | None = None, alpha: float = 0.05,
                  n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
                  bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None, **options: Any) -> None:
@@ -206,7 +210,7 @@ class Report:
                                    **{k: v for k, v in options.items() if k in _EVALUATE_OPTIONS})
 
     @classmethod
-    def from_evaluator(cls, evaluator: Evaluator, runs: Any, *, baseline: str | int | None = None,
+    def from_evaluator(cls, evaluator: Evaluator, runs: Any, *, baseline: Any = None,
                        test: str = "t", correction: str | None = None, alpha: float = 0.05,
                        n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
                        bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, order: str = "score",
@@ -222,7 +226,7 @@ class Report:
                                      score_dtype=score_dtype, names=names, client=client)
         return report
 
-    def _build_from_evaluator(self, evaluator: Evaluator, runs: Any, *, baseline: str | int | None, test: str,
+    def _build_from_evaluator(self, evaluator: Evaluator, runs: Any, *, baseline: Any, test: str,
                               correction: str | None, alpha: float, n_resamples: int | None, seed: int,
                               confidence: float, bootstrap_resamples: int, found: list[str], qrels: Any,
                               order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32",
@@ -249,7 +253,7 @@ class Report:
                 results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
                                              score_dtype=score_dtype, names=given, client=client)
                 parsed = read(quiet=True)
-        name = _baseline_name(baseline, items, results.runs)
+        name = _baseline_names(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
                       seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
@@ -257,37 +261,41 @@ class Report:
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
-    def from_results(cls, results: Results, *, baseline: str | int | None = None, test: str = "t",
+    def from_results(cls, results: Results, *, baseline: Any = None, test: str = "t",
                      correction: str | None = None, alpha: float = 0.05, n_resamples: int | None = None,
                      seed: int = 0, confidence: float = 0.95,
                      bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Report:
         """A report on runs already evaluated (``evaluator``, ``runs`` and ``inputs`` are then
         None, None and empty); the options are those of :class:`Report`."""
         report = cls.__new__(cls)
-        report._compare(results, _baseline_name(baseline, [], results.runs), test=test, correction=correction,
+        report._compare(results, _baseline_names(baseline, [], results.runs), test=test, correction=correction,
                         alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
                         bootstrap_resamples=bootstrap_resamples, found=[], client=client)
         report.evaluator, report.runs, report.inputs = None, None, []
         return report
 
-    def _compare(self, results: Results, baseline: str | None, *, test: str, correction: str | None, alpha: float,
+    def _compare(self, results: Results, baselines: tuple[str, ...], *, test: str, correction: str | None,
+                 alpha: float,
                  n_resamples: int | None, seed: int, confidence: float, bootstrap_resamples: int,
                  found: list[str], client: Any = None) -> None:
         correction = default_correction(test) if correction is None else correction
         if not results.runs:
             raise CranfieldError("a report needs at least one run")
+        baseline = baselines[0] if len(baselines) == 1 else None  # several: letters, as for all pairs
         with _Captured(found):
             comparisons = [compare_runs(results, m, test=test, correction=correction, alpha=alpha,
-                                        baseline=baseline, n_resamples=n_resamples, seed=seed,
+                                        baseline=baselines or None, n_resamples=n_resamples, seed=seed,
                                         confidence=confidence, bootstrap_resamples=bootstrap_resamples,
                                         client=client)
                            for m in results.measures]
         self.results, self.comparisons, self.baseline, self.warnings = results, comparisons, baseline, found
+        self.baselines = baselines
         first = comparisons[0] if comparisons else None
         self.settings = {
             "test": test, "correction": correction, "alpha": alpha,
             "B": first.n_resamples if first is not None else n_resamples, "seed": seed,
-            "confidence": confidence, "bootstrap_resamples": bootstrap_resamples, "baseline": baseline,
+            "confidence": confidence, "bootstrap_resamples": bootstrap_resamples,
+            "baseline": baseline if len(baselines) < 2 else list(baselines),
             "evaluation": dict(results.provenance),
         }
 
@@ -338,7 +346,9 @@ class Report:
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
         if self.baseline is None:
             kind = "letters" if fmt == "text" else "Superscript letters"
-            return f"{kind}: the runs a run is significantly better than ({how}, {level})."
+            against = f", each run against the baselines {', '.join(map(escape, self.baselines))}" if \
+                len(self.baselines) > 1 else ""
+            return f"{kind}: the runs a run is significantly better than ({how}, {level}{against})."
         marks = "$^\\dagger$/$^\\ddagger$" if fmt == "latex" else "+/-"
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 
@@ -361,7 +371,7 @@ class Report:
         joiner = "," if len(self.results.runs) > 26 else ""  # two-letter labels need a separator
         return {
             "labels": [run_letter(s) for s in range(len(self.results.runs))],
-            "runs": [f"{r} (baseline)" if r == self.baseline else r for r in self.results.runs],
+            "runs": [f"{r} (baseline)" if r in self.baselines else r for r in self.results.runs],
             "measures": self.measures,
             "cells": [[(float(c.means[s]), joiner.join(marks[s][m])) for m, c in enumerate(self.comparisons)]
                       for s in range(len(self.results.runs))],
@@ -527,6 +537,12 @@ def ord_index(letter: str) -> int:
     for ch in letter:
         k = k * 26 + (ord(ch) - ord("a") + 1)
     return k - 1
+
+
+def _baseline_names(given: Any, items: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
+    """The baselines' run names (:func:`_baseline_name`): none, one, or each of a list or tuple."""
+    many = list(given) if isinstance(given, (list, tuple)) else [] if given is None else [given]
+    return tuple(dict.fromkeys(str(_baseline_name(g, items, names)) for g in many))
 
 
 def _baseline_name(given: str | int | None, items: Sequence[Any], names: Sequence[str]) -> str | None:
