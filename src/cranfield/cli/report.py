@@ -50,6 +50,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--baseline", metavar="RUN", action="append",
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
                         "repeatable: every run with each baseline")
+    p.add_argument("--judge", action="append", metavar="QRELS",
+                   help="also compare another judge's qrels (a path, or name=path; repeatable) with QRELS on these "
+                        "runs and measures: a section of the .md, .html and .json report (docs/judges.md)")
     add_test_options(p, "t")
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
                    help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
@@ -99,6 +102,8 @@ def run_report(args: argparse.Namespace) -> int:
                                        correction=args.correction, alpha=args.alpha, n_resamples=args.B,
                                        seed=args.seed, confidence=args.confidence, order=args.order,
                                        on_duplicate=args.on_duplicate, client=client)
+        if args.judge:
+            report.compare_judges(args.judge, client=client)
     report.save(args.output)
     print(f"cranfield: wrote {args.output} ({size_text(os.path.getsize(args.output))})", file=sys.stderr)
     return 0

@@ -193,6 +193,7 @@ class Report:
     warnings: list[str]
     evaluator: Evaluator | None
     runs: list[Any] | None
+    judges: Any = None  # a JudgeComparison after compare_judges
 
     def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: Any = None,
                  test: str = "t", correction: str | None = None, alpha: float = 0.05,
@@ -487,7 +488,50 @@ class Report:
             lines.append("| " + " | ".join(row) + " |")
         lines += ["", self.legend("markdown") + f" Bold: the best mean per measure over "
                   f"{len(self.results.topics)} topics."]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + self._judges_markdown()) + "\n"
+
+    def compare_judges(self, judges: Any, **options: Any) -> Any:
+        """Compare other judges' qrels with this report's on its runs and measures, with its test,
+        correction, α, B and seed (:func:`cranfield.analysis.judges.compare_judges`; docs/judges.md);
+        the comparison (returned) becomes a section of the Markdown, HTML and JSON outputs."""
+        from cranfield.analysis.judges import compare_judges
+
+        if self.evaluator is None or self.runs is None:
+            raise CranfieldError("comparing judges needs a report built from qrels and runs, not from_results")
+        s = self.settings
+        self.judges = compare_judges(self.evaluator.qrels, judges, self.runs, list(self.results.measures),
+                                     test=s["test"], correction=s["correction"], alpha=s["alpha"],
+                                     n_resamples=s["B"], seed=s["seed"], **options)
+        return self.judges
+
+    def judge_tables(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The judges' section as (title, rows) tables: the pooled label statistics per judge, the
+        leaderboard and the significance statistics per judge and measure; empty without judges."""
+        if self.judges is None:
+            return []
+        tables: list[tuple[str, list[dict[str, Any]]]] = []
+        for part, key, title in (("labels", None, "Labels, pooled over topics"), ("leaderboard", "measure",
+                                 "Leaderboards"), ("significance", "measure", "Significance")):
+            rows: dict[tuple[str, str], dict[str, Any]] = {}
+            for r in self.judges.records():
+                if r["part"] == part and r["topic"] == "all" and "[" not in r["statistic"]:
+                    name = (r["judge"], r[key] if key else "")
+                    rows.setdefault(name, {"judge": r["judge"], **({key: r[key]} if key else {})})[r["statistic"]] = \
+                        r["value"]
+            tables.append((title, list(rows.values())))
+        return tables
+
+    def _judges_markdown(self) -> list[str]:
+        lines: list[str] = []
+        for title, rows in self.judge_tables():
+            if not rows:
+                continue
+            keys = list(rows[0])
+            lines += ["", f"**Judges: {title.lower()}** (reference {escape_markdown(self.judges.reference)})", "",
+                      "| " + " | ".join(escape_markdown(k) for k in keys) + " |",
+                      "|" + "|".join("---" if isinstance(rows[0][k], str) else "---:" for k in keys) + "|"]
+            lines += ["| " + " | ".join(_judge_cell(r[k]) for k in keys) + " |" for r in rows]
+        return lines
 
     def to_html(self) -> str:
         """One self-contained HTML page (:func:`cranfield.render.html.html_report`)."""
@@ -502,7 +546,7 @@ class Report:
         undefined numbers as null."""
         doc = {"cranfield": __version__, "settings": self.settings, "baseline": self.baseline,
                "inputs": self.inputs, "warnings": self.warnings, "table": self.records(),
-               "pairs": self.pair_records()}
+               "pairs": self.pair_records(), **({"judges": self.judges.records()} if self.judges else {})}
         return json.dumps(_jsonable(doc), indent=1, default=str) + "\n"
 
     def save(self, path: str | Path) -> None:
@@ -537,6 +581,14 @@ def ord_index(letter: str) -> int:
     for ch in letter:
         k = k * 26 + (ord(ch) - ord("a") + 1)
     return k - 1
+
+
+def _judge_cell(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, str):
+        return escape_markdown(value)
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
 
 
 def _baseline_names(given: Any, items: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
