@@ -5,6 +5,10 @@ Every file cranfield writes (results, provenance, plots, reports) goes through
 after a long evaluation, and through :func:`atomic_write`, which writes a temporary file in the
 target's directory and renames it over the target only when writing succeeded: a full disk, an
 interrupted run or an exception never leaves a half-written file that looks complete.
+
+Under :func:`interruptible` (the command line), Ctrl-C is also remembered: an interrupt that
+library code swallows (matplotlib ignores exceptions in some callbacks) still stops the next
+write (:func:`check_interrupted`), so an interrupted command writes nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +21,46 @@ from typing import IO
 
 from cranfield.errors import CranfieldError
 
-__all__ = ["check_writable", "atomic_write", "write_text"]
+__all__ = ["check_writable", "atomic_write", "write_text", "interruptible", "interrupted", "check_interrupted"]
+
+_interrupts: list[int] = []  # the SIGINTs received under interruptible()
+
+
+@contextlib.contextmanager
+def interruptible() -> Iterator[None]:
+    """Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` as Python's own handler does, and is
+    remembered until the block ends, so that :func:`check_interrupted` raises it again where
+    it was swallowed; outside the main thread (where signal handlers cannot be set) or when
+    SIGINT is ignored, nothing changes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # no handler can be set here, or Ctrl-C is to be ignored (a background job)
+        return
+
+    def handler(signum: int, frame: object) -> None:
+        _interrupts.append(signum)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        _interrupts.clear()
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C was pressed under :func:`interruptible` (whatever became of its ``KeyboardInterrupt``)."""
+    return bool(_interrupts)
+
+
+def check_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed under :func:`interruptible`, even if
+    whatever it interrupted swallowed it: called before anything is written."""
+    if interrupted():
+        raise KeyboardInterrupt
 
 
 def check_writable(path: str | os.PathLike[str], what: str = "output file") -> Path:
@@ -63,6 +106,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", what: str = "out
     target = check_writable(path, what)
     encoding = None if "b" in mode else "utf-8"
     if target.exists() and not _is_regular(target):
+        check_interrupted()
         try:
             with open(target, mode, encoding=encoding) as f:
                 yield f
@@ -79,6 +123,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", what: str = "out
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
+        check_interrupted()
         os.replace(tmp, target)
     except OSError as exc:
         _remove(tmp)

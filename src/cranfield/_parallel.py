@@ -8,6 +8,7 @@ Dask (``pip install 'cranfield[dask]'``) is imported only when a client is given
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -84,7 +85,30 @@ def connect(address: str | None = None, workers: int | None = None, timeout: flo
     except (OSError, RuntimeError, TimeoutError) as e:
         raise CranfieldError(f"cannot start a local Dask cluster of {workers or 1} worker processes "
                              f"({type(e).__name__}: {e})") from None
-    return Client(cluster)
+    client = Client(cluster)
+    client.register_plugin(_quiet_task_failures())
+    return client
+
+
+def drop_task_failure(record: logging.LogRecord) -> bool:
+    """A logging filter: False for a Dask worker's ``Compute Failed`` record (the task's error,
+    with its traceback, which the client raises again), True for every other record."""
+    return not str(record.msg).startswith("Compute Failed")
+
+
+def _quiet_task_failures() -> Any:
+    """A Dask worker plugin adding :func:`drop_task_failure` to each worker's log: the workers
+    of a local cluster share this process's standard error, where a failed task (bad input)
+    is to be one line of cranfield's, not a worker's log with a traceback."""
+    from dask.distributed import WorkerPlugin
+
+    class QuietTaskFailures(WorkerPlugin):
+        name = "cranfield-quiet-task-failures"
+
+        def setup(self, worker: Any) -> None:
+            logging.getLogger("distributed.worker").addFilter(drop_task_failure)
+
+    return QuietTaskFailures()
 
 
 def chunks(n: int, size: int) -> Sequence[slice]:

@@ -437,3 +437,71 @@ class Batch:
     def grades(self) -> np.ndarray:
         """Ad hoc label of each ranked document (the largest over intents), shape (S, T, D)."""
         return self.labels.max(axis=3) if self.labels.shape[3] > 1 else self.labels[..., 0]
+
+
+@dataclass(frozen=True, eq=False)
+class SampledBatch:
+    """Stochastic rankings as dense arrays: P ranking policies × N samples of each over T topics
+    (Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020), with the document identities and
+    groups that exposure needs (docs/fairness.md, docs/architecture.md).
+
+    Attributes
+    ----------
+    batch : Batch
+        The samples as a batch of P·N rankings: row ``p·N + n`` is sample ``n`` of policy ``p``;
+        ``batch.present`` says whether the policy has that sample for the topic.
+    policies : int
+        P.
+    doc : ndarray of int64, shape (P·N, T, D)
+        Each ranked document's code (−1 past the end): equal codes are the same document of the
+        same policy and topic, in any sample.
+    cell : ndarray of int64, shape (U,)
+        The (policy, topic) of each code, ``p·T + t``.
+    groups : ndarray of float64, shape (U, G)
+        Each code's group weights (a zero row: in no group); G = 0 without groups.
+    target : ndarray of float64, shape (T, G)
+        The target distribution over groups of each topic (NaN where undefined).
+    relevant_groups : ndarray of float64, shape (T, K, G)
+        The group weights of each topic's relevant documents, in the order of ``topics.ideal``.
+    group_ids : tuple of str
+    """
+
+    batch: Batch
+    policies: int
+    doc: np.ndarray
+    cell: np.ndarray
+    groups: np.ndarray
+    target: np.ndarray
+    relevant_groups: np.ndarray
+    group_ids: tuple[str, ...] = ()
+    cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_batch(cls, batch: Batch) -> SampledBatch:
+        """Each ranking of ``batch`` as a policy with one sample (deterministic rankings), without groups."""
+        s, t, d = batch.judged.shape
+        inside = np.arange(d) < np.minimum(batch.length, d)[..., None]
+        doc = np.where(inside, np.arange(s * t * d).reshape(s, t, d), -1)
+        cell = np.repeat(np.arange(s * t), d)
+        k = batch.topics.ideal.shape[1]
+        return cls(batch, s, doc, cell, np.zeros((s * t * d, 0)), np.zeros((t, 0)), np.zeros((t, k, 0)))
+
+    @property
+    def samples(self) -> int:
+        """N, the sample slots of each policy."""
+        return self.batch.labels.shape[0] // max(self.policies, 1)
+
+    def per_policy(self, x: np.ndarray) -> np.ndarray:
+        """An array over the P·N samples (first axis) as (P, N, ...)."""
+        return x.reshape((self.policies, self.samples) + x.shape[1:])
+
+    @property
+    def n_samples(self) -> np.ndarray:
+        """The samples of each policy and topic, shape (P, T) (0: the topic is missing)."""
+        return self.per_policy(self.batch.present).sum(axis=1)
+
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """A quantity computed once per set of parameters, whichever measure asks first."""
+        if key not in self.cache:
+            self.cache[key] = compute()
+        return self.cache[key]

@@ -24,6 +24,7 @@ __all__ = [
     "invalid",
     "check_int",
     "check_float",
+    "check_bool",
     "check_choice",
 ]
 
@@ -99,23 +100,25 @@ def _within(value: float, low: float | None, high: float | None, open_low: bool,
     return not (high is not None and (value > high or (open_high and value == high)))
 
 
-def check_int(value: object, what: str, *, low: int | None = None, high: int | None = None) -> int:
+def check_int(value: object, what: str, *, low: int | None = None, high: int | None = None,
+              text: bool = True) -> int:
     """``value`` as an int within ``[low, high]``, else :func:`invalid`.
 
-    Accepts Python and numpy integers, integral floats and their text (``"10"``, ``"1e3"``);
-    refuses booleans, fractions, NaN and infinities.
+    Accepts Python and numpy integers, integral floats and (``text``, the command line's values)
+    their text (``"10"``, ``"1e3"``); refuses booleans, fractions, NaN and infinities. A Python
+    parameter typed ``int`` passes ``text=False``: ``Evaluator(depth="10")`` is refused.
     """
     expected = _bounds("an integer", low, high, False, False)
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (isinstance(value, str) and not text):
         raise invalid(what, expected, value)
     number: object = value
     if isinstance(value, str):
-        text = value.strip()
+        stripped = value.strip()
         try:
-            number = int(text)
+            number = int(stripped)
         except ValueError:
             try:
-                number = float(text)
+                number = float(stripped)
             except ValueError:
                 raise invalid(what, expected, value) from None
     if isinstance(number, numbers.Integral):
@@ -130,13 +133,14 @@ def check_int(value: object, what: str, *, low: int | None = None, high: int | N
 
 
 def check_float(value: object, what: str, *, low: float | None = None, high: float | None = None,
-                open_low: bool = False, open_high: bool = False) -> float:
+                open_low: bool = False, open_high: bool = False, text: bool = True) -> float:
     """``value`` as a finite float within the given bounds, else :func:`invalid`.
 
-    NaN and infinities are always refused; booleans too.
+    NaN and infinities are always refused; booleans too; text (``"0.05"``) unless ``text``
+    (see :func:`check_int`).
     """
     expected = _bounds("a finite number", low, high, open_low, open_high)
-    if isinstance(value, bool):
+    if isinstance(value, bool) or (isinstance(value, str) and not text):
         raise invalid(what, expected, value)
     try:
         result = float(value.strip() if isinstance(value, str) else value)  # type: ignore[arg-type]
@@ -145,6 +149,16 @@ def check_float(value: object, what: str, *, low: float | None = None, high: flo
     if not math.isfinite(result) or not _within(result, low, high, open_low, open_high):
         raise invalid(what, expected, value)
     return result
+
+
+def check_bool(value: object, what: str) -> bool:
+    """``value`` if it is True or False (numpy's booleans too), else :func:`invalid`: a flag given
+    as text (``"no"``) or a number would otherwise be read by its truth value."""
+    import numpy as np
+
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise invalid(what, "True or False", value)
 
 
 def check_choice(value: object, what: str, choices: tuple[str, ...] | list[str]) -> str:

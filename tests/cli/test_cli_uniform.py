@@ -51,6 +51,10 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "aspects order": ([*LABELS], []),
     "aspects eval": (["<aspect files>"], RUN_OPTIONS),
     "report": ([QRELS, *RUNS[:2], "-m", "AP,P@10"], RUN_OPTIONS + QRELS_OPTIONS),
+    "nuggets": ([str(DATA / "nuggets" / "rag.nuggets.jsonl"), "-m", "V_strict,A", "-q"], ["--missing"]),
+    "similarity": ([*RUNS[:2], "-m", "RBO,KTU@10"], ["--order", "--on-duplicate"]),
+    "repro": (["--qrels", QRELS, "--orig-baseline", RUNS[0], "--orig-advanced", RUNS[1], "--rep-baseline", RUNS[2],
+               "--rep-advanced", RUNS[0], "-m", "AP", "--cutoffs", "10"], RUN_OPTIONS + QRELS_OPTIONS),
     "judges": ([QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"], RUN_OPTIONS + QRELS_OPTIONS),
     "topicsize": ([QRELS, "--runs", *RUNS, "-m", "AP"], RUN_OPTIONS + QRELS_OPTIONS),
 }

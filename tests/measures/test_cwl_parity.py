@@ -23,8 +23,16 @@ from cwl.ruler.measures.cwl_bpm import BPMCWLMetric, BPMDCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_dcg import NDCGCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_insq import INSQCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_inst import INSTCWLMetric  # noqa: E402
+from cwl.ruler.measures.cwl_nerr import (  # noqa: E402
+    NERReq8CWLMetric,
+    NERReq9CWLMetric,
+    NERReq10CWLMetric,
+    NERReq11CWLMetric,
+)
 from cwl.ruler.measures.cwl_precision import PrecisionCWLMetric  # noqa: E402
 from cwl.ruler.measures.cwl_rbp import RBPCWLMetric  # noqa: E402
+from cwl.ruler.measures.cwl_tbg import TBGCWLMetric  # noqa: E402
+from cwl.ruler.measures.cwl_umeasure import UMeasureCWLMetric  # noqa: E402
 from cwl.ruler.ranking import Ranking, RankingMaker  # noqa: E402
 from cwl.seeker.trec_qrel_handler import TrecQrelHandler  # noqa: E402
 
@@ -42,8 +50,15 @@ PAIRS = [
     (lambda: BPMCWLMetric(2.0, 20), "BPM(T=2,K=20)"),
     (lambda: BPMDCWLMetric(1.0, 10, 1.0, 1.0, 0.5), "BPM-D"),
     (lambda: BPMDCWLMetric(2.0, 20, 0.5, 3.0, 0.25), "BPM-D(T=2,K=20,hb=0.5,gain_med=0.25)"),
+    *[(lambda k=k: NERReq8CWLMetric(k), f"NERR8@{k}") for k in (1, 5, 10)],
+    *[(lambda k=k: NERReq9CWLMetric(k), f"NERR9@{k}") for k in (1, 5, 10)],
+    *[(lambda p=p: NERReq10CWLMetric(p), f"NERR10(phi={p})") for p in (0.5, 0.9)],
+    *[(lambda t=t: NERReq11CWLMetric(t), f"NERR11(T={t})") for t in (1.0, 2.5)],
+    *[(lambda h=h: TBGCWLMetric(h), f"TBG(halflife={h})") for h in (224, 10, 1.5)],
+    *[(lambda x=x: UMeasureCWLMetric(x), f"U-measure(L={x})") for x in (1000, 50, 3)],
 ]
-NOT_INST = [pair for pair in PAIRS if not pair[1].startswith("INST")]
+GAINS_AT_MOST_1 = ("INST", "NERR")  # cwl_eval refuses gains above 1 for these
+NOT_INST = [pair for pair in PAIRS if not pair[1].startswith(GAINS_AT_MOST_1)]
 
 
 def with_params(name: str, extra: str) -> str:
@@ -177,6 +192,8 @@ def test_random_rankings(seed):
     gains = "gains=" + ",".join(f"{k}:{v}" for k, v in GAIN_MAP.items())
     # cutoffs up to the depth (cwl_eval fails on P@k for k > depth + 1) and SDCG's past it
     pairs = [(make, name) for make, name in PAIRS if not name.startswith("CWL-P@") or int(name[6:]) <= depth + 1]
+    if depth == 1:  # cwl_eval's U-measure weights are 0/0 (NaN) at depth 1; test_u_measure_at_depth_one
+        pairs = [(make, name) for make, name in pairs if not name.startswith("U-measure")]
     pairs += [(lambda: PrecisionCWLMetric(depth), f"CWL-P@{depth}"),
               (lambda: NDCGCWLMetric(depth + 3), f"SDCG@{depth + 3}")]
     for s, (r, j) in enumerate(zip(rankings, judged, strict=True)):
@@ -277,3 +294,21 @@ def test_cwl_eval_command_line_default_metrics(tmp_path):
             assert abs(value - float(text)) <= 5e-5 + 1e-12, (topic, metric, o, value, text)
             checked += 1
     assert checked == 3 * 14 * 5
+
+
+def test_u_measure_at_depth_one():
+    """Read to depth 1, U-measure's one weight is 0 (the last rank read weighs 0), which cwl_eval
+    divides by 0 (NaN everywhere); cranfield's reader stops at the one item: EU = its gain, ED = 1."""
+    batch = one_ranking([1, 0])
+    assert [parse_measure(f"U-measure(depth=1,out={o})")(batch)[0, 0] for o in OUTPUTS] == [1.0, 1.0, 1.0, 1.0, 1.0]
+
+
+def test_nerr_and_tbg_by_hand():
+    """Gains 1/2, 1 (max_rel=2 scales labels 1, 2), depth 3. NERR8@3: C = 1/2, 0, 0 (the second
+    item ends the search), V = 1, 1/2, 0, W = 2/3, 1/3, 0: EU = 1/3 + 1/3 = 2/3, ETU =
+    (1/2)(1/2) + (1/2)(3/2) = 1. TBG with H = 1: W ∝ 1, 1/2, 1/4, so W = 4/7, 2/7, 1/7 and EU =
+    2/7 + 2/7 = 4/7."""
+    batch = one_ranking([1, 2, 0])
+    nerr = {o: parse_measure(f"NERR8(max_rel=2,depth=3,out={o})@3")(batch)[0, 0] for o in OUTPUTS}
+    assert nerr["eu"] == pytest.approx(2 / 3) and nerr["etu"] == pytest.approx(1.0) and nerr["ed"] == pytest.approx(1.5)
+    assert parse_measure("TBG(halflife=1,max_rel=2,depth=3)")(batch)[0, 0] == pytest.approx(4 / 7)

@@ -43,6 +43,11 @@ COMMANDS: dict[tuple[str, ...], list[list[str]]] = {
     ("collection",): [[DIV_QRELS, *RUNS, "-m", "alpha-nDCG@10"]],
     ("dss",): [[DIV_QRELS, "-m", "alpha-nDCG", "--k", "5", "--n", "5"]],
     ("truncation",): [[QRELS, *RUNS, "-m", "RBU"]],
+    ("nuggets",): [[str(DATA / "nuggets" / "rag.nuggets.jsonl"), "-m", "V_strict,A"],
+                   [str(DATA / "nuggets" / "rag.nuggets.jsonl"), "-q"]],
+    ("similarity",): [[*RUNS, "-m", "RBO,KTU@10"]],
+    ("repro",): [["--qrels", QRELS, "--orig-baseline", RUNS[0], "--orig-advanced", RUNS[1], "--rep-baseline",
+                  RUNS[1], "--rep-advanced", RUNS[0], "-m", "AP", "--cutoffs", "10"]],
     ("judges",): [[QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"]],
     ("topicsize",): [[QRELS, "--runs", *RUNS, "-m", "AP", "--ci-width", "0.1"]],
 }

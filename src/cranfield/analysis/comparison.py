@@ -173,7 +173,8 @@ def t_interval(values: np.ndarray, confidence: float = 0.95) -> np.ndarray:
     Biometrika 1908); NaN for rows with fewer than two values."""
     from scipy import stats
 
-    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True)
+    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True,
+                             text=False)
     v = np.atleast_2d(np.asarray(values, dtype=float))
     scored = ~np.isnan(v)
     n = scored.sum(axis=1)
@@ -244,9 +245,10 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     from cranfield.meta.significance import pairwise_test
 
     correction = default_correction(test) if correction is None else correction
-    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True)
-    b = check_int(bootstrap_resamples, "number of bootstrap resamples", low=1)
-    seed = check_int(seed, "seed", low=0)
+    confidence = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True,
+                             text=False)
+    b = check_int(bootstrap_resamples, "number of bootstrap resamples", low=1, text=False)
+    seed = check_int(seed, "seed", low=0, text=False)
     if hasattr(results, "runs") and len(results.runs) == 1:  # nothing to compare: the run's mean and interval
         return _single(results, measure, test, correction, alpha, n_resamples, seed, confidence, b)
     matrix = as_score_matrix(results, measure=measure)
@@ -313,7 +315,7 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
     from cranfield.meta.significance import DEFAULT_RESAMPLES, check_test
 
     check_test(test, correction)
-    check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True)
+    check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True, text=False)
     check_choice(measure, "measure", list(results.measures))
     values = np.asarray(results.values)[:, list(results.measures).index(measure), :]
     if np.isnan(values).any():

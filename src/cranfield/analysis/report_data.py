@@ -113,3 +113,18 @@ def has_truncation_measures(measure_specs: Sequence[Any] | None) -> bool:
     """Whether any measure tells a short ranking from one padded with non-relevant documents
     (``MeasureSpec.truncation_aware``): the report then shows the run lengths."""
     return any(getattr(getattr(m, "spec", None), "truncation_aware", False) for m in measure_specs or [])
+
+
+def group_exposure(results: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """Each run's share of the attention per group and the target distribution, mean over the
+    topics where both are defined, (S, G) and (G,) (docs/fairness.md); None without per-group
+    values."""
+    if results.group_values is None or results.group_target is None:
+        return None
+    shares, target = results.group_values, results.group_target
+    defined = ~np.isnan(shares).any(axis=2) & ~np.isnan(target).any(axis=1)[None, :]  # (S, T)
+    n = np.maximum(defined.sum(axis=1, keepdims=True), 1)
+    mean = np.add.reduce(np.where(defined[..., None], shares, 0.0), axis=1) / n
+    topics = ~np.isnan(target).any(axis=1)
+    goal = np.add.reduce(target[topics], axis=0) / max(int(topics.sum()), 1)
+    return mean, goal

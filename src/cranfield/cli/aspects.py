@@ -142,7 +142,7 @@ def _run_eval(args: Any) -> int:
     measures = [multi_aspect_measure(n) for n in names]
     _check_report(args, measures)
     check_output(args)
-    judgments = _read_judgments(args)
+    judgments = _read_judgments(args, sp.labels)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
     merged = _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
     text = render(merged, args.format, args.per_topic)
@@ -197,7 +197,7 @@ def aspect_results(args: Any, measures: list[str]) -> Any:
     grades = check_grades(sp, config.get("grades", {}))
     weights = _weights(SimpleNamespace(class_weights=None, aspect_weights=None), config)
     names = list(measures)  # evaluate_named refuses a measure that is not TOMA, CAM or MM
-    judgments = read_multi_aspect_qrels(args.qrels, sp.aspects)
+    judgments = read_multi_aspect_qrels(args.qrels, sp.aspects, sp.labels)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]
     return _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
 
@@ -276,9 +276,9 @@ def _check_report(args: Any, measures: list[Any]) -> None:
     check_plot_path(args.plot)
 
 
-def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
+def _read_judgments(args: Any, labels: Mapping[str, Sequence[str]]) -> dict[str, dict[str, dict[str, str]]]:
     """The judgments of --aspect NAME=FILE (one file per aspect) or --aspect-qrels FILE with
-    --aspect-names (one column per aspect), never both."""
+    --aspect-names (one column per aspect), never both; each label one of ``labels`` (by file and line)."""
     if args.aspect_qrels and args.aspect:
         raise CranfieldError("give the judgments either with --aspect NAME=FILE or with --aspect-qrels, not both")
     if args.aspect_names and not args.aspect_qrels:
@@ -286,9 +286,10 @@ def _read_judgments(args: Any) -> dict[str, dict[str, dict[str, str]]]:
     if args.aspect_qrels:
         if not args.aspect_names:
             raise CranfieldError("--aspect-qrels needs --aspect-names a1,a2,...")
-        return read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")])
+        return read_multi_aspect_qrels(args.aspect_qrels, [a.strip() for a in args.aspect_names.split(",")], labels)
     if args.aspect:
-        return read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect", "NAME=FILE").items()})
+        return read_aspect_judgments({a: v[0] for a, v in _pairs(args.aspect, "--aspect", "NAME=FILE").items()},
+                                     labels)
     raise CranfieldError("give the judgments: --aspect NAME=FILE per aspect, or --aspect-qrels FILE --aspect-names")
 
 

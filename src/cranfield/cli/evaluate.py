@@ -21,7 +21,7 @@ from cranfield.cli.options import (
     split_measures,
 )
 from cranfield.compat.formats import FORMATS
-from cranfield.errors import CranfieldError, check_float, check_int, invalid, warn
+from cranfield.errors import CranfieldError, check_float, check_int, invalid, listing, warn
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 
@@ -31,7 +31,8 @@ NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", 
     "NRBP", "nNRBP", "MAP-IA"] + [f"{name}@{k}" for name in ("P-IA", "strec") for k in (5, 10, 20)]
 
 
-COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],  # gdeval, ntcireval: _preset_request
+COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],
+                   "trec_eval10": ["official"],  # gdeval, ntcireval: _preset_request
                    "dd2017": ["CT@10", "ACT@10", "nCT@10"]}  # the TREC DD 2017 scorer's columns at its --cutoff
 
 
@@ -62,6 +63,11 @@ trec_eval users: trec_eval's names and options work too, e.g.
   cranfield eval -q -c -l 2 -M 100 -m map -m P.5,10 -m ndcg_cut.10 --format trec qrels.txt run.txt
 and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
   cranfield eval --compat trec_eval -q qrels.txt run.txt
+(--compat trec_eval10: trec_eval 10.0's, with rbp, rbp_resid and unj in all_trec)
+
+fairness over stochastic rankings (docs/fairness.md): --stochastic reads qid sample docno rank
+score tag; --groups FILE (docno group [weight]) and --target for AWRF and nDCG*AWRF:
+  -m EE-L -m EE-D -m EE-R -m 'EE-L(model=rbp,gamma=0.8)' -m AWRF -m 'nDCG*AWRF' --per-group
 
 examples:
   cranfield eval qrels.txt run1.txt run2.txt -m AP -m nDCG@10
@@ -80,9 +86,11 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
                         "ntcireval are those tools' layouts; parquet is a Parquet file of run, topic, measure, "
                         "value (needs -o FILE and pyarrow)")
-    p.add_argument("--compat", choices=("trec_eval", "gdeval", "ndeval", "ntcireval", "dd2017"),
+    p.add_argument("--compat", choices=("trec_eval", "trec_eval10", "gdeval", "ndeval", "ntcireval", "dd2017"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
+                        "trec_eval10: trec_eval 10.0's (scores compared as doubles, recall levels rounded, "
+                        "rbp, rbp_resid and unj in all_trec, -c -q printing the topics a run lacks); "
                         "gdeval: its ndcg@20 and err@20 (nDCG(gains=exp)@20, ERR(max_rel=4)@20), topics without "
                         "relevant documents or results skipped, scores compared as doubles, its CSV output "
                         "(gdeval.pl 1.2); ndeval: "
@@ -134,6 +142,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--per-intent", action="store_true",
                    help="with intent-aware measures (IA(X), nDCG_IA, ...), also each intent's score and "
                         "probability, as rows measure[intent=i] and measure[intent=i].w (implies --per-topic)")
+    p.add_argument("--per-group", action="store_true",
+                   help="with --groups, also each group's share of the attention, its target and their ratio, as "
+                        "rows exposure[group=g], exposure[group=g].target and .ratio (implies --per-topic)")
     p.add_argument("--baseline", metavar="RUN",
                    help="risk-sensitive evaluation against this run (TREC Web 2013-14, ndeval -baseline): per topic "
                         "run - baseline, losses weighted by 1 + risk alpha; the all row is URisk, and rows "
@@ -194,17 +205,20 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     from cranfield.render.tables import write_provenance
 
     gdeval = args.compat == "gdeval"
-    trec_eval = args.compat == "trec_eval"
+    trec_eval10 = args.compat == "trec_eval10"
+    trec_eval = args.compat == "trec_eval" or trec_eval10
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec",
+    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec", "trec_eval10": "trec",
                           "ntcireval": "ntcireval"}.get(args.compat, "table")
-    detail = args.per_topic or args.per_intent or args.per_iteration
+    detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
+    if args.per_group and not args.groups:
+        raise CranfieldError("--per-group needs document groups: --groups FILE")
     norel = "exclude" if gdeval and args.norel == "include" else args.norel
     dd2017 = args.compat == "dd2017"
     # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
     missing = ("empty" if args.complete else "skip" if (trec_eval or gdeval or dd2017) and args.missing == "auto"
                else args.missing)
-    score_dtype = args.score_dtype or ("float64" if gdeval or args.compat == "ndeval" else "float32")
+    score_dtype = args.score_dtype or ("float64" if gdeval or trec_eval10 or args.compat == "ndeval" else "float32")
     if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
         from cranfield.io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
 
@@ -222,9 +236,11 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    from cranfield.compat.presets import resolve, with_gains, with_relevance_level
+    from cranfield.compat import presets
+    from cranfield.compat.presets import as_trec_eval10, resolve, with_gains, with_relevance_level
 
-    request = resolve(measures) if args.measure else _preset_request(args) or resolve(measures)
+    nicknames = presets.NICKNAMES10 if trec_eval10 else presets.NICKNAMES
+    request = resolve(measures, nicknames) if args.measure else _preset_request(args) or resolve(measures, nicknames)
     # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
     text_only = not request.measures and request.relstring is not None
     if text_only:
@@ -241,17 +257,27 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         parsed = [as_dd2017(m) for m in parsed]
     if args.rel_level is not None:
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
+    if trec_eval10:
+        parsed = [as_trec_eval10(m) for m in parsed]
     evaluator = evaluator_from(args, qrels, parsed, missing=missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
-    if fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
+    if fmt == "trec" and args.stochastic:  # read once; the trec layout's topic rules see the first samples
+        from cranfield.io.stochastic import as_sampled_run
+
+        runs = [as_sampled_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)
+                for r in runs]
+    elif fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
         from cranfield.io import as_run
 
         runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
-                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client)
+                                 per_iteration=args.per_iteration, score_dtype=score_dtype, client=client,
+                                 per_group=args.per_group)
     _require_scored_topics(results)
+    if trec_eval10 and not args.complete:
+        _require_every_topic(results)
     results = dataclasses.replace(results, aggregate=[
         override or how for override, how in zip(request.averages, results.aggregate)])
     if text_only:
@@ -259,7 +285,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                       measure_specs=[])
 
     shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
-             "relstrings": _relstrings(evaluator, runs, request.relstring, fmt, detail)}
+             "relstrings": _relstrings(evaluator, [r.samples()[0] if hasattr(r, "samples") else r for r in runs],
+                                       request.relstring, fmt, detail, 10 if trec_eval10 else 9)}
     if args.plot and results.measures:
         from cranfield.render.plots import plot_results
 
@@ -307,6 +334,17 @@ def _require_scored_topics(results: Any) -> None:
                                  "the topics missing from the run")
 
 
+def _require_every_topic(results: Any) -> None:
+    """trec_eval 10.0 without -c stops at the first qrels topic a run lacks (``trec_eval.c``: exit
+    4, "result qid '303' not found in qrels"), printing nothing: so does ``--compat trec_eval10``."""
+    for run, unscored in zip(results.runs, results.unscored if results.unscored is not None else []):
+        if unscored.any():
+            names = [topic for topic, lacking in zip(results.topics, unscored.tolist()) if lacking]
+            raise CranfieldError(f"{run}: the run lacks qrels topics ({listing(names)}): trec_eval 10.0 stops "
+                                 "there without -c (its message: result qid not found in qrels); give -c to score "
+                                 "them as the empty ranking, or use --compat trec_eval (9.0.x skips them)")
+
+
 def _preset_request(args: argparse.Namespace) -> Any:
     """The measures of ``--compat gdeval`` (``ndcg@K``, ``err@K``; K from --cutoffs, gdeval's -k)
     and ``--compat ntcireval`` (NTCIREVAL needs a gain vector, so -g is required); None otherwise."""
@@ -333,17 +371,17 @@ def _parse_cutoffs(text: str) -> list[int]:
         raise invalid("--cutoffs", "ranks of 1 or more separated by commas (e.g. 10,1000)", text) from None
 
 
-def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool) -> Any:
+def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_topic: bool, version: int = 9) -> Any:
     """For the trec layout, the evaluated runs (:class:`cranfield.compat.presets.TrecTopics`): it prints
     per topic more than the scores, trec_eval's relstring texts when asked for (``-m relstring``,
     ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
-    rules; None for the other formats."""
+    rules (of trec_eval 9.0.x, or of 10.0 with ``version=10``); None for the other formats."""
     from cranfield.compat.presets import TrecTopics
 
     if relstring is not None and (fmt != "trec" or not per_topic):
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
         relstring = None
-    return TrecTopics(evaluator, runs, relstring) if fmt == "trec" else None
+    return TrecTopics(evaluator, runs, relstring, version) if fmt == "trec" else None
 
 
 def _render(results: Any, fmt: str, per_topic: bool, trisk: Any = None, *, header: bool, runid: bool,
@@ -368,17 +406,21 @@ def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
 
 
 def _run_measures(args: argparse.Namespace) -> int:
+    from cranfield.measures.nuggets import NUGGET_MEASURES, is_nugget_measure, iter_nugget_specs, lookup_nugget
     from cranfield.measures.registry import iter_specs, lookup
     from cranfield.render.tables import to_jsonable
 
     check_output(args)
-    specs = [lookup(n) for n in args.names] if args.names else list(iter_specs())
+    specs = ([lookup_nugget(n) if n in NUGGET_MEASURES else lookup(n) for n in args.names] if args.names
+             else [*iter_specs(), *iter_nugget_specs()])
     if args.format == "json":
         rows = [{
             "name": s.name, "aliases": list(s.aliases), "doc": s.doc, "cite": s.cite,
             "cutoff": s.cutoff, "range": [to_jsonable(x) for x in s.value_range],
             "normalised": s.normalised, "needs_intents": s.needs_intents,
             "truncation_aware": s.truncation_aware, "reference": s.reference,
+            "lower_is_better": s.lower_is_better, "sampled": s.sampled,
+            "input": "nuggets" if is_nugget_measure(s) else "rankings",
             "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
                        for p in s.params if p.name != "cutoff"],
         } for s in specs]
@@ -392,7 +434,10 @@ def _run_measures(args: argparse.Namespace) -> int:
         lines.append(f"    {s.doc}")
         lines.append(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
                      + ("; needs intents" if s.needs_intents else "")
-                     + ("; truncation-aware" if s.truncation_aware else ""))
+                     + ("; truncation-aware" if s.truncation_aware else "")
+                     + ("; lower is better" if s.lower_is_better else "")
+                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else "")
+                     + ("; scores nugget assignments (cranfield nuggets)" if is_nugget_measure(s) else ""))
         for p in s.params:
             if p.name != "cutoff":
                 default = ("file's highest label" if p.default is None and p.name == "max_rel"

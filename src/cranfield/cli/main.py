@@ -16,7 +16,7 @@ from importlib import import_module
 from typing import NoReturn
 
 from cranfield._version import __version__
-from cranfield.cli.options import silence_stdout
+from cranfield.cli.options import check_inputs_kept, silence_stdout
 from cranfield.errors import EvaluationWarning
 
 
@@ -32,24 +32,28 @@ class _Parser(argparse.ArgumentParser):
 # the parsers of its commands (add_parser). Only the module of the command that runs is imported.
 COMMANDS = {
     "evaluate": ("eval", "example", "measures"),
+    "nuggets": ("nuggets",),
     "meta": ("compare", "discpower", "correlate", "intuitiveness", "coverage"),
     "axioms": ("axioms",),
     "collection": ("collection", "dss"),
     "truncation": ("truncation",),
     "aspects": ("aspects",),
     "report": ("report",),
+    "similarity": ("similarity", "repro"),
     "judges": ("judges",),
     "topicsize": ("topicsize",),
 }
 GROUPS = (
-    ("evaluate runs", ("eval", "example", "measures", "report")),
-    ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms")),
+    ("evaluate runs", ("eval", "example", "measures", "report", "nuggets")),
+    ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms",
+                                   "similarity", "repro")),
     ("judge the judgments and size a collection", ("judges", "topicsize")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
 OTHER_TOOLS = """\
 other tools' formats (options of eval):
   --compat trec_eval   trec_eval -q's output, byte for byte
+  --compat trec_eval10 trec_eval 10.0's output (rbp, unj; rounded recall levels)
   --compat ndeval      ndeval's CSV and 21 measures
   --compat gdeval      gdeval.pl's CSV (nDCG@k, ERR@k)
   --compat ntcireval   NTCIREVAL compute's 19 measures and its lines
@@ -154,7 +158,24 @@ def keep_freed_memory() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``cranfield`` console script."""
+    """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
+    scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
+    and nothing written (:func:`cranfield._output.interruptible`)."""
+    from cranfield._output import check_interrupted, interrupted, interruptible
+
+    with interruptible():
+        try:
+            status = _main(argv)
+            check_interrupted()  # an interrupt that the work swallowed
+            return status
+        except BaseException as exc:  # an exception an interrupt caused (ImportError: initialization failed) too
+            if not (isinstance(exc, KeyboardInterrupt) or interrupted()):
+                raise
+            print("cranfield: interrupted", file=sys.stderr)
+            return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
     keep_freed_memory()
     parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
@@ -165,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():  # every warning of this command is shown, each time
             warnings.simplefilter("always", EvaluationWarning)
             warnings.showwarning = _show_warning
+            check_inputs_kept(args)
             _load_plugins(args)
             return int(args.handler(args))
     except BrokenPipeError:  # the reader of the output went away (| head): not an error of ours
@@ -174,13 +196,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
     except ValueError as exc:  # CranfieldError and any other complaint about the input
         return _error(str(exc))
-    except KeyboardInterrupt:
-        print("cranfield: interrupted", file=sys.stderr)
-        return 130
 
 
 def _error(message: str) -> int:
-    """Print ``cranfield: error: message`` as one line; the exit status 2."""
+    """Print ``cranfield: error: message`` as one line; the exit status 2 (an error that an
+    interrupt caused is the interrupt: ``KeyboardInterrupt``)."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
     print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
 

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cranfield.cli.options import add_nuggets_option
 from cranfield.meta._common import MAX_SAMPLES
 from cranfield.meta.significance import CORRECTIONS, TESTS
 from cranfield.render.tables import aligned
@@ -28,6 +29,8 @@ ROW_FORMATS = ("table", "csv", "json")
 SCORES_EPILOG = """\
 scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
 --diversity, --intents, ... options); each measure gives a topics × runs matrix.
+--nuggets FILE... scores generated answers by nugget assignments instead of runs against
+qrels, with nugget measures (-m V_strict -m A; `cranfield nuggets --help`, docs/nuggets.md).
 """
 COMMON_EPILOG = SCORES_EPILOG + """\
 random draws: --seed (an integer >= 0; default 0) makes every resampling result reproducible
@@ -59,6 +62,7 @@ examples:
   cranfield compare qrels.txt runs/*.gz -m AP,P@10 --test t --correction holm --format latex > table.tex
   cranfield compare qrels.txt runs/*.gz -m AP --format csv --provenance settings.json -o pairs.csv
   cranfield compare qrels.txt runs/*.gz -m AP --test tukey --format json
+  cranfield compare --nuggets assignments.jsonl -m V_strict,A --test randomization --correction holm
 """
 
 DISCPOWER_EPILOG = """\
@@ -77,6 +81,7 @@ examples:
   cranfield discpower qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --test tukey --plot asl.png
   cranfield discpower qrels.txt runs/*.gz -m AP --test t --correction holm --format json
   cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey-randomised --B 1000 --overlap
+  cranfield discpower --nuggets assignments.jsonl -m V_strict -m A --test bootstrap --B 1000
 """
 
 CORRELATE_EPILOG = """\
@@ -143,10 +148,12 @@ def add_parser(sub: Any) -> None:
     for name, summary, description, epilog, options, handler in commands:
         p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
-        p.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
-        p.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
+        p.add_argument("qrels", nargs="?", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno "
+                                                "rel)")
+        p.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag")
         p.add_argument("-m", "--measure", action="append", metavar="MEASURE", required=True,
                        help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
+        add_nuggets_option(p)
         options(p)
         if name in ("discpower", "correlate"):
             p.add_argument("--aspects", metavar="CONFIG",
@@ -170,8 +177,9 @@ def _checked(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[arg
     """``handler(args, client)`` after :func:`_check_options`, with the Dask client of ``--dask`` or
     ``--workers`` (None: everything in this process)."""
     def run(args: argparse.Namespace) -> int:
-        from cranfield.cli.options import cluster_from
+        from cranfield.cli.options import check_scoring_inputs, cluster_from
 
+        check_scoring_inputs(args)
         _check_options(args)
         with cluster_from(args) as client:
             return handler(args, client)
@@ -262,8 +270,11 @@ def _measures(values: list[str] | None) -> list[str]:
 def _scores(args: argparse.Namespace, measures: list[str], client: Any = None) -> Any:
     """Evaluate the runs (on the Dask ``client``'s cluster when given): :class:`~cranfield.Results`
     with the measures in order."""
-    from cranfield.cli.options import evaluator_from
+    from cranfield.cli.options import evaluator_from, nugget_results
 
+    nuggets = nugget_results(args, measures)
+    if nuggets is not None:
+        return nuggets
     if getattr(args, "aspects", None):
         from cranfield.cli.aspects import aspect_results
 
@@ -299,11 +310,11 @@ def _check_options(args: argparse.Namespace) -> None:
     if getattr(args, "seed", None) is not None:
         args.seed = check_int(args.seed, "--seed", low=0)
     if getattr(args, "B", None) is not None:
-        args.B = check_count(args.B, "number of resamples --B")
+        args.B = check_count(args.B, "number of resamples --B", text=True)
     if hasattr(args, "alpha"):
-        args.alpha = check_alpha(args.alpha)
+        args.alpha = check_alpha(args.alpha, text=True)
     if hasattr(args, "pairs"):
-        args.pairs = check_count(args.pairs, "number of topic pairs --pairs")
+        args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
         if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
@@ -359,15 +370,19 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
     from cranfield.render.report import Report
 
     measures = _measures(args.measure)
-    if len(args.runs) < 2:
+    scored = _scores(args, measures) if args.nuggets else None
+    systems = len(args.runs) if scored is None else len(scored.runs)
+    if systems < 2:
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"compare tests differences between runs: it needs at least 2 systems (runs); "
-                             f"got {len(args.runs)}")
-    report = Report.from_evaluator(
-        evaluator_from(args, args.qrels, measures), args.runs, baseline=args.baseline, test=args.test,
-        correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
-        order=args.order, on_duplicate=args.on_duplicate, client=client)
+                             f"got {systems}")
+    options = dict(baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+                   n_resamples=args.B, seed=args.seed, client=client)
+    report = (Report.from_results(scored, files=[("nuggets", f) for f in args.nuggets], **options)
+              if scored is not None else Report.from_evaluator(
+        evaluator_from(args, args.qrels, measures), args.runs, order=args.order, on_duplicate=args.on_duplicate,
+        **options))
     results, first = report.results, report.comparisons[0]
     if args.plot:
         from cranfield.render.plots import plot_results

@@ -65,6 +65,16 @@ def add_run_options(p: Any) -> None:
     p.add_argument("--strip-topic-prefix", action="store_true",
                    help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
                         "as ndeval and gdeval do)")
+    p.add_argument("--stochastic", action="store_true",
+                   help="runs are stochastic: qid sample docno rank score tag, several sampled rankings per topic "
+                        "(expeval's layout; Parquet: a sample column); every measure is the expected value over "
+                        "the samples (docs/fairness.md). --order rank reproduces expeval")
+    p.add_argument("--groups", metavar="FILE",
+                   help="document groups for AWRF, nDCG*AWRF and group-level EE: docno group [weight] lines "
+                        "(a document in k groups without weights weighs 1/k in each; docs/fairness.md)")
+    p.add_argument("--target", metavar="uniform|relevant|FILE", default="uniform",
+                   help="the target group distribution: uniform (default), relevant (that of the relevant "
+                        "documents), or a file of group weight or qid group weight lines")
 
 
 def add_qrels_options(p: Any) -> None:
@@ -92,9 +102,11 @@ def qrels_options_from(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run_options_from(args: argparse.Namespace) -> dict[str, Any]:
-    """``missing``, ``norel`` and ``strip_topic_prefix`` of :func:`add_run_options`, the Evaluator's (``order``
+    """``missing``, ``norel``, ``strip_topic_prefix``, ``stochastic``, ``groups`` and ``target`` of
+    :func:`add_run_options`, the Evaluator's (``order``
     and ``on_duplicate`` say how a run is read)."""
-    return {"missing": args.missing, "norel": args.norel, "strip_topic_prefix": args.strip_topic_prefix}
+    return {"missing": args.missing, "norel": args.norel, "strip_topic_prefix": args.strip_topic_prefix,
+            "stochastic": args.stochastic, "groups": args.groups, "target": args.target}
 
 
 def evaluator_from(args: argparse.Namespace, qrels: Any, measures: Sequence[Any], **options: Any) -> Any:
@@ -113,9 +125,7 @@ def add_output_option(p: Any) -> None:
 
 def check_output(args: argparse.Namespace) -> None:
     """Fail now, before any work, when ``-o`` or ``--provenance`` names a file that cannot be
-    written, or both name the same file."""
-    from pathlib import Path
-
+    written, or both name the same file (:func:`same_file`)."""
     from cranfield._output import check_writable
 
     output, provenance = getattr(args, "output", None), getattr(args, "provenance", None)
@@ -123,8 +133,41 @@ def check_output(args: argparse.Namespace) -> None:
         check_writable(output, "output file")
     if provenance:
         check_writable(provenance, "provenance file")
-        if output and Path(output).resolve() == Path(provenance).resolve():
+        if output and same_file(output, provenance):
             raise CranfieldError(f"-o/--output and --provenance name the same file {output!r}")
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same resolved path (symbolic links,
+    ``./x`` and ``x``), or, both existing, the same file (:func:`os.path.samefile`: hard links)."""
+    from pathlib import Path
+
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    return os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b)
+
+
+OUTPUT_OPTIONS = {"output": "-o/--output", "provenance": "--provenance", "plot": "--plot"}
+
+
+def check_inputs_kept(args: argparse.Namespace) -> None:
+    """Fail now, before any work, when an output option (:data:`OUTPUT_OPTIONS`) names one of the
+    command's input files: any other argument naming an existing file (``NAME=FILE`` values
+    too), compared as files by :func:`same_file`. Outputs replace their files; inputs are never
+    replaced."""
+    values = vars(args)
+    outputs = {dest: values[dest] for dest in OUTPUT_OPTIONS if isinstance(values.get(dest), str)}
+    written = {dest: path for dest, path in outputs.items() if os.path.isfile(path)}
+    if not written:
+        return
+    inputs = [v for dest, value in values.items() if dest not in outputs
+              for v in (value if isinstance(value, (list, tuple)) else [value]) if isinstance(v, str)]
+    inputs += [v.partition("=")[2] for v in inputs if "=" in v]
+    for dest, path in written.items():
+        for given in inputs:
+            if os.path.isfile(given) and same_file(path, given):
+                raise CranfieldError(f"{OUTPUT_OPTIONS[dest]} names the input file {given!r}: cranfield never "
+                                     "replaces its inputs; write the output to another file")
 
 
 def emit(text: str, path: str | None) -> None:
@@ -138,9 +181,24 @@ def emit(text: str, path: str | None) -> None:
 
 
 def write_stdout(text: str) -> None:
-    """Write ``text`` to standard output now; a failure (a full disk) is one error line."""
+    """Write ``text`` to standard output now; a failure (a closed standard output, a full disk)
+    is one error line. Characters that its encoding cannot hold (a run tag ``café`` under
+    ``LC_ALL=C``) are written as backslash escapes (``caf\\xe9``), with one warning."""
+    from cranfield._output import check_interrupted
+
+    check_interrupted()
+    if sys.stdout is None:  # started with standard output closed (>&-)
+        raise CranfieldError("cannot write the results to standard output: it is closed (give -o FILE)")
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError as exc:  # nothing was written: the text is encoded as a whole first
+            from cranfield.errors import warn
+
+            warn(f"standard output's encoding {exc.encoding} cannot write {exc.object[exc.start:exc.end]!r}: "
+                 "such characters are written as backslash escapes (-o FILE writes UTF-8; or set "
+                 "PYTHONIOENCODING=utf-8)")
+            sys.stdout.write(text.encode(exc.encoding, "backslashreplace").decode(exc.encoding))
         sys.stdout.flush()
     except BrokenPipeError:
         raise
@@ -214,7 +272,46 @@ def cluster_from(args: argparse.Namespace, timeout: float = 10.0) -> Iterator[An
     try:
         yield client
     finally:
-        cluster = None if address else client.cluster
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        if address:
+            client.close()
+        else:  # a worker still busy when a task failed is stopped by force: not news for the user
+            import logging
+
+            log = logging.getLogger("distributed")
+            level = log.level
+            log.setLevel(logging.CRITICAL)
+            try:
+                cluster = client.cluster
+                client.close()
+                cluster.close()
+            finally:
+                log.setLevel(level)
+
+
+def add_nuggets_option(p: Any) -> None:
+    """``--nuggets FILE...``: nugget assignments scored instead of runs against qrels
+    (:func:`check_scoring_inputs`, :func:`nugget_results`; docs/nuggets.md)."""
+    p.add_argument("--nuggets", nargs="+", metavar="FILE",
+                   help="score generated answers by nugget assignments (nuggetizer's JSONL or qid run nugget_id "
+                        "importance assignment tables) instead of runs against qrels; -m takes nugget measures "
+                        "(V_strict, V, A_strict, A, W, W_strict; docs/nuggets.md)")
+
+
+def check_scoring_inputs(args: argparse.Namespace) -> None:
+    """Either ``--nuggets FILE...`` or the qrels and at least one run, not both."""
+    if getattr(args, "nuggets", None):
+        if args.qrels is not None or args.runs:
+            raise CranfieldError("give either the qrels and runs or --nuggets FILE..., not both "
+                                 f"(got {' '.join([args.qrels, *args.runs])!r} besides --nuggets)")
+    elif args.qrels is None or not args.runs:
+        raise CranfieldError("give the qrels and the run files (or --nuggets FILE... for nugget assignments)")
+
+
+def nugget_results(args: argparse.Namespace, measures: Sequence[Any]) -> Any:
+    """The :class:`~cranfield.Results` of ``--nuggets`` on ``measures`` (``--missing skip`` leaves
+    missing answers out, any other value scores them 0), or None without ``--nuggets``."""
+    if not getattr(args, "nuggets", None):
+        return None
+    from cranfield.evaluation.nuggets import evaluate_nuggets
+
+    return evaluate_nuggets(args.nuggets, measures, missing="skip" if args.missing == "skip" else "zero")

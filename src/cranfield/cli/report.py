@@ -28,20 +28,22 @@ examples (on the TREC Web 2012 data bundled with cranfield):
   cranfield report $D/web2012.diversity.qrels.gz $D/web2012.*.run.gz -m alpha-nDCG@20,ERR-IA@20 -o div.html
   cranfield report $D/web2012.adhoc.qrels.gz $D/web2012.*.run.gz -m AP -m 'RBU(p=0.9)@20' --test randomization \\
       --B 2000 -o table.tex
+  cranfield report --nuggets $D/rag.nuggets.jsonl -m V_strict,A -o nuggets.html
 """
 
 
 def add_parser(sub: Any) -> None:
     """Add ``report`` to the ``cranfield`` parser."""
-    from cranfield.cli.options import add_cluster_options, add_input_options
+    from cranfield.cli.options import add_cluster_options, add_input_options, add_nuggets_option
 
     p = sub.add_parser("report", help="a shareable report: one self-contained HTML page with tables and figures",
                        description="Evaluate runs, test their differences and write one report file: a "
                                    "self-contained HTML page with the results table and figures (or LaTeX, "
                                    "Markdown, CSV, JSON, Parquet by the extension of -o).",
                        epilog=REPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("qrels", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
-    p.add_argument("runs", nargs="+", metavar="run", help="run files: qid Q0 docno rank score tag")
+    p.add_argument("qrels", nargs="?", help="qrels file: qid iter docno rel (or diversity qrels: qid intent docno rel)")
+    p.add_argument("runs", nargs="*", metavar="run", help="run files: qid Q0 docno rank score tag")
+    add_nuggets_option(p)
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE", required=True,
                    help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
     p.add_argument("-o", "--output", metavar="FILE", required=True,
@@ -78,8 +80,8 @@ def _check(args: argparse.Namespace) -> None:
         raise invalid("report file", "named with one of the extensions " + ", ".join(SAVE_FORMATS), args.output)
     check_writable(args.output, "report file")
     args.seed = check_int(args.seed, "--seed", low=0)
-    args.B = None if args.B is None else check_count(args.B, "number of resamples --B")
-    args.alpha = check_alpha(args.alpha)
+    args.B = None if args.B is None else check_count(args.B, "number of resamples --B", text=True)
+    args.alpha = check_alpha(args.alpha, text=True)
     args.confidence = check_float(args.confidence, "confidence level --confidence", low=0, high=1,
                                   open_low=True, open_high=True)
     check_test(args.test, default_correction(args.test) if args.correction is None else args.correction)
@@ -89,19 +91,30 @@ def run_report(args: argparse.Namespace) -> int:
     """Build the :class:`~cranfield.render.report.Report` and save it to ``-o``."""
     import os
 
-    from cranfield.cli.options import check_cluster_options, cluster_from, evaluator_from, split_measures
+    from cranfield.cli.options import (
+        check_cluster_options,
+        check_scoring_inputs,
+        cluster_from,
+        evaluator_from,
+        nugget_results,
+        split_measures,
+    )
     from cranfield.render.html import size_text
     from cranfield.render.report import Report
 
+    check_scoring_inputs(args)
     _check(args)
     check_cluster_options(args)
     measures = list(dict.fromkeys(split_measures(args.measure)))
-    evaluator = evaluator_from(args, args.qrels, measures)
     with cluster_from(args) as client:
-        report = Report.from_evaluator(evaluator, args.runs, baseline=args.baseline, test=args.test,
-                                       correction=args.correction, alpha=args.alpha, n_resamples=args.B,
-                                       seed=args.seed, confidence=args.confidence, order=args.order,
-                                       on_duplicate=args.on_duplicate, client=client)
+        options = dict(baseline=args.baseline, test=args.test, correction=args.correction, alpha=args.alpha,
+                       n_resamples=args.B, seed=args.seed, confidence=args.confidence, client=client)
+        if args.nuggets:
+            report = Report.from_results(nugget_results(args, measures), files=[("nuggets", f) for f in args.nuggets],
+                                         **options)
+        else:
+            report = Report.from_evaluator(evaluator_from(args, args.qrels, measures), args.runs, order=args.order,
+                                           on_duplicate=args.on_duplicate, **options)
         if args.judge:
             report.compare_judges(args.judge, client=client)
     report.save(args.output)

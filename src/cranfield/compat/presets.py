@@ -44,6 +44,12 @@ TREC_EVAL: dict[str, tuple[str, str | None]] = {
     "num_nonrel_judged_ret": ("num_nonrel_judged_ret", None), "utility": ("utility", None),
     "binG": ("binG", None), "G": ("G", None), "ndcg_rel": ("ndcg_rel", None), "Rndcg": ("Rndcg", None),
 }
+# trec_eval 10.0's new measures (measures/trec_eval10.py; yaap is in 9.0.x too)
+TREC_EVAL10: dict[str, tuple[str, str | None]] = {
+    "rbp": ("rbp", None), "rbp_resid": ("rbp_resid", None), "unj": ("unj@{}", "5,10,20"), "yaap": ("yaap", None),
+}
+TREC_EVAL.update(TREC_EVAL10)
+PERSISTENCE_MEASURES = ("rbp", "rbp_resid")  # take trec_eval's p=value parameter
 GAIN_PAIR_MEASURES = {"ndcg": "nDCG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}  # take level=gain pairs
 RELSTRING = "relstring"  # the first labels as text (trec_eval format only): see relstrings
 GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
@@ -55,6 +61,7 @@ TABLE_ORDER: tuple[str, ...] = (
     "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
     "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
     "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
+    "yaap", "rbp", "rbp_resid", "unj",  # after the prefs and avgjg measures cranfield does not compute
 )
 # trec_eval's nicknames for measure sets (measures.c); only sets cranfield computes in full
 NICKNAMES: dict[str, tuple[str, ...]] = {
@@ -68,6 +75,8 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
 }
+# trec_eval 10.0 adds unj (5, 10, 20), rbp and rbp_resid to all_trec (measures.c)
+NICKNAMES10: dict[str, tuple[str, ...]] = {**NICKNAMES, "all_trec": (*NICKNAMES["all_trec"], "unj", "rbp", "rbp_resid")}
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,8 @@ def from_trec_eval(text: str) -> list[tuple[str, str]] | None:
         return _set_f(params)
     if name == "11pt_avg" and params:
         return _eleven_point(params)
+    if name in PERSISTENCE_MEASURES and params:
+        return _persistence(name, params)
     if "{}" not in template:
         return [(name, template)] if not params else None
     values = [v.strip() for v in (params or default or "").split(",") if v.strip()]
@@ -167,6 +178,15 @@ def _gain_pairs(name: str, params: str) -> list[tuple[str, str]] | None:
         levels.insert(0, (0, 0.0))
     gains = ",".join(f"{k}:{v:g}" for k, v in levels)
     return [(f"{name}_{params}", f"{GAIN_PAIR_MEASURES[name]}(gains={gains})")]
+
+
+def _persistence(name: str, params: str) -> list[tuple[str, str]] | None:
+    """trec_eval 10's ``rbp.p=0.8`` as ``rbp(p=0.8)``, labelled ``rbp_p=0.8`` (gain pairs such as
+    ``rbp.1=0.5`` are not read: None)."""
+    key, eq, value = params.partition("=")
+    if key != "p" or not eq:
+        return None
+    return [(f"{name}_{params}", f"{name}(p={value})")]
 
 
 def _utility(params: str) -> list[tuple[str, str]] | None:
@@ -210,6 +230,13 @@ def _eleven_point(params: str) -> list[tuple[str, str]]:
     return [(f"11pt_avg_{params}", "11pt(levels=" + ",".join(map(repr, levels)) + ")")]
 
 
+def as_trec_eval10(measure: Measure) -> Measure:
+    """The measure as trec_eval 10.0 computes it: recall levels turned into counts of relevant
+    documents by rounding (IPrec, 11pt: ``rounding=trec_eval10``, its ``lround``); others unchanged."""
+    return measure.with_params(rounding="trec_eval10") if any(p.name == "rounding" for p in measure.spec.params) \
+        else measure
+
+
 def with_relevance_level(measure: Measure, level: int) -> Measure:
     """The measure with ``rel=level`` when it has that parameter (trec_eval ``-l``)."""
     names = {p.name for p in measure.spec.params}
@@ -223,7 +250,7 @@ PARTIAL_NICKNAMES: dict[str, str] = {
 }
 
 
-def _expand(texts: list[str]) -> list[tuple[str, bool]]:
+def _expand(texts: list[str], nicknames: dict[str, tuple[str, ...]] = NICKNAMES) -> list[tuple[str, bool]]:
     """(name, whether it came from a trec_eval nickname) for each ``-m`` value."""
     from cranfield.errors import MeasureError
 
@@ -232,8 +259,8 @@ def _expand(texts: list[str]) -> list[tuple[str, bool]]:
         if text in PARTIAL_NICKNAMES:
             raise MeasureError(f"trec_eval's measure set {text!r} includes measures cranfield does not compute "
                                f"({PARTIAL_NICKNAMES[text]}); name the measures you need, or use 'official'")
-        if text in NICKNAMES:
-            out.extend((name, True) for name in NICKNAMES[text])
+        if text in nicknames:
+            out.extend((name, True) for name in nicknames[text])
         else:
             out.append((text, False))
     return out
@@ -255,15 +282,16 @@ def _pairs(text: str, trec_eval_first: bool) -> list[tuple[str, Measure]]:
     return [(label, parse_measure(name)) for label, name in mapped]
 
 
-def resolve(texts: list[str]) -> Request:
+def resolve(texts: list[str], nicknames: dict[str, tuple[str, ...]] = NICKNAMES) -> Request:
     """Labels and measures for ``-m`` values: cranfield names, else trec_eval names and
-    nicknames (``official``, ``all_trec``, ``set``); a measure asked for twice is kept once."""
+    nicknames (``official``, ``all_trec``, ``set``; trec_eval 10.0's with ``nicknames=NICKNAMES10``);
+    a measure asked for twice is kept once."""
     labels: list[str] = []
     measures: list[Measure] = []
     averages: list[str | None] = []
     runid = False
     relstring = None
-    for text, from_nickname in _expand(texts):
+    for text, from_nickname in _expand(texts, nicknames):
         if text == RUNID:
             runid = True
             continue
@@ -302,15 +330,17 @@ def relstring_chars(labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
     return np.select([~judged, labels < 0, labels > 9], ["-", ".", ">"], digit)
 
 
-def relstrings(evaluator: Any, run: Any, length: int) -> dict[str, str]:
+def relstrings(evaluator: Any, run: Any, length: int, every_topic: bool = False) -> dict[str, str]:
     """{topic: relstring} of a run prepared by the evaluator (its ``-M``/``-J``/prefix rules,
     :meth:`~cranfield.evaluation.evaluator.Evaluator.prepare`) as trec_eval prints it (``-m relstring.N``):
     for the topics of the run the evaluator scores (``''`` when ``-J`` leaves a ranking empty),
     none for the qrels topics the run lacks, even with ``-c`` (``trec_eval.c`` prints only the
-    topics it evaluates)."""
+    topics it evaluates); with ``every_topic`` (trec_eval 10.0 with ``-c``), ``''`` for those."""
     coll = evaluator.collection
     where = coll.topic_index(run)
     scored = where[(where >= 0) & evaluator.topic_mask[np.maximum(where, 0)]]
+    if every_topic:
+        scored = np.flatnonzero(evaluator.topic_mask)
     out = {coll.topic_ids[t]: "" for t in scored.tolist()}
     sizes = np.diff(run.offsets)
     topic = np.repeat(where, sizes)
@@ -371,14 +401,17 @@ class TrecEvalResults(Results):
                 yield run, "all", measure, float(means[s, m])
 
 
-def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> TrecEvalResults:
+def trec_eval_results(results: Results, evaluator: Any, runs: list[Run], version: int = 9) -> TrecEvalResults:
     """``results`` as trec_eval 9.0.x prints them, given the ``runs`` as the evaluator scored
     them (:meth:`~cranfield.evaluation.evaluator.Evaluator.prepare`). ``trec_eval.c`` evaluates and prints
     only the topics a run has: with ``-c`` the qrels topics it lacks count in the ``all`` rows
     (as 0) but get no rows of their own. Where trec_eval computes 0/0 the value is NaN: the
     interpolated precision (``iprec_at_recall``, ``11pt_avg``) of a ranking that ``-J`` left
     empty, at every recall level that asks for no relevant document (⌊level·R + 0.9⌋ = 0: level 0,
-    and every level when R = 0); its ``all`` row is then NaN too."""
+    and every level when R = 0); its ``all`` row is then NaN too. trec_eval 10.0 (``version=10``)
+    with ``-c`` prints every qrels topic: a topic the run lacks is scored as a ranking of one
+    unjudged document with its counts cleared (``trec_eval.c``'s ``bogus_ranking``), which
+    ``-J`` leaves empty."""
     coll = evaluator.collection
     shown = np.zeros((len(runs), coll.n_topics), dtype=bool)
     empty = np.zeros_like(shown)
@@ -387,10 +420,15 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run]) -> Trec
         inside = where >= 0
         shown[s, where[inside]] = True
         empty[s, where[inside]] = run.lengths[inside] == 0
+        if version >= 10 and evaluator.missing == "empty":  # trec_eval 10 -c: the bogus ranking
+            missing = ~shown[s]
+            shown[s] = True
+            empty[s, missing] = evaluator.judged_only
     asks_none = np.zeros((len(results.measures), coll.n_topics), dtype=bool)  # a level asking for 0 documents
     for m, measure in enumerate(results.measure_specs or []):
         if levels := _recall_levels(measure):
-            asks_none[m] = (recall_counts(levels, coll.topics.num_rel(measure.params["rel"])) == 0).any(axis=1)
+            counts = recall_counts(levels, coll.topics.num_rel(measure.params["rel"]), measure.params["rounding"])
+            asks_none[m] = (counts == 0).any(axis=1)
     keep = np.flatnonzero(evaluator.topic_mask)
     undefined = (shown & empty)[:, None, keep] & asks_none[None, :, keep]
     fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
@@ -415,6 +453,7 @@ class TrecTopics:
     evaluator: Any
     runs: list[Any]
     relstring: Relstring | None = None
+    version: int = 9  # trec_eval 9.0.x, or 10 (10.0: -c prints the topics a run lacks)
 
     def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
         """:func:`~cranfield.render.tables.format_trec`'s text, relstring rows under trec_eval's name
@@ -426,9 +465,10 @@ class TrecTopics:
         topic_rules = trec_eval and (may_be_nan or (per_topic and self.evaluator.missing != "skip"))
         runs = self._prepared(results) if topic_rules or self.relstring is not None else []
         if topic_rules:
-            results = trec_eval_results(results, self.evaluator, runs)
-        texts = None if self.relstring is None else [relstrings(self.evaluator, run, self.relstring.length)
-                                                     for run in runs]
+            results = trec_eval_results(results, self.evaluator, runs, self.version)
+        every_topic = trec_eval and self.version >= 10 and self.evaluator.missing == "empty"
+        texts = None if self.relstring is None else [relstrings(self.evaluator, run, self.relstring.length,
+                                                                every_topic) for run in runs]
         text = format_trec(results, per_topic, header=header, runid=runid, relstrings=texts)
         if self.relstring is not None and self.relstring.label != RELSTRING:
             text = re.sub(rf"^{RELSTRING} +\t", f"{self.relstring.label:<22}\t", text, flags=re.MULTILINE)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,10 +24,13 @@ from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield._version import __version__
-from cranfield.errors import CranfieldError, check_choice, check_float, check_int, listing, warn
+from cranfield.errors import CranfieldError, check_bool, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
+from cranfield.evaluation.sampling import Fairness, relevant_groups, sampled_batch
 from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
 from cranfield.io.run import ORDERS
+from cranfield.io.stochastic import SampledRun, as_sampled_run
+from cranfield.measures.fairness import group_shares, needs_groups
 from cranfield.measures.registry import Measure, parse_measure
 
 MISSING = ("auto", "zero", "empty", "skip")
@@ -148,6 +152,9 @@ class Results:
     unscored : ndarray of bool, shape (S, T), optional
         The topics each run leaves out by a rule already announced (``missing="skip"``); every
         other NaN value left out of an ``all`` row is named in a warning.
+    group_ids, group_values, group_target
+        With ``per_group`` (docs/fairness.md#per-group): the groups, each group's share of the
+        attention per run and topic (S, T, G), and the target distribution (T, G).
     """
 
     runs: list[str]
@@ -164,6 +171,9 @@ class Results:
     topic_weights: np.ndarray | None = None
     measure_specs: list[Any] | None = None
     unscored: np.ndarray | None = None
+    group_ids: list[str] | None = None
+    group_values: np.ndarray | None = None
+    group_target: np.ndarray | None = None
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
@@ -197,6 +207,7 @@ class Results:
                         if not np.isnan(v):
                             yield run, topic, measure, float(v)
                             yield from self._intent_rows(s, m, t, run, topic, measure)
+                    yield from self._group_rows(s, t, run, topic)
             for m, measure in enumerate(self.measures):
                 yield run, "all", measure, float(means[s, m])
 
@@ -213,6 +224,20 @@ class Results:
             if not np.isnan(v):
                 yield run, topic, f"{measure}[intent={name}]", float(v)
                 yield run, topic, f"{measure}[intent={name}].w", float(self.intent_weights[t, i])
+
+    def _group_rows(self, s: int, t: int, run: str, topic: str) -> Iterator[tuple[str, str, str, float]]:
+        """``exposure[group=g]`` (the group's share of the attention), ``.target`` and ``.ratio``
+        (share / target, where the target is positive) rows of one run and topic."""
+        if self.group_values is None or self.group_ids is None or self.group_target is None:
+            return
+        for g, name in enumerate(self.group_ids):
+            share, target = float(self.group_values[s, t, g]), float(self.group_target[t, g])
+            if np.isnan(share) or np.isnan(target):
+                continue
+            yield run, topic, f"exposure[group={name}]", share
+            yield run, topic, f"exposure[group={name}].target", target
+            if target > 0:
+                yield run, topic, f"exposure[group={name}].ratio", share / target
 
     def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
         """Plain Python values: ``runs``, ``measures``, ``topics``, ``average`` and ``rows``, the
@@ -248,6 +273,8 @@ class RunScores(NamedTuple):
     """With ``per_iteration``: each iteration measure's value after every iteration, M × (T, C)."""
     unscored: np.ndarray | None
     """With ``missing="skip"``: the topics left out (absent from the run), shape (T,)."""
+    groups: np.ndarray | None = None
+    """With ``per_group``: each group's share of the attention, (T, G)."""
 
 
 class _RunSettings(NamedTuple):
@@ -259,6 +286,7 @@ class _RunSettings(NamedTuple):
     per_intent: bool
     per_iteration: bool
     record_warnings: bool
+    per_group: bool = False
 
 
 class _Scored(NamedTuple):
@@ -279,11 +307,21 @@ def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _R
     with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
         if caught is not None:
             warnings.simplefilter("always")
-        run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
-                     score_dtype=settings.score_dtype, columns=columns)
-        run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
-        scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
-    return _Scored(scores, run.name, str(run.source), [w.message for w in caught] if caught is not None else [])
+        if evaluator.sampled:
+            sampled = (as_sampled_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                                      score_dtype=settings.score_dtype) if evaluator.stochastic else
+                       SampledRun.single(as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                                                score_dtype=settings.score_dtype, columns=columns)))
+            sampled = sampled if label is None else sampled.with_name(label)
+            scores = evaluator.score_sampled(sampled, settings.per_group)
+            name, source = sampled.name, sampled.source
+        else:
+            run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                         score_dtype=settings.score_dtype, columns=columns)
+            run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
+            scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
+            name, source = run.name, run.source
+    return _Scored(scores, name, str(source), [w.message for w in caught] if caught is not None else [])
 
 
 READ_AHEAD = 2
@@ -304,7 +342,7 @@ def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], setti
 
     def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
         return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
-                and worth_it(obj))
+                and not evaluator.stochastic and worth_it(obj))
 
     def ahead(obj: Any) -> Any:
         return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
@@ -363,6 +401,15 @@ class Evaluator:
         ε = 1e-5) or weighted by 1 − dd(t) (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.3; diversity qrels).
     dd_depth : {"xi", "xi+1"} or int
         The depth of dd for ``average="dd"`` (default ξ, the minimum cover; Table 10's dd rows use ξ + 1).
+    stochastic : bool
+        Read runs as stochastic runs ``qid sample docno rank score tag`` (a DataFrame: a ``sample``
+        column), several sampled rankings per topic (docs/fairness.md); every measure is then
+        the expected value over the samples, the exposure measures their own.
+    groups : path or Groups, optional
+        Document groups, ``docno group [weight]`` lines (AWRF, nDCG*AWRF, group-level EE).
+    target : {"uniform", "relevant"}, path or Target
+        The target group distribution: uniform over the groups (default), that of the relevant
+        documents, or ``[qid] group weight`` lines.
     """
 
     def __init__(
@@ -370,7 +417,8 @@ class Evaluator:
         norel: str = "include", diversity: bool | None = None, intents: Any = None,
         intent_types: Any = None, empty_intents: str = "drop", depth: int | None = None,
         judged_only: bool = False, names: Sequence[str] | None = None, average: str = "avg",
-        strip_topic_prefix: bool = False, dd_depth: Any = "xi",
+        strip_topic_prefix: bool = False, dd_depth: Any = "xi", stochastic: bool = False, groups: Any = None,
+        target: Any = None,
     ) -> None:
         from cranfield.evaluation.averaging import AVERAGES
         from cranfield.measures.topics import check_depth
@@ -390,9 +438,9 @@ class Evaluator:
         self.names = [str(m) for m in (measures if names is None else names)]
         if len(self.names) != len(measures):
             raise CranfieldError(f"{len(self.names)} names given for {len(measures)} measures")
-        self.max_depth = None if depth is None else check_int(depth, "depth", low=1)
-        self.judged_only = judged_only
-        self.strip_topic_prefix = strip_topic_prefix
+        self.max_depth = None if depth is None else check_int(depth, "depth", low=1, text=False)
+        self.judged_only = check_bool(judged_only, "judged_only option")
+        self.strip_topic_prefix = check_bool(strip_topic_prefix, "strip_topic_prefix option")
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
@@ -414,6 +462,10 @@ class Evaluator:
         self.depth = deepest_cutoff(self.measures)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
+        self.stochastic = bool(stochastic)
+        self.fairness = Fairness.of(groups, target)
+        self.sampled = self.stochastic or any(m.spec.sampled for m in self.measures) or groups is not None
+        self._check_groups()
 
     def with_measures(self, measures: Sequence[str | Measure]) -> Evaluator:
         """This evaluator — its compiled qrels, topic rules and options — scoring ``measures``
@@ -422,7 +474,17 @@ class Evaluator:
         other.measures = [parse_measure(m) for m in measure_list(measures)]
         other.names = [str(m) for m in other.measures]
         other.depth = deepest_cutoff(other.measures)
+        other.sampled = other.stochastic or any(m.spec.sampled for m in other.measures) or \
+            other.fairness.groups is not None
+        other._check_groups()
         return other
+
+    def _check_groups(self) -> None:
+        """AWRF, nDCG*AWRF and group-level EE without document groups are an error, not a number."""
+        lacking = [name for name, m in zip(self.names, self.measures) if needs_groups(m)]
+        if lacking and self.fairness.groups is None:
+            raise CranfieldError(f"{listing(lacking)} need document groups: --groups FILE (groups= in Python; "
+                                 "docs/fairness.md)")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (sent to Dask workers) with its measures by name: their specs hold functions
@@ -477,14 +539,16 @@ class Evaluator:
 
         return dd_weights(self.collection.topics, self.dd_depth)[keep]
 
-    def prepare(self, run: Run) -> Run:
-        """Apply ``strip_topic_prefix``, ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a run."""
+    def prepare(self, run: Run, check: bool = True) -> Run:
+        """Apply ``strip_topic_prefix``, ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a run
+        (and, with ``check``, refuse a run none of whose topics is in the qrels)."""
         if self.strip_topic_prefix:
             stripped = tuple(t.rsplit("-", 1)[-1] for t in run.topic_ids)
             if len(set(stripped)) < len(stripped):
                 raise CranfieldError(f"{run.source}: stripping topic prefixes makes two topics the same")
             run = dataclasses.replace(run, topic_ids=stripped)
-        self._check_topics(run)
+        if check:
+            self._check_topics(run)
         if self.max_depth is not None:
             run = run.head(self.max_depth)
         if self.judged_only:
@@ -539,6 +603,39 @@ class Evaluator:
         iterations = None if steps is None else [_stack_ragged(parts, g) for parts, g in zip(steps, gone)]
         return RunScores(out, detail, iterations, ~present & self.topic_mask if self.missing == "skip" else None)
 
+    @functools.cached_property
+    def _fair_topics(self) -> tuple[np.ndarray, np.ndarray]:
+        """The relevant documents' groups (T, K, G) and the target distributions (T, G), once."""
+        relevant = relevant_groups(self.collection, self.fairness)
+        return relevant, self.fairness.targets(self.collection, relevant)
+
+    def score_sampled(self, sampled: SampledRun, per_group: bool = False) -> RunScores:
+        """Scores of a stochastic run over the collection's topics (docs/fairness.md): each block
+        of topics is one :class:`~cranfield.batch.SampledBatch` of all the samples."""
+        coll = self.collection
+        samples = [self.prepare(run, check=k == 0) for k, run in enumerate(sampled.samples())]
+        whole = dataclasses.replace(sampled.run, topic_ids=tuple(
+            t.rsplit("-", 1)[-1] for t in sampled.topic_ids) if self.strip_topic_prefix else sampled.topic_ids)
+        if not samples:
+            self._check_topics(whole)
+        relevant, target = self._fair_topics
+        out = np.empty((len(self.measures), coll.n_topics))
+        shares = np.full((coll.n_topics, len(self.fairness.group_ids)), np.nan) if per_group else None
+        present = np.zeros(coll.n_topics, dtype=bool)
+        longest = max((int(r.lengths.max()) for r in samples if r.lengths.size), default=0)
+        depth = longest if self.depth is None else min(self.depth, longest)
+        size = max(1, EVAL_CELL_BUDGET // (max(depth, 1) * max(len(samples), 1) * coll.grades.shape[1]))
+        for a in range(0, coll.n_topics, size):
+            block = slice(a, min(a + size, coll.n_topics))
+            sb = sampled_batch(coll, samples, self.fairness, relevant, target, depth=self.depth, topics=block)
+            present[block] = sb.n_samples[0] > 0
+            for m, measure in enumerate(self.measures):
+                out[m, block] = measure(sb)[0]
+            if shares is not None:
+                shares[block] = group_shares(sb)[0]
+        self._apply_missing(out, present, whole)
+        return RunScores(out, None, None, ~present & self.topic_mask if self.missing == "skip" else None, shares)
+
     def _apply_missing(self, out: np.ndarray, present: np.ndarray, run: Run) -> None:
         unknown = np.flatnonzero(self.collection.topic_index(run) < 0)
         if unknown.size:
@@ -559,7 +656,8 @@ class Evaluator:
 
     def evaluate(self, runs: Any, *, order: str = "score", on_duplicate: str = "error",
                  per_intent: bool = False, per_iteration: bool = False, progress_bar: bool | None = None,
-                 score_dtype: str = "float32", names: Sequence[str] | None = None, client: Any = None) -> Results:
+                 score_dtype: str = "float32", names: Sequence[str] | None = None, client: Any = None,
+                 per_group: bool = False) -> Results:
         """Score ``runs`` (a run or a list of runs: paths, dicts, DataFrames, Arrow tables or
         :class:`~cranfield.io.Run`; or a dict ``{name: run}``); with ``per_intent`` keep each intent's score of the
         intent-aware measures, with ``per_iteration`` each iteration measure's value after every
@@ -577,8 +675,14 @@ class Evaluator:
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
+        per_intent = check_bool(per_intent, "per_intent option")
+        per_iteration = check_bool(per_iteration, "per_iteration option")
         labels = run_labels(runs, given)
-        settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None)
+        if self.sampled and (per_intent or per_iteration):
+            raise CranfieldError("per-intent and per-iteration rows are not available for stochastic runs and "
+                                 "exposure measures (docs/fairness.md)")
+        settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None,
+                                per_group)
         items = list(zip(runs, labels))
         done = (_score_here(self, items, settings, progress_bar) if client is None else
                 map_blocks(_score_task, items, client=client, shared={"evaluator": self, "settings": settings},
@@ -590,6 +694,7 @@ class Evaluator:
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
         coll = self.collection
+        grouped = per_group and bool(scored) and self.sampled
         return Results(
             runs=given or unique_run_names([item.name for item in done], [item.source for item in done]),
             measures=self.names,
@@ -605,6 +710,9 @@ class Evaluator:
             average=self.average, topic_weights=self._topic_weights(keep), measure_specs=list(self.measures),
             intent_ids=[coll.intent_ids[t] for t in keep],
             intent_weights=coll.weights[keep],
+            group_ids=list(self.fairness.group_ids) if grouped else None,
+            group_values=np.stack([r.groups for r in scored if r.groups is not None])[:, keep] if grouped else None,
+            group_target=self._fair_topics[1][keep] if grouped else None,
             provenance={
                 "cranfield": __version__,
                 "qrels": self.qrels.source,
@@ -613,6 +721,7 @@ class Evaluator:
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
                 "diversity": self.collection.diversity,
+                **({"stochastic": self.stochastic, **self.fairness.provenance()} if self.sampled else {}),
                 **({"intents": self.intent_scheme} if self.intent_scheme == "nonuniform" else {}),
             },
         )
@@ -733,7 +842,8 @@ def evaluate(
     per_topic: bool = True, per_intent: bool = False, per_iteration: bool = False,
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
-    names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None,
+    names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None, stochastic: bool = False,
+    groups: Any = None, target: Any = None, per_group: bool = False,
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -768,6 +878,10 @@ def evaluate(
     client : dask.distributed.Client, optional
         Score the runs on a Dask cluster, one task per run, bit for bit as in this process
         (:meth:`Evaluator.evaluate`; docs/scaling.md).
+    stochastic, groups, target : see :class:`Evaluator` (docs/fairness.md)
+    per_group : bool
+        Also each group's share of the attention, its target and their ratio, as rows
+        ``exposure[group=g]``, ``exposure[group=g].target`` and ``exposure[group=g].ratio``.
 
     Examples
     --------
@@ -778,9 +892,10 @@ def evaluate(
     0  run   all     P@2  0.500000
     1  run   all      AP  0.833333
     """
+    check_bool(per_topic, "per_topic option")  # per_intent and per_iteration: by Evaluator.evaluate
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
-                          average=average, dd_depth=dd_depth)
+                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration, names=names, client=client)
-    return results.to_frame(per_topic or per_intent or per_iteration)
+                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group)
+    return results.to_frame(per_topic or per_intent or per_iteration or per_group)

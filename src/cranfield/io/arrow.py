@@ -147,3 +147,29 @@ def write_results_parquet(path: str | os.PathLike[str], rows: Iterable[tuple[str
          pa.array(values, pa.float64())], schema=schema)
     with atomic_write(path, "wb") as f:
         pq.write_table(table, f)
+
+
+def write_rows_parquet(path: str | os.PathLike[str], columns: Iterable[tuple[str, str]],
+                       rows: Iterable[Iterable[Any]], provenance: Mapping[str, Any] | None = None) -> None:
+    """Write tidy rows as a Parquet file, complete or not at all: ``columns`` are (name, type)
+    with type ``"string"``, ``"int64"`` or ``"float64"``; None (and NaN) are nulls. ``provenance``
+    is kept as JSON in the schema metadata, as :func:`write_results_parquet` keeps it."""
+    require_pyarrow("writing Parquet")
+    import math
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    spec = list(columns)
+    data: list[list[Any]] = [[] for _ in spec]
+    for row in rows:
+        for k, value in enumerate(row):
+            data[k].append(None if value is None or (isinstance(value, float) and math.isnan(value)) else value)
+    types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    schema = pa.schema([(name, types[kind]) for name, kind in spec])
+    if provenance is not None:
+        schema = schema.with_metadata({PROVENANCE_KEY: json.dumps(dict(provenance), default=str).encode()})
+    table = pa.Table.from_arrays([pa.array(values, types[kind]) for values, (_, kind) in zip(data, spec)],
+                                 schema=schema)
+    with atomic_write(path, "wb") as f:
+        pq.write_table(table, f)

@@ -10,9 +10,12 @@ and ``missing`` (see :class:`cranfield.measures.aspects.AspectSpace`), TOMA's ex
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cranfield.errors import InputError, invalid
+
+if TYPE_CHECKING:
+    from cranfield.io._tokens import Columns
 
 CONFIG_KEYS = ("labels", "embed", "gate", "grades", "missing", "class_weights", "aspect_weights")
 
@@ -40,6 +43,9 @@ def load_config(path: str) -> dict[str, Any]:
             config = json.loads(text)
     except (ValueError, ImportError) as exc:
         raise InputError(path, None, f"cannot read the aspect configuration: {exc}") from None
+    except RecursionError:  # json and tomllib parse nested values recursively
+        raise InputError(path, None, "cannot read the aspect configuration: its values are nested too deeply "
+                                     "(an aspect configuration nests two levels)") from None
     return _checked_config(path, config)
 
 
@@ -72,23 +78,28 @@ def _checked_config(path: str, config: Any) -> dict[str, Any]:
     return config
 
 
-def read_aspect_judgments(files: Mapping[str, str]) -> dict[str, dict[str, dict[str, str]]]:
+def read_aspect_judgments(files: Mapping[str, str], labels: Mapping[str, Sequence[str]] | None = None
+                          ) -> dict[str, dict[str, dict[str, str]]]:
     """{aspect: {topic: {docno: label}}} from one TREC qrels file per aspect (labels are label
-    names or indices)."""
+    names or indices); with ``labels`` (each aspect's label names), a label that is neither is an
+    :class:`InputError` naming the file and line."""
     from cranfield.io._tokens import read_columns, require_columns
 
     out: dict = {}
     for aspect, path in files.items():
         cols = read_columns(path, 4)
         require_columns(cols, (4,), "qid iter docno label")
+        check_labels(cols, 3, aspect, (labels or {}).get(aspect))
         for q, d, label in zip(*(cols.text[j].tolist() for j in (0, 2, 3))):
             out.setdefault(aspect, {}).setdefault(q.decode(), {})[d.decode()] = label.decode()
     return out
 
 
-def read_multi_aspect_qrels(path: str, names: Sequence[str]) -> dict[str, dict[str, dict[str, str]]]:
+def read_multi_aspect_qrels(path: str, names: Sequence[str], labels: Mapping[str, Sequence[str]] | None = None
+                            ) -> dict[str, dict[str, dict[str, str]]]:
     """{aspect: {topic: {docno: label}}} from one file ``qid iter docno label_1 .. label_A``
-    (``names``: the A distinct aspect names of the label columns)."""
+    (``names``: the A distinct aspect names of the label columns); ``labels`` as for
+    :func:`read_aspect_judgments`."""
     from cranfield.io._tokens import read_columns, require_columns
 
     if isinstance(names, str) or not names or not all(names) or len(set(names)) != len(names):
@@ -100,6 +111,29 @@ def read_multi_aspect_qrels(path: str, names: Sequence[str]) -> dict[str, dict[s
     require_columns(cols, (width,), "qid iter docno " + " ".join(names))
     out: dict = {a: {} for a in names}
     for k, aspect in enumerate(names):
+        check_labels(cols, 3 + k, aspect, (labels or {}).get(aspect))
         for q, d, label in zip(cols.text[0].tolist(), cols.text[2].tolist(), cols.text[3 + k].tolist()):
             out[aspect].setdefault(q.decode(), {})[d.decode()] = label.decode()
     return out
+
+
+def check_labels(cols: Columns, column: int, aspect: str, names: Sequence[str] | None) -> None:
+    """An :class:`InputError` at the first row of ``cols`` whose label in ``column`` is neither one
+    of ``names`` (aspect ``aspect``'s label names, worst first) nor the index of one; nothing
+    when ``names`` is None."""
+    import numpy as np
+
+    if names is None:
+        return
+    values = cols.text[column]
+    unique = np.unique(values)
+    bad = [u for u in unique.tolist() if not _is_label(u.decode(), names)]
+    if bad:
+        row = int(np.flatnonzero(np.isin(values, bad))[0])
+        raise InputError(cols.source, int(cols.line[row]), f"label {values[row].decode()!r} of aspect {aspect!r} "
+                                                            f"is not one of {', '.join(names)} (or 0-{len(names) - 1})")
+
+
+def _is_label(label: str, names: Sequence[str]) -> bool:
+    """A label name of ``names``, or the index of one (as :func:`cranfield.measures.aspects.label_indices` reads it)."""
+    return label in names or (label.lstrip("-").isdigit() and 0 <= int(label) < len(names))

@@ -27,3 +27,25 @@ def example_files() -> ExampleFiles:
         "diversity_qrels": str(root / "web2012.diversity.qrels.gz"),
         "runs": [str(root / "web2012.ql.run.gz"), str(root / "web2012.rm.run.gz")],
     }
+
+
+class FairnessFiles(TypedDict):
+    """Paths of :func:`fairness_files`."""
+
+    qrels: str
+    runs: list[str]
+    groups: str
+    target: str
+
+
+def fairness_files() -> FairnessFiles:
+    """Paths of the small stochastic-ranking example of docs/fairness.md: qrels of two topics,
+    two stochastic runs of four samples (``fixed``: one ranking four times; ``shuffled``:
+    equally relevant documents take turns), document groups and a 50/50 target."""
+    root = resources.files("cranfield") / "data"
+    return {
+        "qrels": str(root / "fair.qrels"),
+        "runs": [str(root / "fair.fixed.run"), str(root / "fair.shuffled.run")],
+        "groups": str(root / "fair.groups"),
+        "target": str(root / "fair.target"),
+    }

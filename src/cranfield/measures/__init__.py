@@ -7,9 +7,13 @@
 - :mod:`.truncated` — terminal-document, utility and OIE measures for truncated rankings
   (docs/conventions.md#truncated).
 - :mod:`.cubetest` — the Cube Test family of the TREC Dynamic Domain track (docs/conventions.md#cube-test).
+- :mod:`.dd_jig` — the TREC DD jig's sDCG, nsDCG and expected utility EU (docs/dynamic-domain.md).
 - :mod:`.cwl` — the C/W/L framework's measures as cwl_eval computes them (docs/cwl.md).
 - :mod:`.ncu` — O-measure, P-measure and NCU, as NTCIREVAL computes them.
 - :mod:`.trec_experimental` — trec_eval's remaining set and experimental measures (its all_trec set).
+- :mod:`.trec_eval10` — trec_eval 10's rbp, rbp_resid and unj, and yaap (docs/migration.md#trec_eval-10).
+- :mod:`.fairness` — expected exposure (EE-L, EE-D, EE-R), AWRF and nDCG*AWRF over stochastic
+  rankings (docs/fairness.md).
 - :mod:`.extra` — Judged@k, unnormalised DCG@k and Compat (docs/conventions.md#judged-dcg-compat).
 """
 
@@ -19,11 +23,14 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     aspects,
     cubetest,
     cwl,
+    dd_jig,
     diversity,
     extra,
+    fairness,
     ncu,
     registry,  # noqa: F401  (first: the families register into it)
     sakai,
+    trec_eval10,
     trec_experimental,
     truncated,
 )

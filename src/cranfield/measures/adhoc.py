@@ -306,13 +306,18 @@ def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
 ELEVEN_POINTS = tuple(k / 10 for k in range(11))  # trec_eval's recall levels 0.0, 0.1, ..., 1.0
 
 
-def recall_counts(levels: Any, num_rel: np.ndarray) -> np.ndarray:
+def recall_counts(levels: Any, num_rel: np.ndarray, rounding: str = "trec_eval9") -> np.ndarray:
     """trec_eval's conversion of recall levels into counts of relevant documents, ⌊level·R + 0.9⌋,
-    shape (T, L) for R of shape (T,) (``m_iprec_at_recall.c``, ``m_11pt_avg.c``)."""
-    return np.floor(np.asarray(levels, dtype=np.float64)[None, :] * num_rel[:, None] + 0.9)
+    shape (T, L) for R of shape (T,) (``m_iprec_at_recall.c``, ``m_11pt_avg.c``); with
+    ``rounding="trec_eval10"``, level·R rounded half up (trec_eval 10.0's ``lround``)."""
+    product = np.asarray(levels, dtype=np.float64)[None, :] * num_rel[:, None]
+    if rounding == "trec_eval10":
+        whole = np.floor(product)
+        return whole + (product - whole >= 0.5)
+    return np.floor(product + 0.9)
 
 
-def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
+def _interpolated(batch: Batch, levels: Any, rel: int, rounding: str = "trec_eval9") -> np.ndarray:
     """Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), shape (S, T, L):
     the best precision at any rank that has found at least :func:`recall_counts` relevant
     documents, 0 if no rank does (also on an empty ranking, where trec_eval computes 0/0 for a
@@ -320,7 +325,7 @@ def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     j = relevant_at(batch, None, rel)
     found = np.cumsum(j, axis=-1)
     precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
-    needed = recall_counts(levels, batch.topics.num_rel(rel))  # (T, L)
+    needed = recall_counts(levels, batch.topics.num_rel(rel), rounding)  # (T, L)
     # the best precision at or after each rank, so that "enough found" is a suffix maximum
     best_after = np.maximum.accumulate(precision[..., ::-1], axis=-1)[..., ::-1] if j.shape[-1] else precision
     reached = found[..., None, :] >= needed[None, :, :, None]  # (S, T, L, D)
@@ -330,16 +335,17 @@ def _interpolated(batch: Batch, levels: Any, rel: int) -> np.ndarray:
     return np.where(first >= 0, value, 0.0)
 
 
-def iprec(batch: Batch, *, cutoff: float, rel: int = 1) -> np.ndarray:
+def iprec(batch: Batch, *, cutoff: float, rel: int = 1, rounding: str = "trec_eval9") -> np.ndarray:
     """IPrec@r: interpolated precision at recall r (trec_eval ``iprec_at_recall``)."""
-    return _interpolated(batch, [cutoff], rel)[..., 0]
+    return _interpolated(batch, [cutoff], rel, rounding)[..., 0]
 
 
-def eleven_point(batch: Batch, *, levels: tuple[float, ...] | None = None, rel: int = 1) -> np.ndarray:
+def eleven_point(batch: Batch, *, levels: tuple[float, ...] | None = None, rel: int = 1,
+                 rounding: str = "trec_eval9") -> np.ndarray:
     """Interpolated precision averaged over recall levels (trec_eval ``11pt_avg``): by default the
     11 levels 0, 0.1, ..., 1; ``levels`` as trec_eval's ``11pt_avg.0.2,0.5,0.8``, each listed
     level counted (a level listed twice counts twice)."""
-    return _interpolated(batch, levels or ELEVEN_POINTS, rel).mean(axis=-1)
+    return _interpolated(batch, levels or ELEVEN_POINTS, rel, rounding).mean(axis=-1)
 
 
 def num_q(batch: Batch) -> np.ndarray:
@@ -378,6 +384,8 @@ BETA_Q = Param("beta", "float", 1.0, "weight of graded gain against binary preci
 P_RBP = Param("p", "float", 0.8, "persistence: the probability of moving to the next rank", low=0, high=1,
               open_high=True)
 WHOLE: dict[str, Any] = {"depth": lambda p: p.get("cutoff")}
+ROUNDING = Param("rounding", "choice", "trec_eval9", "recall level r to a count of relevant documents: trec_eval9 "
+                 "⌊r·R + 0.9⌋, trec_eval10 r·R rounded half up", choices=("trec_eval9", "trec_eval10"))
 
 register(MeasureSpec(
     "P", precision, (CUT, REL), cite="trec_eval P.k", doc="precision at rank k",
@@ -487,13 +495,13 @@ register(MeasureSpec(
     "SetAP", set_ap, (CUT, REL), cite="trec_eval set_map", doc="SetP × SetR", reference=f"{TREC_EVAL}: set_map",
 ))
 register(MeasureSpec(
-    "IPrec", iprec, (Param("cutoff", "float", None, "the recall level r in [0, 1]", low=0, high=1), REL),
+    "IPrec", iprec, (Param("cutoff", "float", None, "the recall level r in [0, 1]", low=0, high=1), REL, ROUNDING),
     cite="trec_eval iprec_at_recall", doc="interpolated precision at a recall level", cutoff="required",
     depth=lambda p: None, reference=f"{TREC_EVAL}: iprec_at_recall_r",
 ))
 register(MeasureSpec(
     "11pt", eleven_point, (RecallLevels("levels", "levels", None, "the recall levels averaged (default: 0, 0.1, "
-                                        "..., 1)"), REL),
+                                        "..., 1)"), REL, ROUNDING),
     cite="trec_eval 11pt_avg", doc="11-point interpolated average precision (or over the given recall levels)",
     aliases=("11pt_avg",), cutoff="none", depth=lambda p: None, normalised=True, reference=f"{TREC_EVAL}: 11pt_avg",
 ))

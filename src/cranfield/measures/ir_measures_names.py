@@ -92,6 +92,20 @@ def _rbp(params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
 
 _rbp.keys = ("p", "rel")  # type: ignore[attr-defined]
 
+def _cwl(name: str, *keys: str, renames: Mapping[str, str] | None = None, cutoff_as: str | None = None) -> Rule:
+    """A C/W/L measure of ir_measures' cwl_eval provider: ``min_rel``/``max_rel`` (its scaling
+    of labels into gains in [0, 1]) and ``keys`` passed through, ``renames`` applied (NERR10's
+    ``p`` is cranfield's ``phi``); ``cutoff_as`` names the parameter ir_measures' cutoff is (BPM's
+    ``@k`` is its cost bound K)."""
+    table = dict(renames or {})
+
+    def rule(params: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        return name, {table.get(k, k): params[k] for k in (*keys, "min_rel", "max_rel") if k in params}
+    rule.keys = (*keys, "min_rel", "max_rel")  # type: ignore[attr-defined]
+    rule.cutoff_as = cutoff_as  # type: ignore[attr-defined]
+    return rule
+
+
 #: ir_measures NAME → rule giving the cranfield measure name and its parameters. Every rule
 #: passes ``rel`` (the lowest relevant label, trec_eval -l) through as ``rel``.
 SHARED: dict[str, Rule] = {
@@ -125,19 +139,19 @@ SHARED: dict[str, Rule] = {
     "nNRBP": _same("nNRBP", "alpha", "beta", "rel"),
     "AP_IA": _same("AP_IA", "rel"),
     "P_IA": _same("P_IA", "rel"),
+    "INST": _cwl("INST", "T"),
+    "INSQ": _cwl("INSQ", "T"),
+    "BPM": _cwl("BPM", "T", cutoff_as="K"),
+    "SDCG": _cwl("SDCG", "dcg"),
+    "NERR8": _cwl("NERR8"),
+    "NERR9": _cwl("NERR9"),
+    "NERR10": _cwl("NERR10", "p", renames={"p": "phi"}),
+    "NERR11": _cwl("NERR11", "T"),
 }
 
 #: ir_measures measures cranfield has no equivalent of, with the reason.
 UNSUPPORTED: dict[str, str] = {
     "Accuracy": "a measure of paired relevance predictions, not of rankings",
-    "BPM": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's BPM(T=..,K=..) (docs/cwl.md)",
-    "INST": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's INST(T=..) (docs/cwl.md)",
-    "INSQ": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's INSQ(T=..) (docs/cwl.md)",
-    "NERR8": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
-    "NERR9": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
-    "NERR10": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
-    "NERR11": "Azzopardi et al.'s NERR variants (ICTIR 2021) are not implemented",
-    "SDCG": "ir_measures' min_rel/max_rel gain scaling is not mapped; use cranfield's SDCG@k (docs/cwl.md)",
 }
 
 
@@ -184,6 +198,8 @@ def split_ir_measure(obj: Any) -> tuple[Any, bool]:
         rule = SHARED[name]
         target, mapped = rule(given)
         known = set(getattr(rule, "keys", ()))
+        if getattr(rule, "cutoff_as", None) and cutoff is not None:  # BPM@k: its cost bound K
+            mapped[rule.cutoff_as], cutoff = cutoff, None  # type: ignore[attr-defined]
     elif name in UNSUPPORTED:
         raise MeasureError(f"cranfield has no equivalent of ir_measures' {name}: {UNSUPPORTED[name]}.")
     else:

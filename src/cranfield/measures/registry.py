@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.batch import Batch
+from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
 # docs/conventions.md#names; a leading digit for trec_eval's 11pt
-NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#-]*")
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#*-]*")
 _KEY = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=")
 
 Kernel = Callable[..., np.ndarray]
@@ -176,6 +176,11 @@ def cutoff_param(doc: str = "rank cutoff: only the first k documents count") -> 
     return Param("cutoff", "int", None, doc, low=1)
 
 
+def cutoff_depth(params: Mapping[str, Any]) -> int | None:
+    """How many ranks a measure reads by default: its cutoff (None, all ranks, without one)."""
+    return params.get("cutoff")
+
+
 # --------------------------------------------------------------------------- specs
 @dataclass(frozen=True)
 class MeasureSpec:
@@ -218,6 +223,12 @@ class MeasureSpec:
     prefix : callable, optional
         For measures of truncated rankings: ``prefix(batch, cutoff=k, **params) -> (S, T, d + 1)``,
         the value of every truncation n = 0..d of each ranking (optimal truncation analysis).
+    sampled : bool
+        Whether the kernel reads a :class:`~cranfield.batch.SampledBatch` (stochastic rankings,
+        docs/fairness.md) rather than a :class:`~cranfield.batch.Batch`.
+    lower_is_better : bool
+        A loss (EE-L, EE-D): the report's significance marks and best values read a smaller
+        mean as better.
     """
 
     name: str
@@ -232,12 +243,14 @@ class MeasureSpec:
     needs_intents: bool = False
     needs_types: bool = False
     truncation_aware: bool = False
-    depth: Callable[[Mapping[str, Any]], int | None] = field(default=lambda p: p.get("cutoff"))
+    depth: Callable[[Mapping[str, Any]], int | None] = field(default=cutoff_depth)
     reference: str = ""
     aggregate: str = "mean"
     per_intent: Kernel | None = None
     per_iteration: Kernel | None = None
     prefix: Kernel | None = None
+    sampled: bool = False
+    lower_is_better: bool = False
 
     def __post_init__(self) -> None:
         if not callable(self.kernel):
@@ -256,6 +269,14 @@ class MeasureSpec:
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled by name when it is the registered measure of that name (its kernels are often
+        closures, which pickle cannot send): unpickled, it is the registry's spec of that name
+        (a plugin's measure: once the plugin is loaded there too). Any other spec by value."""
+        if REGISTRY.get(self.name) is self:
+            return lookup, (self.name,)
+        return super().__reduce_ex__(protocol)
 
 
 REGISTRY: dict[str, MeasureSpec] = {}
@@ -303,6 +324,17 @@ def lookup(name: str) -> MeasureSpec:
     folded = [a for a in _ALIASES if a.lower() == name.lower()]
     if len({_ALIASES[a] for a in folded}) == 1:
         return REGISTRY[_ALIASES[folded[0]]]
+    from cranfield.measures.nuggets import NUGGET_MEASURES  # a measure of another input
+
+    if name in NUGGET_MEASURES:
+        raise MeasureError(f"{name} scores nugget assignments of generated answers, not rankings: use "
+                           "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets")
+    from cranfield.measures.trec_eval_names import from_printed, printed_hint  # trec_eval's P_10, ndcg_cut_10
+
+    if (printed := from_printed(name)) is not None:
+        return lookup(_parse_call(printed).name)
+    if (trec_hint := printed_hint(name)) is not None:
+        raise MeasureError(f"Unknown measure {name!r}: {trec_hint}.")
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
@@ -358,7 +390,14 @@ class Measure:
         inner = [v for v in self.params.values() if isinstance(v, Measure)]
         return inner[0].depth if inner else self.spec.depth(self.params)
 
-    def __call__(self, batch: Batch) -> np.ndarray:
+    def __call__(self, batch: Batch | SampledBatch) -> np.ndarray:
+        """The (S, T) scores of ``batch``; of a :class:`~cranfield.batch.SampledBatch`, (P, T): its
+        exposure kernel, or for another measure the mean over each policy's samples."""
+        if self.spec.sampled:
+            return self.spec.kernel(batch if isinstance(batch, SampledBatch) else
+                                    SampledBatch.from_batch(_scored(batch)), **self.params)
+        if isinstance(batch, SampledBatch):
+            return sample_mean(batch, self.spec.kernel(batch.batch, **self.params))
         return self.spec.kernel(_scored(batch), **self.params)
 
     def per_intent(self, batch: Batch) -> np.ndarray | None:
@@ -387,6 +426,20 @@ class Measure:
 
     def __repr__(self) -> str:
         return f"Measure({str(self)!r})"
+
+
+def sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
+    """The mean of per-sample scores (P·N, T) over each policy's samples, (P, T): the expected
+    value of a measure under a stochastic ranking. Undefined (NaN) samples are left out; a topic
+    without samples (missing) keeps the value of its first, empty, ranking; NaN when no sample
+    is defined."""
+    present = sb.per_policy(sb.batch.present)
+    x = sb.per_policy(x)
+    ok = present & ~np.isnan(x)
+    n = ok.sum(axis=1)
+    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
+    first = x[:, 0] if x.shape[1] else np.zeros(n.shape)  # no sample slots at all: nothing to average
+    return np.where(n > 0, total / np.maximum(n, 1), np.where(present.any(axis=1), np.nan, first))
 
 
 def _scored(batch: Any) -> Batch:
@@ -485,8 +538,11 @@ def _parse_call(text: str) -> _Call:
     return _Call(name, inner, kwargs, at, text.strip())
 
 
-def parse_measure(text: str | Measure) -> Measure:
+def parse_measure(text: str | Measure, *, catalogue: Callable[[str], MeasureSpec] | None = None) -> Measure:
     """Parse an ir_measures-style name such as ``P@10``, ``nDCG(gains=exp)@20`` or ``RBP(p=0.8)``.
+
+    ``catalogue`` finds the spec of a name in another catalogue than the registry's (the nugget
+    measures of :mod:`cranfield.measures.nuggets`, which score nugget assignments, not rankings).
 
     Raises
     ------
@@ -503,8 +559,12 @@ def parse_measure(text: str | Measure) -> Measure:
     if not isinstance(text, str):
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
+    from cranfield.measures.trec_eval_names import from_printed
+
+    if text.strip() not in _ALIASES and (printed := from_printed(text)) is not None:  # trec_eval's ndcg_cut_10
+        return parse_measure(printed)
     call = _parse_call(str(text).replace("α", "alpha"))
-    spec = lookup(call.name)
+    spec = (catalogue or lookup)(call.name)
     values = {p.name: p.default for p in spec.params}
     wrapped = next((p for p in spec.params if p.kind == "measure"), None)
     if call.inner is not None:

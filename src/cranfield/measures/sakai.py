@@ -136,8 +136,8 @@ def sharp(kernel: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         irec = subtopic_recall(batch, cutoff=cutoff)
         return gamma * irec + (1.0 - gamma) * kernel(batch, cutoff=cutoff, **params)
 
-    assert kernel.__doc__ is not None
-    combined.__doc__ = f"γ·I-rec@l + (1 − γ)·({kernel.__doc__.splitlines()[0]}) (Sakai, WWW 2012, Eq. 7)."
+    first = (kernel.__doc__ or kernel.__name__).splitlines()[0]  # no docstrings under python -OO
+    combined.__doc__ = f"γ·I-rec@l + (1 − γ)·({first}) (Sakai, WWW 2012, Eq. 7)."
     return combined
 
 

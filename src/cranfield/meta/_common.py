@@ -105,14 +105,15 @@ def resample_blocks(n_resamples: int, rng: Any) -> list[ResampleBlock]:
     return [ResampleBlock(sl, seed) for sl, seed in zip(slices, block_seeds(root_seed(rng), len(slices)))]
 
 
-def check_alpha(alpha: Any) -> float:
-    """The significance level α, a number in the open interval (0, 1)."""
-    return check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True)
+def check_alpha(alpha: Any, *, text: bool = False) -> float:
+    """The significance level α, a number in the open interval (0, 1) (given as ``text``: the command line's)."""
+    return check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True, text=text)
 
 
-def check_count(value: Any, what: str) -> int:
-    """A number of resamples (B) or of sampled topic pairs: an integer in [1, :data:`MAX_SAMPLES`]."""
-    return check_int(value, what, low=1, high=MAX_SAMPLES)
+def check_count(value: Any, what: str, *, text: bool = False) -> int:
+    """A number of resamples (B) or of sampled topic pairs: an integer in [1, :data:`MAX_SAMPLES`]
+    (given as ``text``: the command line's)."""
+    return check_int(value, what, low=1, high=MAX_SAMPLES, text=text)
 
 
 def chunks(n: int, cells_per_item: int, budget: int = CHUNK_CELLS) -> list[slice]:

@@ -120,6 +120,8 @@ def _settings(report: Any) -> str:
                        f"{esc(f.get('name', ''))}</td><td class=\"n\">{esc(size_text(int(f.get('bytes', 0))))}</td>"
                        f"<td class=\"hash\">{esc(f.get('sha256', ''))}</td></tr>")
         out.append("</tbody></table></div>")
+        out += [_collapsible(f"ir_metadata of {esc(f.get('name', ''))}", _fields(f["ir_metadata"]), False)
+                for f in inputs if f.get("ir_metadata")]
     else:
         out.append('<p class="note">The runs were given in memory: no input file is listed.</p>')
     found = list(report.warnings or [])
@@ -268,6 +270,13 @@ def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tupl
                    + _collapsible("Per-intent coverage and I-rec at depth", body, len(names) <= OPEN_RUNS * 2)
                    + "</section>")
         toc.append(("diversity", "Intents"))
+    groups = report_data.group_exposure(results)
+    if groups is not None:
+        out.append('<section id="group-exposure"><h2>Exposure per group</h2>' + _figure(
+            plots.group_exposure_figure(groups[0], groups[1], names, list(results.group_ids or []), order),
+            "group-exposure", "Each group's share of the attention 1/log2(max(rank, 2)), mean over samples and "
+            "topics, against the target distribution (AWRF compares the two per ranking).") + "</section>")
+        toc.append(("group-exposure", "Exposure per group"))
     if report_data.has_truncation_measures(results.measure_specs):
         lengths = report_data.run_lengths(evaluator, runs)
         out.append('<section id="run-lengths"><h2>Run lengths</h2>' + _collapsible(
@@ -277,6 +286,21 @@ def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tupl
             len(names) <= OPEN_RUNS) + "</section>")
         toc.append(("run-lengths", "Run lengths"))
     return out, toc
+
+
+def _page_head(title: str) -> list[str]:
+    """The opening lines of a page: the Content-Security-Policy, the title, the style."""
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            '<meta name="referrer" content="no-referrer">', f"<title>{esc(title)}</title>",
+            f"<style>{STYLE}</style></head><body><main>"]
+
+
+def _page_foot() -> list[str]:
+    """The closing lines of a page."""
+    return [f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
+            f"<code>{esc(CSP)}</code>.</footer>", "</main></body></html>"]
 
 
 def html_report(report: Any) -> str:
@@ -296,13 +320,7 @@ def html_report(report: Any) -> str:
     judges = _judges_section(report)
     toc += [("judges", "Judges")] if judges else []
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{esc(CSP)}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="referrer" content="no-referrer">',
-        f"<title>{esc(title)}</title>",
-        f"<style>{STYLE}</style></head><body><main>",
+        *_page_head(title),
         f"<header><h1>{esc(title)}</h1>",
         f'<p class="note">{len(results.topics)} topics; runs: {esc(_short_list(results.runs))}. Made by cranfield '
         f"{esc(__version__)}.</p>",
@@ -312,9 +330,7 @@ def html_report(report: Any) -> str:
         *[_measure_section(report, m, means, order) for m in range(len(results.measures))],
         *data,
         judges,
-        f'<footer>cranfield {esc(__version__)}. This page loads nothing: Content-Security-Policy '
-        f"<code>{esc(CSP)}</code>.</footer>",
-        "</main></body></html>",
+        *_page_foot(),
     ]
     return "\n".join(parts) + "\n"
 
@@ -345,3 +361,54 @@ def _judges_section(report: Any) -> str:
 def _short_list(names: Sequence[str], limit: int = 8) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _flat(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested dicts and lists as ``("a.b.0.c", value)`` rows."""
+    if isinstance(value, dict):
+        return [row for k, v in value.items() for row in _flat(v, f"{prefix}{k}.")]
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+        return [row for k, v in enumerate(value) for row in _flat(v, f"{prefix}{k}.")]
+    return [(prefix.rstrip("."), ", ".join(map(str, value)) if isinstance(value, list) else value)]
+
+
+def _fields(header: Any) -> str:
+    """The fields of an ir_metadata header as a two-column table."""
+    rows = "".join(f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in _flat(header))
+    return f'<div class="wrap"><table><tbody>{rows}</tbody></table></div>'
+
+
+def repro_html(result: Any) -> str:
+    """A :class:`~cranfield.analysis.repro.ReproResult` as one self-contained HTML page, with the same
+    guarantees as :func:`html_report` (inline SVG, no request): the provenance (settings, run files and
+    the fields of their ir_metadata headers), the statistics' means, and
+    :func:`~cranfield.render.plots.repro_figure`."""
+    meta = dict(result.metadata)
+    runs = meta.pop("runs", {})
+    title = f"cranfield repro: {result.kind} of {len(result.measures)} measure{'s' * (len(result.measures) != 1)}"
+    settings = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in _flat(meta) if v is not None)
+    files = []
+    for role, info in runs.items():
+        header = info.get("ir_metadata")
+        files.append(f"<h3>{esc(role)}: {esc(info.get('source', ''))}</h3>"
+                     + (_fields(header) if header else '<p class="note">no ir_metadata header</p>'))
+    head = ["statistic", "measure", "run", "cutoff", "value"]
+    body = "".join(
+        "<tr>" + "".join(f"<td>{esc('' if v is None else v)}</td>" for v in (stat, measure, run, cutoff))
+        + f'<td class="n">{esc(_pvalue(value) if stat == "p" else _number(value, 4))}</td></tr>'
+        for stat, measure, run, cutoff, topic, value in result.rows if topic == "all")
+    table = ('<div class="wrap"><table><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
+             + f"</tr></thead><tbody>{body}</tbody></table></div>")
+    caption = ("Per measure, |original − reproduced| per topic (their root mean square is the RMSE); KTU and RBO "
+               "against the cutoff." if result.kind == "reproducibility" else "ER against ΔRI, one point per measure.")
+    parts = [
+        *_page_head(title),
+        f"<header><h1>{esc(title)}</h1><p class=note>Breuer et al., SIGIR 2020; made by cranfield "
+        f"{esc(__version__)}.</p></header>",
+        '<section id="settings"><h2>Settings and provenance</h2><div class="wrap"><table><tbody>'
+        f"{settings}</tbody></table></div>{''.join(files)}</section>",
+        f'<section id="statistics"><h2>Statistics (means over topics)</h2>{table}</section>',
+        f'<section id="figures"><h2>Figures</h2>{_figure(plots.repro_figure(result), "repro", esc(caption))}</section>',
+        *_page_foot(),
+    ]
+    return "\n".join(parts) + "\n"

@@ -16,6 +16,7 @@ import numpy as np
 from cranfield._output import atomic_write, check_writable
 from cranfield.analysis.diversity import CollectionDiversity
 from cranfield.analysis.dss import DSSResult
+from cranfield.analysis.repro import ReproResult
 from cranfield.analysis.truncation import TruncationResult
 from cranfield.errors import CranfieldError, check_int, invalid
 from cranfield.evaluation.evaluator import Results
@@ -424,6 +425,31 @@ def draw_run_lengths(ax: Any, lengths: np.ndarray, runs: Sequence[str], order: n
     ax.legend(fontsize="small", loc="lower right")
 
 
+def draw_group_exposure(ax: Any, shares: np.ndarray, target: np.ndarray, runs: Sequence[str],
+                        groups: Sequence[str], order: np.ndarray | None = None) -> None:
+    """Each run's share of the attention per group (S, G), mean over topics, as stacked horizontal
+    bars, with the target distribution (G,) as the bar at the top (docs/fairness.md)."""
+    order = np.arange(len(runs)) if order is None else np.asarray(order)
+    rows = np.vstack([shares[order[::-1]], target[None, :]])
+    labels = [runs[s] for s in order[::-1]] + ["target"]
+    left = np.zeros(rows.shape[0])
+    for g, name in enumerate(groups):
+        ax.barh(np.arange(rows.shape[0]), rows[:, g], left=left, label=name, color=f"C{g % 10}")
+        left += rows[:, g]
+    ax.set_yticks(np.arange(rows.shape[0]), labels)
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("share of the attention (mean over topics)")
+    ax.legend(fontsize="small", loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=min(len(groups), 6))
+
+
+def group_exposure_figure(shares: np.ndarray, target: np.ndarray, runs: Sequence[str], groups: Sequence[str],
+                          order: np.ndarray | None = None) -> Any:
+    """Exposure per group against the target (:func:`draw_group_exposure`)."""
+    fig = new_figure(figsize=(7, run_height(len(runs) + 1) + 0.4), layout="constrained")
+    draw_group_exposure(fig.subplots(), shares, target, runs, groups, order)
+    return fig
+
+
 def run_height(n_runs: int) -> float:
     """Inches for a panel listing ``n_runs`` runs on its y axis."""
     return max(2.6, 0.16 * n_runs + 1.2)
@@ -570,6 +596,54 @@ def figure_png(fig: Any, dpi: int = 96) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})
     return buf.getvalue()
+
+
+def repro_figure(result: ReproResult) -> Any:
+    """Breuer et al.'s (SIGIR 2020) figures of a reproduction: per measure, the per-topic
+    differences |orig - rep| of the baseline and advanced runs (whose root mean square is the RMSE),
+    and KTU and RBO (means over topics) against the cutoff. A replication has neither (its topics
+    differ): its figure shows ER against ΔRI, one point per measure (their Figure 3)."""
+    if result.kind == "replicability":
+        fig = new_figure(figsize=(5, 4))
+        ax = fig.subplots()
+        er = {r[1]: r[5] for r in result.select("ER")}
+        dri = {r[1]: r[5] for r in result.select("DeltaRI")}
+        for k, m in enumerate(result.measures):
+            ax.scatter(er[m], dri[m], color=f"C{k}", label=plot_label(m))
+        ax.axvline(1.0, color="grey", linewidth=0.5)
+        ax.axhline(0.0, color="grey", linewidth=0.5)
+        ax.set_xlabel("effect ratio (ER)")
+        ax.set_ylabel("delta relative improvement (ΔRI)")
+        ax.legend(fontsize="small")
+        fig.tight_layout()
+        return fig
+    n = len(result.measures)
+    fig = new_figure(figsize=(10, 2.6 * (n + 1)))
+    axes = fig.subplots(n + 1, 1, squeeze=False)[:, 0]
+    rmse = [r for r in result.select("RMSE") if r[4] != "all"]
+    for ax, measure in zip(axes, result.measures):
+        for k, role in enumerate(("baseline", "advanced")):
+            diffs = [(r[4], r[5]) for r in rmse if r[1] == measure and r[2] == role]
+            ax.bar(np.arange(len(diffs)) + 0.4 * k, [d for _, d in diffs], 0.4, label=role, color=f"C{k}")
+        ax.set_ylabel(f"|orig − rep|\n{plot_label(measure, 24)}")
+        ax.set_xlabel("topic")
+        ax.legend(fontsize="small")
+    ax = axes[-1]
+    for k, (statistic, style) in enumerate((("KTU", "-o"), ("RBO", "--s"))):
+        for j, role in enumerate(("baseline", "advanced")):
+            points = [(r[3], r[5]) for r in result.select(statistic) if r[2] == role and r[4] == "all"]
+            ax.plot([str(c) for c, _ in points], [v for _, v in points], style, color=f"C{2 * k + j}",
+                    label=f"{statistic} {role}")
+    ax.set_xlabel("cutoff k")
+    ax.set_ylabel("mean over topics")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def plot_repro(result: ReproResult, path: str | os.PathLike[str]) -> None:
+    """Save :func:`repro_figure` to ``path``."""
+    save_figure(repro_figure(result), path)
 
 
 def plot_judges(comparison: Any, path: str) -> None:

@@ -27,6 +27,7 @@ from cranfield._version import __version__
 from cranfield.analysis.comparison import BOOTSTRAP_CI_RESAMPLES, Comparison, compare_runs, default_correction
 from cranfield.errors import CranfieldError, EvaluationWarning, listing
 from cranfield.evaluation.evaluator import Evaluator, Results
+from cranfield.io.ir_metadata import read_ir_metadata
 
 __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_letter", "SAVE_FORMATS"]
 
@@ -89,7 +90,8 @@ def _number(value: float, digits: int) -> str:
 
 
 def _file_record(role: str, obj: Any) -> dict[str, Any] | None:
-    """role, path, name, bytes and SHA-256 of an input file (None for in-memory data)."""
+    """role, path, name, bytes and SHA-256 of an input file (None for in-memory data), and the
+    fields of a run file's ir_metadata header when it has one."""
     if not isinstance(obj, (str, Path)) or not Path(obj).is_file():
         return None
     path = Path(obj)
@@ -97,8 +99,12 @@ def _file_record(role: str, obj: Any) -> dict[str, Any] | None:
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
-    return {"role": role, "path": str(path), "name": path.name, "bytes": path.stat().st_size,
-            "sha256": digest.hexdigest()}
+    record = {"role": role, "path": str(path), "name": path.name, "bytes": path.stat().st_size,
+              "sha256": digest.hexdigest()}
+    header = read_ir_metadata(path) if role == "run" else None
+    if header is not None:  # the run's own provenance (docs/reproducibility.md#ir_metadata)
+        record["ir_metadata"] = header
+    return record
 
 
 class _Captured:
@@ -238,41 +244,50 @@ class Report:
         items, given = named_runs(runs, names)
 
         def read(quiet: bool) -> list[Any]:
+            from cranfield.io.stochastic import as_sampled_run
+
+            reader = as_sampled_run if evaluator.stochastic else as_run  # stochastic runs: docs/fairness.md
             with warnings.catch_warnings():
                 if quiet:  # said already, by the evaluation on the cluster
                     warnings.simplefilter("ignore", EvaluationWarning)
-                return [as_run(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                return [reader(obj, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
                                score_dtype=score_dtype, name=label)
                         for obj, label in zip(items, run_labels(items, None))]
 
+        grouped = evaluator.fairness.groups is not None  # the figure of exposure per group (docs/fairness.md)
         with _Captured(found):
             if client is None:
                 parsed = read(quiet=False)
                 results = evaluator.evaluate(parsed, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given)
+                                             score_dtype=score_dtype, names=given, per_group=grouped)
             else:  # the workers read and score the run files; this process reads them for the figures
                 results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
-                                             score_dtype=score_dtype, names=given, client=client)
+                                             score_dtype=score_dtype, names=given, client=client, per_group=grouped)
                 parsed = read(quiet=True)
         name = _baseline_names(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
                       seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
                       client=client)
+        # the curves and run lengths of a stochastic run are those of its first samples (docs/fairness.md#report)
+        parsed = [r.samples()[0] if hasattr(r, "samples") else r for r in parsed]
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
     def from_results(cls, results: Results, *, baseline: Any = None, test: str = "t",
                      correction: str | None = None, alpha: float = 0.05, n_resamples: int | None = None,
                      seed: int = 0, confidence: float = 0.95,
-                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Report:
-        """A report on runs already evaluated (``evaluator``, ``runs`` and ``inputs`` are then
-        None, None and empty); the options are those of :class:`Report`."""
+                     bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None,
+                     files: Sequence[tuple[str, Any]] = ()) -> Report:
+        """A report on runs already evaluated (``evaluator`` and ``runs`` are then None, and
+        ``inputs`` lists the ``files``, (role, path) pairs such as ``("nuggets", path)``); the
+        options are those of :class:`Report`."""
         report = cls.__new__(cls)
         report._compare(results, _baseline_names(baseline, [], results.runs), test=test, correction=correction,
                         alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
                         bootstrap_resamples=bootstrap_resamples, found=[], client=client)
-        report.evaluator, report.runs, report.inputs = None, None, []
+        report.evaluator, report.runs = None, None
+        report.inputs = [r for r in (_file_record(role, path) for role, path in files) if r]
         return report
 
     def _compare(self, results: Results, baselines: tuple[str, ...], *, test: str, correction: str | None,
@@ -317,13 +332,14 @@ class Report:
         (significantly better than the baseline) or ``"-"`` (significantly worse)."""
         out: list[list[list[str]]] = [[[] for _ in self.comparisons] for _ in self.results.runs]
         for m, c in enumerate(self.comparisons):
+            sign = -1.0 if self._lower_is_better(m) else 1.0  # a loss: the smaller mean is the better
             for (i, j), diff, sig in zip(c.pairs.tolist(), c.difference, c.significant):
                 if not sig:
                     continue
                 if self.baseline is not None:
-                    out[i][m].append("+" if diff > 0 else "-")
+                    out[i][m].append("+" if sign * diff > 0 else "-")
                 else:
-                    winner, loser = (i, j) if diff > 0 else (j, i)
+                    winner, loser = (i, j) if sign * diff > 0 else (j, i)
                     out[winner][m].append(run_letter(loser))
         for row in out:
             for cell in row:
@@ -331,10 +347,16 @@ class Report:
                     cell.sort(key=lambda x: (len(x), x))
         return out
 
+    def _lower_is_better(self, m: int) -> bool:
+        specs = self.results.measure_specs
+        return bool(specs and getattr(specs[m], "spec", None) is not None and specs[m].spec.lower_is_better)
+
     def best(self) -> np.ndarray:
-        """Which runs have the best (highest) mean on each measure, shape (S, M), ties
-        (docs/conventions.md#equality) all best; none when there is one run."""
+        """Which runs have the best mean on each measure (the highest; the lowest for a loss such
+        as EE-L), shape (S, M), ties (docs/conventions.md#equality) all best; none when there is one run."""
         means = np.array([c.means for c in self.comparisons]).T.reshape(len(self.results.runs), -1)
+        flip = np.array([-1.0 if self._lower_is_better(m) else 1.0 for m in range(means.shape[1])])
+        means = means * flip
         with np.errstate(invalid="ignore"):
             top = np.nanmax(np.where(np.isnan(means), -np.inf, means), axis=0) if means.size else np.array([])
         return np.asarray(equal(means, top[None, :]) & np.isfinite(means) & (means.shape[0] > 1))
@@ -549,11 +571,20 @@ class Report:
                "pairs": self.pair_records(), **({"judges": self.judges.records()} if self.judges else {})}
         return json.dumps(_jsonable(doc), indent=1, default=str) + "\n"
 
+    def to_csv(self) -> str:
+        """The tidy :meth:`to_frame` as CSV, header and data rows only, by the one CSV writer of
+        cranfield (:func:`~cranfield.render.tables.csv_text`: names that a spreadsheet would run as
+        formulas are neutralised)."""
+        from cranfield.render.tables import csv_text
+
+        frame = self.to_frame()
+        return csv_text(list(frame.columns), frame.itertuples(index=False, name=None))
+
     def save(self, path: str | Path) -> None:
         """Write the report to ``path`` in the format of its extension: ``.tex`` (:meth:`to_latex`),
-        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (the tidy
-        :meth:`to_frame`, header and data rows only), ``.json`` (:meth:`to_json`) or ``.parquet``
-        (the per-topic scores, :meth:`Results.to_parquet`); whole or not at all."""
+        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (:meth:`to_csv`),
+        ``.json`` (:meth:`to_json`) or ``.parquet`` (the per-topic scores, :meth:`Results.to_parquet`);
+        whole or not at all."""
         from cranfield._output import check_writable, write_text
 
         suffix = Path(path).suffix.lower()
@@ -566,7 +597,7 @@ class Report:
             return
         writers: dict[str, Callable[[], str]] = {
             ".tex": self.to_latex, ".md": self.to_markdown, ".html": self.to_html, ".json": self.to_json,
-            ".csv": lambda: str(self.to_frame().to_csv(index=False, lineterminator="\n")),
+            ".csv": self.to_csv,
         }
         write_text(path, writers[suffix](), "report file")
 

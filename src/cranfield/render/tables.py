@@ -17,6 +17,7 @@ import io
 import itertools
 import json
 import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,8 @@ import numpy as np
 if TYPE_CHECKING:  # the studies' result types, for the annotations only: `eval` need not import them
     from cranfield.analysis.diversity import CollectionDiversity
     from cranfield.analysis.dss import DSSResult
+    from cranfield.analysis.repro import ReproResult
+    from cranfield.analysis.similarity import SimilarityResult
     from cranfield.analysis.truncation import TruncationResult
     from cranfield.evaluation.evaluator import Results
 
@@ -84,16 +87,33 @@ def result_rows(results: Results, per_topic: bool = False, trisk: np.ndarray | N
                 seen, s = 0, s + 1
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def csv_cell(value: Any) -> Any:
+    """One CSV cell: None and NaN empty, floats in full (``repr``), and text that a spreadsheet
+    would run as a formula neutralised (OWASP, "CSV Injection"): a text cell starting with
+    ``= + - @``, a tab or a carriage return gets a leading ``'``, unless it is a plain decimal
+    number (``-1``, ``+0.5``, ``-2e-3``), which a spreadsheet reads as that number."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return repr(float(value))
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def csv_text(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     """A header row and data rows, quoted as needed (RFC 4180, ``\n`` line ends): what
-    ``pandas.read_csv(path)`` reads as it is, ``#`` and commas inside names included. None and
-    NaN are empty cells; floats are written in full (``repr``)."""
+    ``pandas.read_csv(path)`` reads as it is, ``#`` and commas inside names included; every cell,
+    the header's too, as :func:`csv_cell` writes it. The one CSV writer of cranfield's own formats
+    (the ``--compat`` formats reproduce their tool's bytes)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(head)
-    for row in rows:
-        writer.writerow(["" if v is None or (isinstance(v, float) and math.isnan(v)) else
-                         repr(v) if isinstance(v, float) else v for v in row])
+    writer.writerow([csv_cell(v) for v in head])
+    writer.writerows([csv_cell(v) for v in row] for row in rows)
     return buf.getvalue()
 
 
@@ -240,4 +260,29 @@ def judges_table(rows: Sequence[Mapping[str, Any]], header: str) -> str:
             if lines[-1] != header or len(lines) > 1:
                 lines.append("")
             lines += [f"## {judge}: {part}", *aligned([key, *statistics], body, [True] + [False] * len(statistics))]
+    return "\n".join(lines) + "\n"
+
+
+def similarity_table(result: SimilarityResult, per_topic: bool = False) -> str:
+    """One row per pair of runs (per pair and topic with ``per_topic``, the mean last), one column
+    per similarity, 4 decimals."""
+    head = ["run_a", "run_b", *(["topic"] if per_topic else []), *result.measures]
+    cells: dict[tuple[str, str, str], dict[str, float]] = {}
+    for a, b, topic, measure, value in result.rows(per_topic):
+        cells.setdefault((a, b, topic), {})[measure] = value
+    body = [[a, b, *([topic] if per_topic else []), *(_value(row[m], "mean") for m in result.measures)]
+            for (a, b, topic), row in cells.items()]
+    n_text = 3 if per_topic else 2
+    return "\n".join(aligned(head, body, [c < n_text for c in range(len(head))])) + "\n"
+
+
+def repro_table(result: ReproResult, per_topic: bool = False) -> str:
+    """The rows of a reproduction as aligned text (only the ``all`` rows unless ``per_topic``),
+    a title line naming the kind of study first."""
+    head = ["statistic", "measure", "run", "cutoff", "topic", "value"]
+    body = [[stat, measure or "", run or "", "" if cutoff is None else str(cutoff), topic,
+             f"{value:.3g}" if stat == "p" else _value(value, "mean")]
+            for stat, measure, run, cutoff, topic, value in result.rows if per_topic or topic == "all"]
+    lines = [f"# {result.kind}: original vs {'replicated' if result.kind == 'replicability' else 'reproduced'} runs",
+             *aligned(head, body, [True, True, True, False, True, False])]
     return "\n".join(lines) + "\n"

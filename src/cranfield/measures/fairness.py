@@ -1,0 +1,354 @@
+"""Exposure-based fairness over stochastic rankings (docs/fairness.md).
+
+- Expected exposure (Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020, "Evaluating
+  stochastic rankings with expected exposure"): EE-L = ‖ε − ε*‖², its disparity EE-D = ‖ε‖²
+  and relevance EE-R = ⟨ε, ε*⟩ (the loss and its two terms), ε the exposure each document receives in expectation
+  over the sampled rankings and ε* the exposure of an ideal stochastic ranking,
+  normalised as the reference code diazf/expeval does by default.
+- AWRF, attention-weighted rank fairness (Sapiezynski, Zeng, Robertson, Mislove & Wilson,
+  WWW 2019 companion), as the TREC Fair Ranking 2022 code computes it: 1 − the Jensen–Shannon
+  divergence (natural log) between the attention-weighted group distribution of a ranking and
+  the target distribution, attention 1/log2(max(rank, 2)) in float32; and nDCG*AWRF, the 2022
+  track's score (Ekstrand, McDonald, Raj & Johnson, TREC 2022 Fair Ranking overview).
+
+Every kernel reads a :class:`~cranfield.batch.SampledBatch` (P policies × N samples × T topics
+× D ranks) and returns (P, T); a plain :class:`~cranfield.batch.Batch` is one sample per run.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from cranfield.batch import SampledBatch
+from cranfield.measures.registry import MeasureSpec, Param, register, sample_mean
+
+EXPEVAL = "diazf/expeval (expeval.py, 2020)"
+FAIR2022 = "fair-trec/trec2022-fair-public (wptrec.metrics.AWRFMetric)"
+
+
+# --------------------------------------------------------------------------- exposure
+def _continuation(model: str, gamma: float, u: float) -> float:
+    """pp, expeval's continuation of the bounds: γ for RBP, γ·u for the cascade (gerr)."""
+    return gamma if model == "rbp" else gamma * u
+
+
+def position_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
+    """Exposure of each ranked document in each sample, divided by the number of samples of its
+    policy and topic, shape (P·N, T, D) (Diaz et al., CIKM 2020): RBP's γ^(r−1), or the
+    cascade browsing model's γ^(r−1)·(1−u)^(relevant documents above r) (expeval's ``gerr``,
+    Chapelle et al., CIKM 2009, §7.2). 0 past the end of a ranking."""
+    batch = sb.batch
+    d = batch.depth
+    inside = sb.doc >= 0
+    e = np.broadcast_to(np.power(gamma, np.arange(d, dtype=np.float64)), inside.shape)
+    if model == "gerr":
+        rel = (batch.grades > 0) & inside
+        above: np.ndarray = np.cumsum(rel, axis=2, dtype=np.int32) - rel
+        e = e * np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
+    n = np.repeat(np.maximum(sb.n_samples, 1), sb.samples, axis=0)  # (P·N, T)
+    return np.where(inside, e / n[..., None], 0.0)
+
+
+def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.ndarray:
+    """ε* of each relevant document, aligned with ``ideal`` (T, K) (positive grades sorted
+    descending, 0 pads): the exposure an ideal stochastic ranking gives a document of grade g,
+    shared by the m documents of its grade below the b of higher grades (Diaz et al., CIKM 2020,
+    as expeval computes it): (pp^b − pp^(b+m)) / (m(1 − pp)) with pp = γ(1−u) (cascade) or γ (RBP)."""
+    pp = gamma * (1.0 - u) if model == "gerr" else gamma
+    t, k = ideal.shape
+    pos = ideal > 0
+    new = np.ones((t, k), dtype=bool)
+    new[:, 1:] = ideal[:, 1:] != ideal[:, :-1]
+    idx = np.arange(k)
+    b = np.maximum.accumulate(np.where(new, idx, 0), axis=1)  # first index of each grade's run
+    end = np.minimum.accumulate(np.where(np.concatenate((new[:, 1:], np.ones((t, 1), bool)), axis=1), idx, k)
+                                [:, ::-1], axis=1)[:, ::-1] + 1  # one past the last index of the run
+    m = end - b
+    with np.errstate(divide="ignore", invalid="ignore"):
+        te = (np.power(pp, b) - np.power(pp, b + m)) / (m * (1.0 - pp))
+    return np.where(pos, te, 0.0)
+
+
+def _grade_target(sb: SampledBatch, te: np.ndarray) -> np.ndarray:
+    """ε* of each ranked document, shape (P·N, T, D): the level target of its grade in its
+    topic (0 for documents that are not relevant)."""
+    ideal = sb.batch.topics.ideal
+    grades = sb.batch.grades
+    t, k = ideal.shape
+    if not k:
+        return np.zeros(grades.shape)
+    top = int(max(ideal.max(initial=0), grades.max(initial=0))) + 1
+    # rows of ideal (descending) as one ascending key: topic, then -grade
+    key = np.where(ideal > 0, np.arange(t)[:, None] * top + (top - 1 - ideal), np.iinfo(np.int64).max)
+    flat = key.ravel()
+    order = np.argsort(flat, kind="stable")
+    want = np.arange(t)[None, :, None] * top + (top - 1 - grades)
+    at = np.minimum(np.searchsorted(flat[order], want), flat.size - 1)
+    hit = (flat[order][at] == want) & (grades > 0)
+    return np.where(hit, te.ravel()[order][at], 0.0)
+
+
+def _per_code(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
+    """Sum of a per-position quantity per document code, shape (U,) (fixed order: bincount)."""
+    valid = sb.doc >= 0
+    return np.bincount(sb.doc[valid], weights=x[valid], minlength=sb.cell.size)
+
+
+def _per_cell(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
+    """Sum of a per-code quantity per (policy, topic), shape (P, T)."""
+    p, t = sb.policies, sb.batch.labels.shape[1]
+    return np.bincount(sb.cell, weights=x, minlength=p * t).reshape(p, t)
+
+
+class Exposures:
+    """Expected and target exposures of a batch for one browsing model (computed once per batch)."""
+
+    def __init__(self, sb: SampledBatch, model: str, gamma: float, u: float) -> None:
+        ideal = sb.batch.topics.ideal
+        te = level_targets(ideal, model, gamma, u)
+        e = position_exposure(sb, model, gamma, u)
+        self.run = _per_code(sb, e)  # ε per document code
+        valid = sb.doc >= 0
+        code_target = np.zeros(sb.cell.size)
+        code_target[sb.doc[valid]] = _grade_target(sb, te)[valid]
+        self.target = code_target  # ε* per document code
+        self.target_norm = np.add.reduce(te * te, axis=1)  # ‖ε*‖² per topic
+        self.levels = ((ideal > 0) & np.concatenate((np.ones((ideal.shape[0], 1), bool),
+                                                     ideal[:, 1:] != ideal[:, :-1]), axis=1)).sum(axis=1)
+        self.level_targets = te
+
+
+def _exposures(sb: SampledBatch, model: str, gamma: float, u: float) -> Exposures:
+    return sb.cached(("exposures", model, gamma, u), lambda: Exposures(sb, model, gamma, u))
+
+
+def _group_exposures(sb: SampledBatch, ex: Exposures) -> tuple[np.ndarray, np.ndarray]:
+    """Group exposures of the run and of the target, (P, T, G) each: Σ_d w_{d,g} ε_d over the
+    ranked documents, and Σ_d w_{d,g} ε*_d over the topic's relevant documents."""
+    groups = _groups_and_target(sb)[0]
+    relevant = sb.relevant_groups if sb.groups.shape[1] else np.ones(sb.relevant_groups.shape[:2] + (1,))
+    run = np.stack([_per_cell(sb, ex.run * groups[:, j]) for j in range(groups.shape[1])], axis=-1)
+    target = np.add.reduce(ex.level_targets[:, :, None] * relevant, axis=1)  # (T, G)
+    return run, np.broadcast_to(target, run.shape)
+
+
+def _missing(sb: SampledBatch) -> np.ndarray:
+    return sb.n_samples == 0
+
+
+def _ee(sb: SampledBatch, which: str, model: str, gamma: float, u: float, normalize: bool, level: str,
+        single_grade: str = "one") -> np.ndarray:
+    """EE-L, EE-D or EE-R per policy and topic, (P, T) (Diaz et al., CIKM 2020)."""
+    ex = _exposures(sb, model, gamma, u)
+    if level == "group":
+        return _ee_group(sb, ex, which, gamma, normalize)
+    pp = _continuation(model, gamma, u)
+    norm = ex.target_norm[None, :]
+    if which == "D":
+        raw = _per_cell(sb, ex.run * ex.run)
+        worst = 1.0 / (1.0 - gamma * gamma)  # a static ranking (expeval's upper bound)
+        value = raw / worst if normalize else raw
+        return np.where(_missing(sb), 1.0 if normalize else worst, value)
+    if which == "R":
+        raw = _per_cell(sb, ex.run * ex.target)
+        if not normalize:
+            return np.where(_missing(sb), 0.0, raw)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(norm > 0, raw / norm, 0.0)
+        if single_grade == "one":  # expeval: one relevance grade → bounds 0 and 0 → the default 1
+            value = np.where((ex.levels == 1)[None, :], 1.0, value)
+        return np.where(_missing(sb), 0.0, value)
+    raw = _per_cell(sb, (ex.target - ex.run) ** 2 - ex.target ** 2) + norm
+    raw = np.maximum(raw, 0.0)
+    worst = norm + 1.0 / (1.0 - pp)  # expeval's upper bound (retrieval setting)
+    value = raw / worst if normalize else raw
+    return np.where(_missing(sb), 1.0 if normalize else worst, value)
+
+
+def _ee_group(sb: SampledBatch, ex: Exposures, which: str, gamma: float, normalize: bool) -> np.ndarray:
+    """Group-level expected exposure: ε_g = Σ_d w_{d,g} ε_d and ε*_g likewise, normalised by
+    bounds over every run exposure (x ≥ 0, Σ_g x_g ≤ M, M = 1/(1−γ) the largest exposure mass):
+    EE-D/M², EE-R/(M·max_g ε*_g), EE-L/(‖ε*‖² + max(0, M² − 2M·min_g ε*_g)) (docs/fairness.md#group-level).
+    Without groups, all documents are one group."""
+    run, target = _group_exposures(sb, ex)
+    mass = 1.0 / (1.0 - gamma)
+    tnorm = np.add.reduce(target * target, axis=2)
+    if which == "D":
+        raw, worst = np.add.reduce(run * run, axis=2), np.full(tnorm.shape, mass * mass)
+    elif which == "R":
+        raw, worst = np.add.reduce(run * target, axis=2), mass * target.max(axis=2)
+    else:
+        raw = np.add.reduce((run - target) ** 2, axis=2)
+        worst = tnorm + np.maximum(0.0, mass * mass - 2 * mass * target.min(axis=2))
+    missing_value: float | np.ndarray = 0.0 if which == "R" else 1.0 if normalize else worst
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = np.where(worst > 0, raw / worst, 0.0) if normalize else raw
+    return np.where(_missing(sb), missing_value, value)
+
+
+def ee_loss(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5, normalize: bool = True,
+            level: str = "document") -> np.ndarray:
+    """EE-L = ‖ε − ε*‖² (Diaz et al., CIKM 2020), normalised by expeval's upper bound
+    ‖ε*‖² + 1/(1 − pp): lower is better."""
+    return _ee(sb, "L", model, gamma, u, normalize, level)
+
+
+def ee_disparity(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5,
+                 normalize: bool = True, level: str = "document") -> np.ndarray:
+    """EE-D = ‖ε‖² (Diaz et al., CIKM 2020), normalised by 1/(1 − γ²), the disparity of a
+    deterministic ranking under RBP: lower is more equal exposure."""
+    return _ee(sb, "D", model, gamma, u, normalize, level)
+
+
+def ee_relevance(sb: SampledBatch, *, model: str = "gerr", gamma: float = 0.5, u: float = 0.5,
+                 normalize: bool = True, level: str = "document", single_grade: str = "one") -> np.ndarray:
+    """EE-R = ⟨ε, ε*⟩ (Diaz et al., CIKM 2020), normalised by ‖ε*‖²; a topic whose
+    relevant documents share one grade scores 1 as in expeval (``single_grade=one``) or the
+    ratio (``single_grade=ratio``)."""
+    return _ee(sb, "R", model, gamma, u, normalize, level, single_grade)
+
+
+# --------------------------------------------------------------------------- AWRF
+def attention(depth: int) -> np.ndarray:
+    """The TREC Fair 2022 code's attention 1/log2(max(rank, 2)), computed in float32 as it does,
+    for ranks 1..depth (as float64)."""
+    ranks = np.maximum(np.arange(1, depth + 1, dtype=np.float32), np.float32(2))
+    return np.reciprocal(np.log2(ranks)).astype(np.float64)
+
+
+def _groups_and_target(sb: SampledBatch) -> tuple[np.ndarray, np.ndarray]:
+    """The group weights (U, G) and targets (T, G); without groups, every document is in one
+    group, which is the whole target (AWRF is then 1 for every non-empty ranking)."""
+    if sb.groups.shape[1]:
+        return sb.groups, sb.target
+    return np.ones((sb.cell.size, 1)), np.ones((sb.batch.labels.shape[1], 1))
+
+
+def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
+    """The attention-weighted group distribution of each sample, (P·N, T, G), not normalised:
+    Σ_r a(r)·w_{d_r,g} over the first ``cutoff`` documents (documents in no group add nothing)."""
+    d = sb.batch.depth if cutoff is None else min(cutoff, sb.batch.depth)
+    return sb.cached(("group_attention", d), lambda: _group_attention(sb, d))
+
+
+def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
+    doc = sb.doc[:, :, :d]
+    a = np.where(doc >= 0, attention(d), 0.0)
+    safe = np.maximum(doc, 0)
+    groups = _groups_and_target(sb)[0]
+    return np.stack([np.add.reduce(a * groups[:, j][safe], axis=2) for j in range(groups.shape[1])], axis=-1)
+
+
+def _js_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Jensen–Shannon divergence (natural log) between distributions along the last axis,
+    each normalised to sum 1 first (scipy.spatial.distance.jensenshannon squared)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = p / p.sum(axis=-1, keepdims=True)
+        q = q / q.sum(axis=-1, keepdims=True)
+        m = (p + q) / 2.0
+        left = np.where(p > 0, p * np.log(p / m), 0.0)
+        right = np.where(q > 0, q * np.log(q / m), 0.0)
+        return (np.add.reduce(left, axis=-1) + np.add.reduce(right, axis=-1)) / 2.0
+
+
+def needs_groups(measure: Any) -> bool:
+    """Whether a parsed measure needs document groups: AWRF, nDCG*AWRF, group-level EE."""
+    return measure.name in ("AWRF", "nDCG*AWRF") or measure.params.get("level") == "group"
+
+
+def sample_awrf(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
+    """AWRF of each sample, (P·N, T) (docs/fairness.md#awrf): NaN for a ranking none of whose
+    documents is in a group (the 2022 code's NaN, left out of the mean over samples) and for a
+    topic without a target distribution; 0 for an empty ranking (no attention at all)."""
+    dist = group_attention(sb, cutoff)
+    target = np.broadcast_to(_groups_and_target(sb)[1][None], dist.shape)
+    defined = (dist.sum(axis=-1) > 0) & np.isfinite(target).all(axis=-1)
+    js = _js_divergence(np.where(defined[..., None], dist, 1.0), np.where(defined[..., None], target, 1.0))
+    empty = (sb.doc[:, :, 0] < 0) if sb.batch.depth else np.ones(defined.shape, dtype=bool)
+    return np.where(defined, 1.0 - js, np.where(empty & np.isfinite(target).all(axis=-1), 0.0, np.nan))
+
+
+def awrf(sb: SampledBatch, *, cutoff: int | None = None) -> np.ndarray:
+    """AWRF, the mean over samples of 1 − JS(attention-weighted group distribution ‖ target)
+    (Sapiezynski et al., WWW 2019 companion; TREC Fair 2022 code)."""
+    return sample_mean(sb, sample_awrf(sb, cutoff))
+
+
+def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
+    """The TREC Fair 2022 code's nDCG of each sample, (P·N, T): binary gains, attention discount
+    1/log2(max(rank, 2)), the first ``k`` documents, ideal over min(k, R) relevant documents;
+    0 for a topic without relevant documents."""
+    batch = sb.batch
+    d = min(k, batch.depth)
+    disc = attention(max(k, 1))
+    gain = (batch.grades[:, :, :d] > 0) & (sb.doc[:, :, :d] >= 0)
+    dcg = np.add.reduce(np.where(gain, disc[:d], 0.0), axis=2)
+    r = np.minimum((batch.topics.ideal > 0).sum(axis=1), k)
+    ideal = np.concatenate(([0.0], np.cumsum(disc)))[r]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(ideal > 0, dcg / ideal, 0.0)
+
+
+def ndcg_awrf(sb: SampledBatch, *, k: int = 500) -> np.ndarray:
+    """nDCG*AWRF, the TREC Fair 2022 score: the mean over samples of nDCG × AWRF, both over the
+    first ``k`` documents (Ekstrand et al., TREC 2022 Fair Ranking overview); 0 for a topic
+    without relevant documents (the 2022 code cannot score one)."""
+    norel = ~(sb.batch.topics.ideal > 0).any(axis=1)  # nDCG is 0 there, whatever AWRF is (docs/fairness.md)
+    return sample_mean(sb, np.where(norel, 0.0, fair_ndcg(sb, k) * sample_awrf(sb, k)))
+
+
+def group_shares(sb: SampledBatch, cutoff: int | None = None) -> np.ndarray:
+    """Each group's share of the attention, the mean over samples of the normalised
+    attention-weighted group distribution, (P, T, G) (NaN where no sample has a grouped document)."""
+    dist = group_attention(sb, cutoff)
+    total = dist.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(total > 0, dist / total, np.nan)
+    return np.stack([sample_mean(sb, share[..., j]) for j in range(share.shape[-1])], axis=-1) \
+        if share.shape[-1] else np.zeros((sb.policies, share.shape[1], 0))
+
+
+# --------------------------------------------------------------------------- registration
+def _browsing() -> tuple[Param, ...]:
+    return (
+        Param("model", "choice", "gerr", "browsing model: gerr, the cascade of expeval (stops at a relevant "
+              "document with probability u), or rbp", choices=("gerr", "rbp")),
+        Param("gamma", "float", 0.5, "patience: the probability of going on to the next rank (expeval -p)",
+              low=0.0, high=1.0, open_high=True),
+        Param("u", "float", 0.5, "utility: gerr's probability of stopping at a relevant document (expeval -r)",
+              low=0.0, high=1.0),
+        Param("normalize", "bool", True, "normalise by expeval's bounds (false: expeval -U)"),
+        Param("level", "choice", "document", "document (expeval) or group exposure (needs --groups; "
+              "docs/fairness.md#group-level)", choices=("document", "group")),
+    )
+
+
+_CITE = "Diaz, Mitra, Ekstrand, Biega & Carterette, CIKM 2020 ({}); diazf/expeval"
+_COMMON: dict[str, Any] = dict(cutoff="none", truncation_aware=True, reference=EXPEVAL, depth=lambda p: None,
+                               sampled=True)
+register(MeasureSpec("EE-L", ee_loss, _browsing(), cite=_CITE.format("expected exposure loss"),
+                     doc="expected exposure loss ‖ε − ε*‖² over sampled rankings (lower is better; at most 1 "
+                         "unless model=gerr with u < gamma: expeval's bound uses gamma·u)",
+                     value_range=(0.0, math.inf), lower_is_better=True, **_COMMON))
+register(MeasureSpec("EE-D", ee_disparity, _browsing(), cite=_CITE.format("disparity"),
+                     doc="expected exposure disparity ‖ε‖² (lower: exposure spread more equally)",
+                     lower_is_better=True, **_COMMON))
+register(MeasureSpec("EE-R", ee_relevance, _browsing() + (
+    Param("single_grade", "choice", "one", "a topic whose relevant documents share one grade: one (expeval) "
+          "or ratio (⟨ε, ε*⟩/‖ε*‖² as for the others)", choices=("one", "ratio")),),
+    cite=_CITE.format("relevance"), doc="expected exposure relevance ⟨ε, ε*⟩ (higher is better)", **_COMMON))
+register(MeasureSpec(
+    "AWRF", awrf, (Param("cutoff", "int", None, "rank cutoff: only the first k documents count", low=1),),
+    cite="Sapiezynski, Zeng, Robertson, Mislove & Wilson, WWW 2019 companion; TREC Fair 2022 code",
+    doc="attention-weighted rank fairness: 1 − JS divergence to the target group distribution, mean over samples",
+    reference=FAIR2022, sampled=True,
+))
+register(MeasureSpec(
+    "nDCG*AWRF", ndcg_awrf, (Param("k", "int", 500, "ranking length: only the first k documents count", low=1),),
+    cite="Ekstrand, McDonald, Raj & Johnson, TREC 2022 Fair Ranking overview; TREC Fair 2022 code",
+    doc="the TREC Fair 2022 score: nDCG (binary, ideal over min(k, R)) × AWRF, mean over samples",
+    reference=FAIR2022, cutoff="none", depth=lambda p: p["k"], sampled=True,
+))
