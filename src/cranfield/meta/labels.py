@@ -282,12 +282,14 @@ def _dense_codes(arrays: Sequence[np.ndarray], also: Sequence[np.ndarray] = ()
         return distinct, [np.searchsorted(distinct, a) for a in (*arrays, *also)]
     offset = int(low)
     present = np.zeros(int(high) - offset + 1, dtype=bool)
-    shifted = [(a - offset).astype(np.int64) for a in arrays]
+    shifted = [a.astype(np.int64) - offset if offset or a.dtype != np.int64 else a for a in arrays]
     for a in shifted:
         present[a] = True
-    lookup = np.cumsum(present) - 1
     distinct = (np.flatnonzero(present) + offset).astype(arrays[0].dtype)
-    return distinct, [lookup[a] for a in shifted] + [lookup[(a - offset).astype(np.int64)] for a in also]
+    if present.all():  # dense already (codes 0..n−1 shifted): the values minus the offset are the codes
+        return distinct, shifted + [a.astype(np.int64) - offset if offset else a for a in also]
+    lookup = np.cumsum(present) - 1
+    return distinct, [lookup[a] for a in shifted] + [lookup[a.astype(np.int64) - offset] for a in also]
 
 
 def _binarised(tables: np.ndarray, above: np.ndarray) -> np.ndarray:
