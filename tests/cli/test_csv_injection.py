@@ -74,6 +74,8 @@ def csv_args(command: str, f: dict[str, str]) -> list[str]:
         "dss": ["dss", f["qrels"], "-m", "alpha-nDCG", "--k", "5", "--n", "10", "--per-topic"],
         "truncation": ["truncation", *runs, "-m", "RBU", "--full", "AP"],
         "example": ["example", "-m", "AP"],
+        "judges": ["judges", f["qrels"], f"@llm={f['qrels']}", "--runs", *runs[1:], "-m", "AP", "--ci-B", "20"],
+        "topicsize": ["topicsize", f["qrels"], "--runs", *runs[1:], "-m", "AP"],
         "aspects eval": ["aspects", "eval", "--aspect", f"relevance={f['rel']}", "--aspect", f"correctness={f['cor']}",
                          "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c", f["aspect_run"],
                          "-m", "CAM(AP)", "-q"],
@@ -88,7 +90,7 @@ def csv_commands() -> list[str]:
 
 def test_every_csv_command_is_checked() -> None:
     assert set(csv_commands()) == {"eval", "example", "compare", "discpower", "correlate", "intuitiveness", "coverage",
-                                   "collection", "dss", "truncation", "aspects eval"}
+                                   "collection", "dss", "truncation", "aspects eval", "judges", "topicsize"}
 
 
 def harmless(cell: object) -> bool:

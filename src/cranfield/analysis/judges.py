@@ -131,7 +131,9 @@ def judge_names(judges: Mapping[str, Any] | Sequence[Any]) -> dict[str, Any]:
             name, value = item.split("=", 1)
         elif isinstance(item, (str, Path)):
             name = Path(item).name
-        if not name or name in out:
+        if not name:
+            raise CranfieldError(f"the judge {item!r} has an empty name: write name=path")
+        if name in out:
             raise CranfieldError(f"two judges are named {name!r}: name them with name=path")
         out[name] = value
     if not out:

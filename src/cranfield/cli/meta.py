@@ -170,16 +170,19 @@ def add_tested_command(p: argparse.ArgumentParser, handler: Callable[[argparse.N
     checked, then ``handler(args, client)``."""
     _test_options(p, default_test)
     _input_options(p)
-    p.set_defaults(handler=_checked(handler))
+    p.set_defaults(handler=_checked(handler, scoring_inputs=False))
 
 
-def _checked(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
-    """``handler(args, client)`` after :func:`_check_options`, with the Dask client of ``--dask`` or
+def _checked(handler: Callable[[argparse.Namespace, Any], int], scoring_inputs: bool = True
+             ) -> Callable[[argparse.Namespace], int]:
+    """``handler(args, client)`` after :func:`_check_options` (and, with ``scoring_inputs``, the
+    check of the qrels and runs or ``--nuggets``), with the Dask client of ``--dask`` or
     ``--workers`` (None: everything in this process)."""
     def run(args: argparse.Namespace) -> int:
         from cranfield.cli.options import check_scoring_inputs, cluster_from
 
-        check_scoring_inputs(args)
+        if scoring_inputs:
+            check_scoring_inputs(args)
         _check_options(args)
         with cluster_from(args) as client:
             return handler(args, client)

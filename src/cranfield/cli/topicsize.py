@@ -56,7 +56,7 @@ def _run(args: argparse.Namespace) -> int:
     from cranfield.meta._common import check_alpha
     from cranfield.meta.topicsize import topic_set_size
 
-    alpha = check_alpha(args.alpha)
+    alpha = check_alpha(args.alpha, text=True)
     beta = check_float(args.beta, "--beta", low=0, high=1, open_low=True, open_high=True)
     delta = check_float(args.min_delta, "--min-delta", low=0, open_low=True)
     width = None if args.ci_width is None else check_float(args.ci_width, "--ci-width", low=0, open_low=True)

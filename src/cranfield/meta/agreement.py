@@ -511,7 +511,7 @@ def leaderboard_agreement(reference: Any, judge: Any, *, measure: str | None = N
         raise CranfieldError(f"the reference's and the judge's scores of {r.measure or 'the measure'} must cover "
                              "the same systems and topics, in the same order")
     b = 0 if n_resamples == 0 else check_count(n_resamples, "number of resamples B (n_resamples)")
-    level = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True)
+    level = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True, text=False)
     rm, jm = r.means(), j.means()
     names = np.array(r.systems, dtype=object).astype(str)
     name_rank = np.argsort(np.argsort(names, kind="stable"), kind="stable")

@@ -147,9 +147,10 @@ def topic_set_size(data: Any, *, measure: str | None = None, alpha: float = 0.05
     """
     matrix = as_score_matrix(data, measure=measure)
     level = check_alpha(alpha)
-    miss = check_float(beta, "type II error rate beta", low=0, high=1, open_low=True, open_high=True)
-    delta = check_float(min_delta, "minimum detectable difference min_delta", low=0, open_low=True)
-    width = None if ci_width is None else check_float(ci_width, "confidence interval width", low=0, open_low=True)
+    miss = check_float(beta, "type II error rate beta", low=0, high=1, open_low=True, open_high=True, text=False)
+    delta = check_float(min_delta, "minimum detectable difference min_delta", low=0, open_low=True, text=False)
+    width = None if ci_width is None else check_float(ci_width, "confidence interval width", low=0, open_low=True,
+                                                      text=False)
     if matrix.n_topics < 2:
         raise CranfieldError("the variance needs the scores of at least 2 topics")
     variance, _ = residual_variance(matrix.values)
