@@ -11,6 +11,7 @@ from cranfield._version import __version__
 from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError
 
 if TYPE_CHECKING:
+    from cranfield.analysis.judges import compare_judges
     from cranfield.analysis.repro import reproduce
     from cranfield.analysis.similarity import similarity
     from cranfield.batch import Batch, Topics
@@ -37,6 +38,7 @@ _LAZY = {
                     "cranfield.measures.plugins"),
     **dict.fromkeys(("Measure", "MeasureSpec", "Param", "parse_measure"), "cranfield.measures.registry"),
     "Report": "cranfield.render.report",
+    "compare_judges": "cranfield.analysis.judges",
     "similarity": "cranfield.analysis.similarity",
     "reproduce": "cranfield.analysis.repro",
     **dict.fromkeys(("as_ir_measures_provider", "ir_measure"), "cranfield.compat.ir_measures"),
@@ -63,6 +65,6 @@ __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Report", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "read_nuggets", "evaluate_nuggets", "parse_measure", "Measure",
     "CranfieldError", "InputError", "MeasureError", "EvaluationWarning",
-    "as_ir_measures_provider", "ir_measure", "similarity", "reproduce",
+    "as_ir_measures_provider", "ir_measure", "similarity", "reproduce", "compare_judges",
     "register_measure", "measure", "param", "Param", "MeasureSpec", "unregister_measure", "load_plugin",
 ]

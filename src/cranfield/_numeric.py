@@ -67,6 +67,15 @@ def ordered_matmul(a: Any, b: Any) -> np.ndarray:
     return out
 
 
+def nan_div(num: Any, den: Any) -> np.ndarray:
+    """num / den, NaN where den == 0 (an undefined statistic: a correlation of a constant, a κ
+    without expected disagreement)."""
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    out = np.full(num.shape, np.nan)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
 def distinct(values: np.ndarray) -> np.ndarray:
     """The sorted distinct values of an array (flattened, without NaN), as ``np.unique`` gives them: written
     out because ``np.unique`` without its ``return_*`` options imports ``numpy.ma`` on its first

@@ -55,6 +55,8 @@ COMMANDS: dict[str, tuple[list[str], list[str]]] = {
     "similarity": ([*RUNS[:2], "-m", "RBO,KTU@10"], ["--order", "--on-duplicate"]),
     "repro": (["--qrels", QRELS, "--orig-baseline", RUNS[0], "--orig-advanced", RUNS[1], "--rep-baseline", RUNS[2],
                "--rep-advanced", RUNS[0], "-m", "AP", "--cutoffs", "10"], RUN_OPTIONS + QRELS_OPTIONS),
+    "judges": ([QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"], RUN_OPTIONS + QRELS_OPTIONS),
+    "topicsize": ([QRELS, "--runs", *RUNS, "-m", "AP"], RUN_OPTIONS + QRELS_OPTIONS),
 }
 # Commands that write only to -o (a report file), never to standard output.
 FILE_ONLY = {"report": ".md"}

@@ -81,6 +81,8 @@ def csv_args(command: str, f: dict[str, str]) -> list[str]:
         "repro": ["repro", "--qrels", runs[0], "--orig-baseline", runs[1], "--orig-advanced", runs[2],
                   "--rep-baseline", runs[2], "--rep-advanced", runs[1], "-m", "AP"],
         "nuggets": ["nuggets", f["nuggets"], "-m", "V_strict", "-q"],
+        "judges": ["judges", f["qrels"], f"@llm={f['qrels']}", "--runs", *runs[1:], "-m", "AP", "--ci-B", "20"],
+        "topicsize": ["topicsize", f["qrels"], "--runs", *runs[1:], "-m", "AP"],
         "aspects eval": ["aspects", "eval", "--aspect", f"relevance={f['rel']}", "--aspect", f"correctness={f['cor']}",
                          "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c", f["aspect_run"],
                          "-m", "CAM(AP)", "-q"],
@@ -96,7 +98,7 @@ def csv_commands() -> list[str]:
 def test_every_csv_command_is_checked() -> None:
     assert set(csv_commands()) == {"eval", "example", "compare", "discpower", "correlate", "intuitiveness", "coverage",
                                    "collection", "dss", "truncation", "aspects eval", "similarity", "repro",
-                                   "nuggets"}
+                                   "nuggets", "judges", "topicsize"}
 
 
 def harmless(cell: object) -> bool:

@@ -149,7 +149,7 @@ def test_resampling_tests_equal_one_process(request, workers):
 def test_discriminative_power_equals_one_process(request, workers):
     client = request.getfixturevalue(workers)
     x = scores(systems=10)
-    for test in ("bootstrap", "tukey", "randomization"):
+    for test in ("bootstrap", "tukey-randomised", "randomization"):
         local = discriminative_power(x, test=test, n_resamples=600, rng=3)
         remote = discriminative_power(x, test=test, n_resamples=600, rng=3, client=client)
         assert (local.n_significant, same(local.asl, remote.asl)) == (remote.n_significant, True), test

@@ -407,7 +407,7 @@ def test_a_failed_output_write_is_one_error_line(capsys, f, args):
     ["compare", "{eq}", "{e1}", "{e2}", "-m", "AP", "--test", "wilcoxon"],
     ["compare", "{eq}", "{e1}", "{e2}", "{e3}", "-m", "AP", "--test", "bootstrap", "--B", "50"],
     ["discpower", "{eq}", "{e1}", "{e2}", "-m", "AP,nDCG", "--test", "randomization", "--B", "50"],
-    ["discpower", "{eq}", "{e1}", "{e2}", "-m", "AP", "--test", "tukey", "--B", "50"],
+    ["discpower", "{eq}", "{e1}", "{e2}", "-m", "AP", "--test", "tukey-randomised", "--B", "50"],
     ["correlate", "{eq}", "{e1}", "{e2}", "-m", "AP,P@10,nDCG,RR"],
     ["intuitiveness", "{eq}", "{e1}", "{e2}", "-m", "AP,P@10", "--gold", "RR"],
     ["coverage", "{eq}", "{e1}", "{e2}", "-m", "AP,nDCG", "--reference", "RR", "--pairs", "20"],

@@ -73,7 +73,7 @@ def test_compare_against_a_baseline_file(capsys, results):
 
 def test_compare_latex(capsys):
     code, out, _ = run_cli(capsys, "compare", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "--format", "latex",
-                           "--test", "tukey", "--B", 300)
+                           "--test", "tukey-randomised", "--B", 300)
     assert code == 0
     assert out.startswith("% cranfield") and "\\begin{tabular}{llrr}" in out and out.rstrip().endswith("\\end{table}")
     assert "\\toprule" in out and "\\midrule" in out and "\\bottomrule" in out and "\\textbf{" in out
@@ -86,7 +86,7 @@ def test_compare_json_contract(capsys, results):
     assert code == 0 and isinstance(rows, list) and len(rows) == 6
     assert set(rows[0]) == {"measure", "test", "run_1", "run_2", "mean_1", "mean_2", "difference", "statistic",
                             "pvalue", "pvalue_adjusted", "significant", "ci_t_low", "ci_t_high", "ci_bootstrap_low",
-                            "ci_bootstrap_high", "effect_size", "wins", "ties", "losses"}
+                            "ci_bootstrap_high", "effect_size", "effect_size_hedges", "wins", "ties", "losses"}
     r = t_test(results, measure="AP", correction="holm")
     assert [row["pvalue_adjusted"] for row in rows] == r.pvalue_adjusted.tolist()
 
@@ -100,11 +100,11 @@ def test_discpower_table_json_and_plot(capsys, tmp_path, results):
     assert [r["measure"] for r in rows] == ["AP", "P@10"]
     expected = discriminative_power(results, measure="AP", test="bootstrap", n_resamples=200, rng=1)
     assert rows[0] == expected.to_dict()
-    code, out, _ = run_cli(capsys, "discpower", QRELS, *RUNS, "-m", "AP", "--test", "tukey", "--B", 200)
+    code, out, _ = run_cli(capsys, "discpower", QRELS, *RUNS, "-m", "AP", "--test", "tukey-randomised", "--B", 200)
     lines = out.splitlines()
     assert lines[1].split() == ["measure", "test", "n_resamples", "correction", "alpha", "pairs", "significant",
                                 "power", "delta"]
-    assert lines[2].split()[:4] == ["AP", "tukey", "200", "none"]
+    assert lines[2].split()[:4] == ["AP", "tukey-randomised", "200", "none"]
 
 
 def test_correlate_csv(capsys):

@@ -40,14 +40,15 @@ def test_bootstrap_delta_is_the_largest_pair_delta():
 
 def test_tukey_delta_is_the_smallest_significant_difference():
     x = scores()
-    dp = discriminative_power(x, test="tukey", n_resamples=500, rng=3)
+    dp = discriminative_power(x, test="tukey-randomised", n_resamples=500, rng=3)
     r = tukey_hsd(x, n_resamples=500, rng=3)
     significant = r.pvalue < 0.05
     assert significant.any()
     assert dp.delta == np.abs(r.effect[significant]).min()
     # Tukey's ASL falls as |difference| grows: exactly the pairs at least Δ apart are significant
     assert np.array_equal(np.abs(r.effect) >= dp.delta, significant)
-    none = discriminative_power(np.random.default_rng(1).random((10, 4)), test="tukey", n_resamples=200, rng=1)
+    none = discriminative_power(np.random.default_rng(1).random((10, 4)), test="tukey-randomised", n_resamples=200,
+                                rng=1)
     assert none.n_significant == 0 and np.isnan(none.delta)
 
 

@@ -369,7 +369,7 @@ def test_bad_input_raises_cranfield_error(call, message):
 def test_pairwise_test_dispatches_with_defaults():
     x = continuous(s=4)
     assert pairwise_test(x, test="bootstrap", rng=1).n_resamples == 1000
-    assert pairwise_test(x, test="tukey", rng=1, n_resamples=50).n_resamples == 50
+    assert pairwise_test(x, test="tukey-randomised", rng=1, n_resamples=50).n_resamples == 50
     r = pairwise_test(x, test="wilcoxon", alpha=0.1)
     assert r.alpha == 0.1 and r.test == "wilcoxon"
 

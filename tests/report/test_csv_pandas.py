@@ -48,6 +48,8 @@ COMMANDS: dict[tuple[str, ...], list[list[str]]] = {
     ("similarity",): [[*RUNS, "-m", "RBO,KTU@10"]],
     ("repro",): [["--qrels", QRELS, "--orig-baseline", RUNS[0], "--orig-advanced", RUNS[1], "--rep-baseline",
                   RUNS[1], "--rep-advanced", RUNS[0], "-m", "AP", "--cutoffs", "10"]],
+    ("judges",): [[QRELS, f"same={QRELS}", "--runs", *RUNS, "-m", "AP", "--ci-B", "20"]],
+    ("topicsize",): [[QRELS, "--runs", *RUNS, "-m", "AP", "--ci-width", "0.1"]],
 }
 # CSV holding several tables at once, unlike its JSON object: only read back whole (header first, every line a row)
 SHAPE_ONLY = {("collection",)}

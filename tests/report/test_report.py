@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import statistics
 
@@ -16,7 +17,7 @@ from scipy import stats
 
 import cranfield
 from conftest import DATA
-from cranfield.analysis.comparison import compare_runs
+from cranfield.analysis.comparison import compare_runs, hedges_correction
 from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.meta import pairwise_test
 from cranfield.render.report import escape_latex, escape_markdown, measure_digits
@@ -70,7 +71,17 @@ def test_intervals_agree_with_scipy_and_an_independent_bootstrap(results):
         boot = [d[row].mean() for row in idx]  # one resample at a time
         assert c.ci_bootstrap[k] == pytest.approx(np.quantile(boot, [0.05, 0.95]), abs=1e-12)
         assert c.effect_size[k] == pytest.approx(statistics.mean(d) / statistics.stdev(d), rel=1e-10)
+        nu = n - 1  # Hedges (1981), Eq. 6e, with math.gamma
+        factor = math.gamma(nu / 2) / (math.sqrt(nu / 2) * math.gamma((nu - 1) / 2))
+        assert c.effect_size_hedges[k] == pytest.approx(factor * c.effect_size[k], rel=1e-12)
         assert c.difference[k] == pytest.approx(x[i].mean() - x[j].mean(), abs=1e-15)
+
+
+def test_hedges_correction_by_hand():
+    """J(10) = Γ(5) / (√5 · Γ(4.5)) = 24 / (2.2360680 · 11.6317284) = 0.92274; ≈ 1 − 3/39."""
+    assert hedges_correction(10) == pytest.approx(0.9227456, abs=1e-7)
+    assert hedges_correction(200) == pytest.approx(1 - 3 / 799, abs=1e-5)
+    assert math.isnan(hedges_correction(1))
 
 
 def test_wins_ties_losses_by_hand(results):
@@ -84,7 +95,7 @@ def test_wins_ties_losses_by_hand(results):
 
 
 @pytest.mark.parametrize("test, correction", [("t", "holm"), ("wilcoxon", "bonferroni"), ("randomization", "none"),
-                                              ("tukey", "none")])
+                                              ("tukey", "none"), ("tukey-randomised", "none")])
 def test_pvalues_and_significance_are_those_of_cranfield_meta(results, test, correction):
     c = compare_runs(results, "AP", test=test, correction=correction, n_resamples=300, seed=3)
     r = pairwise_test(results, test=test, measure="AP", correction=correction, n_resamples=300, rng=3)

@@ -22,6 +22,9 @@ difference, its confidence interval and a standardised effect size.
   SIGIR 2016, "Statistical significance, power, and sample sizes: a systematic review of SIGIR
   and TOIS, 2006-2015"). It equals t / √T. It is not Sakai's ES_HSD, which divides by the
   residual standard deviation of a two-way ANOVA over all runs.
+- ``effect_size_hedges``: d_z with Hedges' small-sample correction, J(ν)·d_z, ν = T − 1,
+  J(ν) = Γ(ν/2) / (√(ν/2) Γ((ν − 1)/2)) (Hedges, J. Educ. Stat. 1981, Eq. 6e; ≈ 1 − 3/(4ν − 1)):
+  d_z overestimates the population effect on few topics; NaN with fewer than 3 topics.
 - ``wins``, ``ties``, ``losses``: the topics where run i scores higher than, equal to
   (docs/conventions.md#equality) or lower than run j.
 
@@ -31,6 +34,7 @@ as the significance tests use them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +52,9 @@ _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (floa
 def default_correction(test: str) -> str:
     """The correction used when none is given: Holm's step-down (Holm, Scand. J. Stat. 1979)
     for the pairwise tests, none for Tukey HSD, which controls the family-wise error itself."""
-    return "none" if test == "tukey" else "holm"
+    from cranfield.meta.significance import TUKEY_TESTS
+
+    return "none" if test in TUKEY_TESTS else "holm"
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +78,8 @@ class Comparison:
         The paired t-interval and the percentile bootstrap interval of the mean difference.
     effect_size : ndarray, shape (P,)
         d̄ / s_d (Cohen's d_z); NaN when s_d = 0 and d̄ = 0, ±inf when s_d = 0 alone.
+    effect_size_hedges : ndarray, shape (P,)
+        J(T − 1) · d_z, Hedges' bias-corrected effect size.
     wins, ties, losses : ndarray of int, shape (P,)
         Topics where run i is better than, equal to, worse than run j.
     statistic : ndarray, shape (P,)
@@ -88,6 +96,7 @@ class Comparison:
         B of ``ci_bootstrap``.
     seed : int
     baseline : str or None
+        The baseline's name; several baselines' names joined by ``", "``.
     topics : tuple of str
     """
 
@@ -100,6 +109,7 @@ class Comparison:
     ci_t: np.ndarray
     ci_bootstrap: np.ndarray
     effect_size: np.ndarray
+    effect_size_hedges: np.ndarray
     wins: np.ndarray
     ties: np.ndarray
     losses: np.ndarray
@@ -119,7 +129,8 @@ class Comparison:
 
     def to_frame(self) -> Any:
         """One row per pair: measure, run_1, run_2, mean_1, mean_2, difference, ci_t_low/high,
-        ci_bootstrap_low/high, effect_size, wins, ties, losses, statistic, pvalue, pvalue_adjusted,
+        ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses, statistic, pvalue,
+        pvalue_adjusted,
         significant (a pandas DataFrame)."""
         import pandas as pd
 
@@ -136,12 +147,24 @@ class Comparison:
                 "ci_t_low": float(self.ci_t[k, 0]), "ci_t_high": float(self.ci_t[k, 1]),
                 "ci_bootstrap_low": float(self.ci_bootstrap[k, 0]), "ci_bootstrap_high": float(self.ci_bootstrap[k, 1]),
                 "effect_size": float(self.effect_size[k]),
+                "effect_size_hedges": float(self.effect_size_hedges[k]),
                 "wins": int(self.wins[k]), "ties": int(self.ties[k]), "losses": int(self.losses[k]),
                 "statistic": float(self.statistic[k]), "pvalue": float(self.pvalue[k]),
                 "pvalue_adjusted": float(self.pvalue_adjusted[k]),
                 "significant": bool(self.significant[k]),
             })
         return rows
+
+
+def hedges_correction(df: int) -> float:
+    """Hedges' J(ν) = Γ(ν/2) / (√(ν/2) Γ((ν − 1)/2)), the factor that makes a standardised mean
+    difference on ν degrees of freedom unbiased (Hedges, J. Educ. Stat. 6(2), 1981, Eq. 6e); NaN
+    for ν < 2."""
+    from scipy.special import gammaln
+
+    if df < 2:
+        return float("nan")
+    return float(np.exp(gammaln(df / 2) - gammaln((df - 1) / 2)) / np.sqrt(df / 2))
 
 
 def t_interval(values: np.ndarray, confidence: float = 0.95) -> np.ndarray:
@@ -186,7 +209,8 @@ def _bootstrap_intervals(columns: np.ndarray, pairs: np.ndarray, confidence: flo
 
 
 def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str | None = None,
-                 alpha: float = 0.05, baseline: str | int | None = None, n_resamples: int | None = None,
+                 alpha: float = 0.05, baseline: str | int | Sequence[str | int] | None = None,
+                 n_resamples: int | None = None,
                  seed: int = 0, confidence: float = 0.95,
                  bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None) -> Comparison:
     """Compare the runs of ``results`` on ``measure``: the test of
@@ -197,13 +221,14 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     ----------
     results : Results or any score matrix input of :mod:`cranfield.meta.scores`
     measure : str
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
-    correction : {"none", "holm", "bonferroni"}, optional
+    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
         Significance level of ``significant``.
-    baseline : str or int, optional
-        Compare every other run with this one: pairs (run, baseline).
+    baseline : str or int, or a sequence of them, optional
+        Compare every other run with this one: pairs (run, baseline); with several baselines,
+        every run with each baseline, the correction applying to all those pairs at once.
     n_resamples : int, optional
         B of the resampling tests (None: the test's default).
     seed : int
@@ -227,8 +252,14 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     if hasattr(results, "runs") and len(results.runs) == 1:  # nothing to compare: the run's mean and interval
         return _single(results, measure, test, correction, alpha, n_resamples, seed, confidence, b)
     matrix = as_score_matrix(results, measure=measure)
-    tested = pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha,
-                           correction=correction, baseline=baseline, client=client)
+    bases: list[str | int] = (list(baseline) if isinstance(baseline, (list, tuple)) else
+                              [] if baseline is None else [baseline])  # type: ignore[list-item]
+    if len(bases) > 1:
+        tested = _against_baselines(matrix, bases, test=test, n_resamples=n_resamples, seed=seed, alpha=alpha,
+                                    correction=correction, client=client)
+    else:
+        tested = pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha,
+                               correction=correction, baseline=bases[0] if bases else None, client=client)
     columns = np.ascontiguousarray(matrix.values.T)  # (S, T)
     pairs = tested.pairs
     d = columns[pairs[:, 0]] - columns[pairs[:, 1]]  # (P, T)
@@ -241,14 +272,40 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
         measure=matrix.measure, runs=matrix.systems, means=tested.means, ci=t_interval(columns, confidence),
         pairs=pairs, difference=tested.effect, ci_t=t_interval(d, confidence),
         ci_bootstrap=_bootstrap_intervals(columns, pairs, confidence, b, seed), effect_size=effect,
+        effect_size_hedges=effect * hedges_correction(n - 1),
         wins=((d > 0) & ~same).sum(axis=1), ties=same.sum(axis=1), losses=((d < 0) & ~same).sum(axis=1),
         statistic=tested.statistic,
         pvalue=tested.pvalue, pvalue_adjusted=tested.pvalue_adjusted, significant=tested.significant(),
         test=tested.test, correction=tested.correction, alpha=tested.alpha, n_resamples=tested.n_resamples,
         confidence=confidence, bootstrap_resamples=b, seed=seed,
-        baseline=None if baseline is None else matrix.systems[matrix.system_index(baseline)],
+        baseline=", ".join(matrix.systems[matrix.system_index(b)] for b in bases) or None,
         topics=matrix.topics,
     )
+
+
+def _against_baselines(matrix: Any, baselines: Sequence[str | int], *, test: str, n_resamples: int | None,
+                       seed: int, alpha: float, correction: str, client: Any) -> Any:
+    """The test of every run against each of several baselines: the pairs (run, baseline) of each
+    in turn (two baselines compared once, as (first, second)), then one ``correction`` over all
+    of them (a Tukey HSD test is one family already)."""
+    from dataclasses import replace
+
+    from cranfield.meta.significance import adjust_pvalues, pairwise_test
+
+    parts = [pairwise_test(matrix, test=test, n_resamples=n_resamples, rng=seed, alpha=alpha, correction="none",
+                           baseline=b, client=client) for b in baselines]
+    pairs = np.concatenate([p.pairs for p in parts])
+    seen: set[frozenset[int]] = set()
+    keep = np.ones(len(pairs), dtype=bool)
+    for k, pair in enumerate(pairs.tolist()):  # a pair of two baselines is tested once
+        keep[k] = frozenset(pair) not in seen
+        seen.add(frozenset(pair))
+    pvalue = np.concatenate([p.pvalue for p in parts])[keep]
+    delta = [p.delta for p in parts if p.delta is not None]
+    return replace(parts[0], pairs=pairs[keep], effect=np.concatenate([p.effect for p in parts])[keep],
+                   statistic=np.concatenate([p.statistic for p in parts])[keep], pvalue=pvalue,
+                   pvalue_adjusted=adjust_pvalues(pvalue, correction), correction=correction, null_distribution=None,
+                   delta=np.concatenate(delta)[keep] if len(delta) == len(parts) else None)
 
 
 def _single(results: Any, measure: str, test: str, correction: str, alpha: float, n_resamples: int | None,
@@ -268,10 +325,10 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
     return Comparison(
         measure=measure, runs=tuple(results.runs), means=values.mean(axis=1), ci=t_interval(values, confidence),
         pairs=np.zeros((0, 2), dtype=np.int64), difference=none, ci_t=np.zeros((0, 2)), ci_bootstrap=np.zeros((0, 2)),
-        effect_size=none, wins=np.zeros(0, dtype=np.int64), ties=np.zeros(0, dtype=np.int64),
+        effect_size=none, effect_size_hedges=none, wins=np.zeros(0, dtype=np.int64), ties=np.zeros(0, dtype=np.int64),
         losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
         significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
-        n_resamples=None if test in ("t", "wilcoxon") else n_resamples or DEFAULT_RESAMPLES[test],
+        n_resamples=n_resamples or DEFAULT_RESAMPLES[test] if test in DEFAULT_RESAMPLES else None,
         confidence=confidence, bootstrap_resamples=b, seed=seed, baseline=None, topics=tuple(results.topics),
     )

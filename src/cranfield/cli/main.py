@@ -40,11 +40,14 @@ COMMANDS = {
     "aspects": ("aspects",),
     "report": ("report",),
     "similarity": ("similarity", "repro"),
+    "judges": ("judges",),
+    "topicsize": ("topicsize",),
 }
 GROUPS = (
     ("evaluate runs", ("eval", "example", "measures", "report", "nuggets")),
     ("compare runs and measures", ("compare", "discpower", "correlate", "intuitiveness", "coverage", "axioms",
                                    "similarity", "repro")),
+    ("judge the judgments and size a collection", ("judges", "topicsize")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
 OTHER_TOOLS = """\

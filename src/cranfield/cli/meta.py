@@ -40,8 +40,12 @@ bit for bit; each measure uses the same draws.
 COMPARE_EPILOG = """\
 tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
 randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
-bootstrap (B = 1,000); tukey = Carterette's randomised Tukey HSD over all runs (B = 5,000),
-which needs no --correction. ASL/p-values have no +1 correction (docs/conventions.md#meta).
+bootstrap (B = 1,000); tukey = Tukey's HSD over all runs from the two-way ANOVA without
+replication (topics x runs: residual variance, studentized range; with Sakai's ES_HSD);
+tukey-randomised = Carterette's randomised Tukey HSD (B = 5,000). The Tukey tests need no
+--correction. (Changed: --test tukey used to be the randomised test, now tukey-randomised.)
+corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR).
+ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
 markers: with all pairs, each run gets a letter and a cell lists the letters of the runs it
 is significantly better than (p < alpha); with --baseline, '+' / '-' mark runs significantly
@@ -76,7 +80,7 @@ examples:
   cranfield discpower qrels.txt runs/*.gz -m AP -m nDCG@10 -m P@10 --test bootstrap --B 1000
   cranfield discpower qrels.div runs/*.gz -m alpha-nDCG@10 -m 'D#-nDCG@10' --test tukey --plot asl.png
   cranfield discpower qrels.txt runs/*.gz -m AP --test t --correction holm --format json
-  cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey --B 1000 --overlap
+  cranfield discpower qrels.div runs/*.gz -m I-rec@10 -m 'P+Q#@10' --test tukey-randomised --B 1000 --overlap
   cranfield discpower --nuggets assignments.jsonl -m V_strict -m A --test bootstrap --B 1000
 """
 
@@ -159,13 +163,26 @@ def add_parser(sub: Any) -> None:
         p.set_defaults(handler=_checked(handler))
 
 
-def _checked(handler: Callable[[argparse.Namespace, Any], int]) -> Callable[[argparse.Namespace], int]:
-    """``handler(args, client)`` after :func:`_check_options`, with the Dask client of ``--dask`` or
+def add_tested_command(p: argparse.ArgumentParser, handler: Callable[[argparse.Namespace, Any], int],
+                       default_test: str = "t") -> None:
+    """The options of a command that scores runs and tests pairs of them as ``compare`` does
+    (``--test``, ``--correction``, ``--B``, ``--alpha``, ``--seed``, scoring, ``-o``, the cluster):
+    checked, then ``handler(args, client)``."""
+    _test_options(p, default_test)
+    _input_options(p)
+    p.set_defaults(handler=_checked(handler, scoring_inputs=False))
+
+
+def _checked(handler: Callable[[argparse.Namespace, Any], int], scoring_inputs: bool = True
+             ) -> Callable[[argparse.Namespace], int]:
+    """``handler(args, client)`` after :func:`_check_options` (and, with ``scoring_inputs``, the
+    check of the qrels and runs or ``--nuggets``), with the Dask client of ``--dask`` or
     ``--workers`` (None: everything in this process)."""
     def run(args: argparse.Namespace) -> int:
         from cranfield.cli.options import check_scoring_inputs, cluster_from
 
-        check_scoring_inputs(args)
+        if scoring_inputs:
+            check_scoring_inputs(args)
         _check_options(args)
         with cluster_from(args) as client:
             return handler(args, client)
@@ -199,7 +216,8 @@ def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> N
     significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
     p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
     p.add_argument("--B", metavar="B", dest="B",
-                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, tukey 5000)")
+                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, "
+                        "tukey-randomised 5000)")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     _random_options(p, seed_of)
 
@@ -212,8 +230,9 @@ def _test_options(p: argparse.ArgumentParser, default: str) -> None:
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
     _test_options(p, "t")
-    p.add_argument("--baseline", metavar="RUN",
-                   help="compare every run with this one (a run file given, or a run name) instead of all pairs")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
+                        "repeatable: every run with each baseline, the correction over all those pairs")
     _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
     p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
     p.add_argument("--label", help="--format latex: the table's \\label")
@@ -301,9 +320,9 @@ def _check_options(args: argparse.Namespace) -> None:
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
         check_test(args.test, args.correction)
-        if args.B is not None and args.test in ("t", "wilcoxon"):
-            warn(f"--B sets the resamples of the randomization, bootstrap and tukey tests; the {args.test} test "
-                 "draws none and ignores it")
+        if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
+            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} "
+                 "test draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     check_output(args)
@@ -374,7 +393,7 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
         plot_results(results, args.plot, baseline=report.baseline, ci=[c.ci for c in report.comparisons])
     header = _header(args, results, "compare", {
         "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
-        "seed": args.seed if first.n_resamples else None, "baseline": report.baseline,
+        "seed": args.seed if first.n_resamples else None, "baseline": ",".join(report.baselines) or None,
     })
     if args.format in ("json", "csv"):
         return _emit(args, render_rows(report.pair_records(), args.format, header))

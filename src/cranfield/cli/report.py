@@ -49,11 +49,15 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="the report file: .html, .tex, .md, .csv, .json or .parquet (checked before the work; "
                         "written whole or not at all)")
-    p.add_argument("--baseline", metavar="RUN",
-                   help="compare every run with this one (a run file given, or a run name) instead of all pairs")
+    p.add_argument("--baseline", metavar="RUN", action="append",
+                   help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
+                        "repeatable: every run with each baseline")
+    p.add_argument("--judge", action="append", metavar="QRELS",
+                   help="also compare another judge's qrels (a path, or name=path; repeatable) with QRELS on these "
+                        "runs and measures: a section of the .md, .html and .json report (docs/judges.md)")
     add_test_options(p, "t")
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
-                   help="multiple-comparison correction (default: holm; none for tukey)")
+                   help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
@@ -111,6 +115,8 @@ def run_report(args: argparse.Namespace) -> int:
         else:
             report = Report.from_evaluator(evaluator_from(args, args.qrels, measures), args.runs, order=args.order,
                                            on_duplicate=args.on_duplicate, **options)
+        if args.judge:
+            report.compare_judges(args.judge, client=client)
     report.save(args.output)
     print(f"cranfield: wrote {args.output} ({size_text(os.path.getsize(args.output))})", file=sys.stderr)
     return 0

@@ -8,12 +8,17 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
   :func:`t_test`, :func:`wilcoxon_test`, :func:`randomization_test`, :func:`bootstrap_test`
   (Sakai, WWW 2012, Figure 2), :func:`tukey_hsd` (Carterette, TOIS 2012; Sakai's Figure 4),
   :func:`pairwise_test`
-  by name, Holm and Bonferroni via ``correction=`` or :func:`adjust_pvalues`.
+  by name, Holm, Bonferroni, Hommel, Benjamini–Hochberg and Benjamini–Yekutieli via ``correction=`` or
+  :func:`adjust_pvalues`.
 - :func:`discriminative_power` with the Δ required for significance (Figures 3 and 5) and
   :func:`plot_asl_curves` (:mod:`~cranfield.meta.power`).
 - Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,
   :func:`tau_ap`, :func:`spearman_rho`, :func:`correlation_matrix`, :func:`intuitiveness`
   (Figure 6).
+- Agreement between two sets of labels of the same units (:mod:`~cranfield.meta.labels`):
+  :func:`label_agreement` — Cohen's κ, weighted κ, Krippendorff's α, the confusion matrix.
+- :func:`topic_set_size`: the topics a collection needs (Sakai, Inf. Retr. J. 2016;
+  :mod:`~cranfield.meta.topicsize`).
 - :func:`unanimous_improvement_ratio` and :func:`quality_aspect_coverage` (Amigó, Mizzaro & Spina, SIGIR 2022, §4.4).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
@@ -29,6 +34,7 @@ from cranfield.meta.agreement import (
     spearman_rho,
     tau_ap,
 )
+from cranfield.meta.labels import LabelAgreement, LabelTable, label_agreement
 from cranfield.meta.power import DiscriminativePower, discriminative_power
 from cranfield.meta.scores import ScoreMatrix, as_score_matrices, as_score_matrix
 from cranfield.meta.significance import (
@@ -44,6 +50,7 @@ from cranfield.meta.significance import (
     tukey_hsd,
     wilcoxon_test,
 )
+from cranfield.meta.topicsize import TopicSetSize, topic_set_size
 from cranfield.meta.uir import (
     QualityAspectCoverage,
     UnanimousImprovement,
@@ -56,6 +63,7 @@ __all__ = [
     "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
     "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
     "DiscriminativePower", "discriminative_power",
+    "LabelTable", "LabelAgreement", "label_agreement", "TopicSetSize", "topic_set_size",
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
     "Intuitiveness", "intuitiveness",
     "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",

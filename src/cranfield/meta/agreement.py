@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import equal
+from cranfield._numeric import equal, nan_div
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.meta._common import all_pairs, chunks
 from cranfield.meta.scores import as_score_matrices
 
 __all__ = [
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",
-    "Intuitiveness", "intuitiveness",
+    "Intuitiveness", "intuitiveness", "LeaderboardAgreement", "leaderboard_agreement",
 ]
 
 
@@ -46,21 +46,33 @@ def _pair_vectors(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 def _tie_groups(x: np.ndarray) -> np.ndarray:
     """Each value's tie group as an integer, increasing with the value (docs/conventions.md#equality,
     chained over sorted neighbours), shape like x."""
-    order = np.argsort(x, kind="stable")
-    ranked = x[order]
-    new = np.zeros(x.size, dtype=np.int64)
-    new[1:] = ~equal(ranked[1:], ranked[:-1])
-    groups = np.empty(x.size, dtype=np.int64)
-    groups[order] = np.cumsum(new)
+    return _row_tie_groups(x[None])[0]
+
+
+def _row_tie_groups(x: np.ndarray) -> np.ndarray:
+    """:func:`_tie_groups` of every row of x (R, n) at once."""
+    order = np.argsort(x, axis=1, kind="stable")
+    ranked = np.take_along_axis(x, order, axis=1)
+    new = np.zeros(x.shape, dtype=np.int64)
+    new[:, 1:] = ~equal(ranked[:, 1:], ranked[:, :-1])
+    groups = np.empty(x.shape, dtype=np.int64)
+    np.put_along_axis(groups, order, np.cumsum(new, axis=1), axis=1)
     return groups
 
 
 def _average_ranks(x: np.ndarray) -> np.ndarray:
     """Ranks 1..n, ties (docs/conventions.md#equality) sharing their average rank."""
-    groups = _tie_groups(x)
-    counts = np.bincount(groups)
-    ends = np.cumsum(counts)
-    return (ends - (counts - 1) / 2.0)[groups]
+    return _row_average_ranks(x[None])[0]
+
+
+def _row_average_ranks(x: np.ndarray) -> np.ndarray:
+    """:func:`_average_ranks` of every row of x (R, n) at once."""
+    groups = _row_tie_groups(x)
+    n = x.shape[1]
+    flat = (groups + n * np.arange(x.shape[0])[:, None]).ravel()  # each row's groups in its own range
+    counts = np.bincount(flat, minlength=x.size)
+    ends = np.cumsum(counts) - n * np.repeat(np.arange(x.shape[0]), n)  # cumulative count within the row
+    return (ends - (counts - 1) / 2.0)[flat].reshape(x.shape)
 
 
 # --------------------------------------------------------------------------- correlations
@@ -354,3 +366,172 @@ def intuitiveness(data: Any, measure_1: str, measure_2: str, gold: str | Sequenc
 
 def _ratio(a: int, b: int) -> float:
     return a / b if b else float("nan")
+
+
+# --------------------------------------------------------------------------- leaderboards of two judges
+LEADERBOARD_CORRELATIONS = ("tau_b", "tau_ap", "spearman", "pearson")
+LEADERBOARD_STATISTICS = (*LEADERBOARD_CORRELATIONS, "rmse", "bias", "loa_low", "loa_high", "max_drop", "same_top")
+BOOTSTRAP_CI_RESAMPLES = 1_000
+
+
+@dataclass(frozen=True, eq=False)
+class LeaderboardAgreement:
+    """How a judge's leaderboard (system means under its labels) agrees with the reference's.
+
+    Attributes
+    ----------
+    measure : str
+    systems : tuple of str
+    reference_means, judge_means : ndarray, shape (S,)
+    statistics : dict of str to float
+        ``tau_b``, ``tau_ap`` (the reference's ranking as the truth), ``spearman``, ``pearson``,
+        ``rmse``, ``bias``, ``loa_low``, ``loa_high``, ``max_drop``, ``same_top``, and for each
+        correlation its bootstrap interval ``name[low]``, ``name[high]`` (NaN: undefined).
+    n_resamples : int
+        B of the bootstrap intervals (0: none).
+    confidence : float
+    """
+
+    measure: str
+    systems: tuple[str, ...]
+    reference_means: np.ndarray
+    judge_means: np.ndarray
+    statistics: dict[str, float]
+    n_resamples: int
+    confidence: float
+
+
+def _row_kendall(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Kendall's τ_b (as :func:`kendall_tau`) of every row pair of a, b (R, n)."""
+    n = a.shape[1]
+    small = np.int16 if n < 2**15 else np.int64  # tie groups are < n: narrow integers halve the traffic
+    ga, gb = _row_tie_groups(a).astype(small), _row_tie_groups(b).astype(small)
+    i, k = np.triu_indices(n, 1)
+    n0 = float(i.size)
+    out = np.empty(a.shape[0])
+    for rows in chunks(a.shape[0], i.size):
+        da = np.sign(ga[rows][:, i] - ga[rows][:, k])
+        db = np.sign(gb[rows][:, i] - gb[rows][:, k])
+        score = (da * db).sum(axis=1, dtype=np.int64)
+        out[rows] = nan_div(score, np.sqrt((n0 - (da == 0).sum(axis=1)) * (n0 - (db == 0).sum(axis=1))))
+    return out
+
+
+def _row_pearson(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's r of every row pair of a, b (R, n), by fixed-order sums; NaN for a constant row."""
+    da = a - a.mean(axis=1, keepdims=True)
+    db = b - b.mean(axis=1, keepdims=True)
+    return nan_div((da * db).sum(axis=1), np.sqrt((da * da).sum(axis=1) * (db * db).sum(axis=1)))
+
+
+def _row_positions(x: np.ndarray, name_rank: np.ndarray) -> np.ndarray:
+    """Each system's position (0 = best) in every row of x (R, S), by descending score, tied
+    scores (docs/conventions.md#equality) by ascending name (``name_rank``: the names' sort order)."""
+    n = x.shape[1]
+    order = np.argsort(-_row_tie_groups(x) * n + name_rank[None, :], axis=1, kind="stable")
+    positions = np.empty(x.shape, dtype=np.int64)
+    np.put_along_axis(positions, order, np.broadcast_to(np.arange(n), x.shape), axis=1)
+    return positions
+
+
+def _row_tau_ap(evaluated: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """:func:`_tau_ap_positions` of every row pair of positions (R, n)."""
+    r, n = evaluated.shape
+    ref = np.empty(evaluated.shape, dtype=np.int64)
+    np.put_along_axis(ref, evaluated, reference, axis=1)  # reference position at each evaluated rank
+    above = np.tril(np.ones((n, n), dtype=bool), -1)  # [i, k]: k above i
+    out = np.empty(r)
+    for rows in chunks(r, n * n):
+        correct = ((ref[rows, None, :] < ref[rows, :, None]) & above).sum(axis=2)[:, 1:]  # C(i), i = 2..n
+        out[rows] = 2.0 * (correct / np.arange(1, n)).sum(axis=1) / (n - 1) - 1.0
+    return out
+
+
+def _correlations(reference: np.ndarray, judge: np.ndarray, name_rank: np.ndarray) -> dict[str, np.ndarray]:
+    """The four correlations of every row pair of mean vectors (R, S)."""
+    return {
+        "tau_b": _row_kendall(reference, judge),
+        "tau_ap": _row_tau_ap(_row_positions(judge, name_rank), _row_positions(reference, name_rank)),
+        "spearman": _row_pearson(_row_average_ranks(reference), _row_average_ranks(judge)),
+        "pearson": _row_pearson(reference, judge),
+    }
+
+
+def _resampled_means(values: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """The system means over each resample of topics ``draws`` (B, T): shape (B, S), summed in
+    topic order (no matrix product, so the same bits on every machine)."""
+    out = np.empty((draws.shape[0], values.shape[1]))
+    for rows in chunks(draws.shape[0], values.size):
+        out[rows] = values[draws[rows]].sum(axis=1) / draws.shape[1]
+    return out
+
+
+def leaderboard_agreement(reference: Any, judge: Any, *, measure: str | None = None,
+                          n_resamples: int = BOOTSTRAP_CI_RESAMPLES, rng: Any = 0, confidence: float = 0.95
+                          ) -> LeaderboardAgreement:
+    """Agreement of the system ranking under a judge's labels with that under the reference's.
+
+    Both inputs are score matrices of one measure over the same topics and systems (the
+    reference's qrels, the judge's qrels). Over the system means r (reference) and j (judge):
+    Kendall's τ_b; Yilmaz, Aslam & Robertson's τ_ap (SIGIR 2008, Eq. 3) of the judge's ranking with
+    the reference's as the truth (tied means broken by system name); Spearman's ρ; Pearson's r;
+    RMSE = √mean((j − r)²); bias = mean(j − r) and Bland & Altman's limits of agreement
+    (Lancet, 1986) bias ∓ 1.96·sd(j − r) (ddof 1); max_drop, the most places any system falls in
+    the judge's ranking relative to the reference's; same_top, 1 if both rank the same system
+    first. The correlations get percentile bootstrap intervals over topics (Efron & Tibshirani,
+    1993, §13.3): B resamples of the T topics with replacement, the same for both matrices,
+    drawn from the seed's per-block streams (docs/scaling.md#streams).
+
+    Parameters
+    ----------
+    reference, judge : score matrices (see :mod:`cranfield.meta.scores`)
+    measure : str, optional
+        Which measure of multi-measure inputs.
+    n_resamples : int
+        B (0: no intervals).
+    rng : int, numpy Generator or None
+        The seed of the resamples (default 0).
+    confidence : float
+        The level of the intervals (default 0.95).
+
+    Examples
+    --------
+    >>> ref = [[0.1, 0.5, 0.3], [0.2, 0.6, 0.4]]
+    >>> llm = [[0.2, 0.4, 0.5], [0.3, 0.5, 0.6]]
+    >>> s = leaderboard_agreement(ref, llm, n_resamples=0).statistics
+    >>> s["tau_b"], s["tau_ap"], s["max_drop"], s["same_top"], round(s["bias"], 4)
+    (0.3333333333333333, 0.0, 1.0, 0.0, 0.0667)
+    """
+    from cranfield.errors import check_float
+    from cranfield.meta._common import check_count, resample_blocks
+    from cranfield.meta.scores import as_score_matrix
+
+    r, j = as_score_matrix(reference, measure=measure), as_score_matrix(judge, measure=measure)
+    if r.systems != j.systems or r.topics != j.topics:
+        raise CranfieldError(f"the reference's and the judge's scores of {r.measure or 'the measure'} must cover "
+                             "the same systems and topics, in the same order")
+    b = 0 if n_resamples == 0 else check_count(n_resamples, "number of resamples B (n_resamples)")
+    level = check_float(confidence, "confidence level", low=0, high=1, open_low=True, open_high=True, text=False)
+    rm, jm = r.means(), j.means()
+    names = np.array(r.systems, dtype=object).astype(str)
+    name_rank = np.argsort(np.argsort(names, kind="stable"), kind="stable")
+    pr, pj = _positions(rm, r.systems, "the reference"), _positions(jm, r.systems, "the judge")
+    diff = jm - rm
+    bias = float(diff.mean())
+    sd = float(diff.std(ddof=1)) if diff.size > 1 else float("nan")
+    stats: dict[str, float] = {
+        "tau_b": kendall_tau(rm, jm), "tau_ap": _tau_ap_positions(pj, pr), "spearman": spearman_rho(rm, jm),
+        "pearson": float(_row_pearson(rm[None], jm[None])[0]), "rmse": float(np.sqrt((diff * diff).mean())),
+        "bias": bias, "loa_low": bias - 1.96 * sd, "loa_high": bias + 1.96 * sd,
+        "max_drop": float((pj - pr).max()), "same_top": float(np.argmin(pr) == np.argmin(pj)),
+    }
+    if b:
+        draws = np.concatenate([block.generator().integers(0, r.n_topics, (block.size, r.n_topics))
+                                for block in resample_blocks(b, rng)])
+        resampled = _correlations(_resampled_means(r.values, draws), _resampled_means(j.values, draws), name_rank)
+        q = [(1 - level) / 2, (1 + level) / 2]
+        for name, values in resampled.items():
+            low, high = np.nanquantile(values, q) if not np.isnan(values).all() else (np.nan, np.nan)
+            stats[f"{name}[low]"], stats[f"{name}[high]"] = float(low), float(high)
+    return LeaderboardAgreement(measure=r.measure, systems=r.systems, reference_means=rm, judge_means=jm,
+                                statistics=stats, n_resamples=b, confidence=level)

@@ -16,9 +16,10 @@ from typing import Any
 import numpy as np
 
 from cranfield.meta._common import check_alpha
-from cranfield.meta.significance import PairwiseResult, pairwise_test
+from cranfield.meta.significance import TUKEY_TESTS, PairwiseResult, pairwise_test
 
-__all__ = ["DiscriminativePower", "SignificanceOverlap", "discriminative_power", "significance_overlap"]
+__all__ = ["DiscriminativePower", "SignificanceOverlap", "SignificanceAgreement", "discriminative_power",
+           "significance_overlap", "significance_agreement"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,7 +37,7 @@ class DiscriminativePower:
         ``n_significant / n_pairs``.
     delta : float
         The performance difference required for significance at α: for the bootstrap, the
-        maximum over pairs of Figure 3's per-pair Δ; for Tukey HSD, the smallest |mean
+        maximum over pairs of Figure 3's per-pair Δ; for either Tukey HSD test, the smallest |mean
         difference| among the significant pairs (Figure 5). NaN for the other tests, or when
         no pair is significant (Tukey HSD) or ⌊B·α⌋ = 0 (bootstrap).
     asl : ndarray, shape (P,)
@@ -81,7 +82,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     data : score matrix (see :mod:`cranfield.meta.scores`)
     measure : str, optional
         Which measure of a multi-measure input.
-    test : {"bootstrap", "tukey", "t", "wilcoxon", "randomization"}
+    test : {"bootstrap", "tukey", "tukey-randomised", "t", "wilcoxon", "randomization"}
         The significance test (default: Sakai's paired bootstrap test, Figure 2).
     alpha : float
         Significance level (default 0.05).
@@ -90,7 +91,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     rng : int, numpy Generator or None
         Seed or generator. With an int, every measure gets the same resamples, as in
         Sakai's comparisons.
-    correction : {"none", "holm", "bonferroni"}
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}
         Adjust the pairwise ASLs for multiple comparisons first (not with Tukey HSD).
     client : dask.distributed.Client, optional
         Run the test's blocks of resamples as tasks on a Dask cluster: the same result, bit
@@ -104,7 +105,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     --------
     >>> rng = np.random.default_rng(7)
     >>> scores = rng.random((30, 5)) + np.linspace(0, 0.3, 5)   # 30 topics, 5 systems
-    >>> dp = discriminative_power(scores, test="tukey", n_resamples=1000, rng=1)
+    >>> dp = discriminative_power(scores, test="tukey-randomised", n_resamples=1000, rng=1)
     >>> dp.n_pairs, dp.n_significant, round(dp.delta, 3)
     (10, 2, 0.216)
     """
@@ -114,7 +115,7 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     significant = result.significant(level)
     if test == "bootstrap" and result.delta is not None and not np.isnan(result.delta).all():
         delta = float(np.nanmax(result.delta))
-    elif test == "tukey" and significant.any():
+    elif test in TUKEY_TESTS and significant.any():
         delta = float(np.abs(result.effect[significant]).min())
     else:
         delta = float("nan")
@@ -187,3 +188,70 @@ def significance_overlap(powers: Any) -> list[SignificanceOverlap]:
                 only_1=int((s1 & ~s2).sum()), only_2=int((~s1 & s2).sum()), neither=int((~s1 & ~s2).sum()),
                 n_pairs=len(r1.pairs)))
     return out
+
+
+@dataclass(frozen=True)
+class SignificanceAgreement:
+    """Whether a judge's labels find the same significant differences between runs as the
+    reference's, over every pair of runs (one measure, one test).
+
+    Attributes
+    ----------
+    measure : str
+    both_same : int
+        Pairs significant under both qrels, with the same sign of the difference.
+    reference_only, judge_only : int
+        Pairs significant under one qrels only.
+    neither : int
+    swaps : int
+        Pairs significant under both with opposite signs: the judge reverses a significant conclusion.
+    power_reference, power_judge : float
+        Discriminative power under each qrels (significant pairs / pairs).
+    n_pairs : int
+    """
+
+    measure: str
+    both_same: int
+    reference_only: int
+    judge_only: int
+    neither: int
+    swaps: int
+    power_reference: float
+    power_judge: float
+    n_pairs: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics by the names of ``cranfield judges``."""
+        return {"both_same": self.both_same, "reference_only": self.reference_only, "judge_only": self.judge_only,
+                "neither": self.neither, "swaps": self.swaps, "power(reference)": self.power_reference,
+                "power(judge)": self.power_judge}
+
+
+def significance_agreement(reference: DiscriminativePower, judge: DiscriminativePower) -> SignificanceAgreement:
+    """Compare the significant run pairs of one measure under the reference's and a judge's qrels.
+
+    A pair significant under both counts as ``both_same`` when the two mean differences have the
+    same sign and as a ``swap`` otherwise (a reversal of a significant conclusion, as in
+    Voorhees, SIGIR 1998, and Sakai, WWW 2012, Table 4's overlap of significant pairs).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(3)
+    >>> a = rng.normal(size=(25, 4)) + [0, 0, 1, 2]
+    >>> b = a + rng.normal(scale=0.2, size=(25, 4))
+    >>> s = significance_agreement(discriminative_power(a, test="t"), discriminative_power(b, test="t"))
+    >>> s.both_same + s.reference_only + s.judge_only + s.neither + s.swaps == s.n_pairs
+    True
+    """
+    from cranfield.errors import CranfieldError
+
+    r1, r2 = reference.result, judge.result
+    if r1.systems != r2.systems or not np.array_equal(r1.pairs, r2.pairs):
+        raise CranfieldError(f"the reference and the judge compare different run pairs for {reference.measure}")
+    s1, s2 = r1.significant(reference.alpha), r2.significant(judge.alpha)
+    both = s1 & s2
+    same = np.sign(r1.effect) == np.sign(r2.effect)
+    return SignificanceAgreement(
+        measure=reference.measure, both_same=int((both & same).sum()), reference_only=int((s1 & ~s2).sum()),
+        judge_only=int((~s1 & s2).sum()), neither=int((~s1 & ~s2).sum()), swaps=int((both & ~same).sum()),
+        power_reference=reference.power, power_judge=judge.power, n_pairs=len(r1.pairs))

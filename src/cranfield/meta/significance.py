@@ -12,7 +12,10 @@ mean(i) − mean(j). All tests are two-sided.
 - :func:`randomization_test` — Fisher's randomisation (sign-flip permutation) test.
 - :func:`bootstrap_test` — Sakai's studentised paired bootstrap test (Figure 2) with the
   per-pair Δ of Figure 3.
-- :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4).
+- :func:`tukey_hsd_classical` — Tukey's HSD test (``"tukey"``) from the two-way ANOVA without
+  replication (topics × systems): the residual variance and the studentized range, with Sakai's
+  effect size ES_HSD.
+- :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4; ``"tukey-randomised"``).
 
 The resampling tests draw their random numbers in the order docs/conventions.md#significance
 fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws.
@@ -58,13 +61,15 @@ from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
 __all__ = [
     "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "check_test", "pairwise_test",
-    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
+    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd", "tukey_hsd_classical",
+    "TUKEY_TESTS", "residual_variance",
 ]
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
-CORRECTIONS = ("none", "holm", "bonferroni")
+TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised")
+TUKEY_TESTS = ("tukey", "tukey-randomised")  # one family over all systems: no further correction
+CORRECTIONS = ("none", "holm", "bonferroni", "hommel", "bh", "by")
 TIES = ("inclusive", "strict")
-DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000}
+DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey-randomised": 5_000}
 # A resample whose variance is below this fraction of its mean square is recomputed from its
 # values (two-pass), where the one-pass formula of the vectorised path would lose digits.
 _NEAR_DEGENERATE = 1e-2
@@ -86,7 +91,8 @@ class PairwiseResult:
     Attributes
     ----------
     test : str
-        ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"`` or ``"tukey"``.
+        ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"``, ``"tukey"`` (classical) or
+        ``"tukey-randomised"``.
     measure : str
     systems : tuple of str
         The S system names.
@@ -117,6 +123,8 @@ class PairwiseResult:
         largest (Sakai, WWW 2012, Figure 3), NaN when ⌊B·α⌋ = 0.
     alpha : float
         The significance level of ``delta`` and the default of :meth:`significant`.
+    effect_size : ndarray or None
+        The classical Tukey HSD only: Sakai's ES_HSD = (mean(i) − mean(j)) / √V_E per pair.
     """
 
     test: str
@@ -134,6 +142,7 @@ class PairwiseResult:
     null_distribution: np.ndarray | None = None
     delta: np.ndarray | None = None
     alpha: float = 0.05
+    effect_size: np.ndarray | None = None
 
     def significant(self, alpha: float | None = None) -> np.ndarray:
         """Which pairs differ significantly: ``pvalue_adjusted < alpha`` (NaN counts as not)."""
@@ -160,14 +169,22 @@ class PairwiseResult:
 
 # --------------------------------------------------------------------------- corrections
 def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
-    """Holm's step-down or Bonferroni's adjustment of the p-values of one family of tests.
+    """Adjust the p-values of one family of tests for multiple comparisons.
 
     Parameters
     ----------
     pvalues : array_like, shape (P,)
-    method : {"holm", "bonferroni", "none"}
-        Bonferroni: min(1, m·p). Holm (1979): the k-th smallest p-value becomes
-        min(1, max_{j≤k} (m − j + 1)·p_(j)).
+    method : {"holm", "bonferroni", "hommel", "bh", "by", "none"}
+        With p_(1) <= ... <= p_(m) the sorted p-values:
+
+        - ``bonferroni``: min(1, m·p).
+        - ``holm`` (Holm, Scand. J. Stat. 1979): p_(k) becomes min(1, max_{j<=k} (m − j + 1)·p_(j)).
+        - ``hommel`` (Hommel, Biometrika 1988; the adjusted p-values of Wright, Biometrics 1992):
+          for each subset size s = m, ..., 2, c_s = min_{k<=s} s·p_(m−s+k)/k; the s largest
+          p-values are raised to c_s, the others to min(s·p, c_s).
+        - ``bh`` (Benjamini & Hochberg, JRSS B 1995, false discovery rate): p_(k) becomes
+          min(1, min_{j>=k} m·p_(j)/j).
+        - ``by`` (Benjamini & Yekutieli, Ann. Stat. 2001, any dependence): ``bh`` times Σ_{i<=m} 1/i.
 
     NaN p-values stay NaN and do not count in m.
 
@@ -177,6 +194,10 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     [0.03, 0.06, 0.06]
     >>> adjust_pvalues([0.01, 0.04, 0.03], "bonferroni").round(2).tolist()
     [0.03, 0.12, 0.09]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "bh").round(2).tolist()
+    [0.03, 0.04, 0.04]
+    >>> adjust_pvalues([0.01, 0.04, 0.03], "hommel").round(2).tolist()
+    [0.03, 0.04, 0.04]
     """
     check_choice(method, "correction", CORRECTIONS)
     p = np.array(pvalues, dtype=np.float64)
@@ -189,11 +210,31 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
         p[ok] = np.minimum(1.0, q * m)
         return p
     order = np.argsort(q, kind="stable")
-    stepped = np.maximum.accumulate(q[order] * (m - np.arange(m)))
+    ranked = q[order]
+    k = np.arange(1, m + 1, dtype=np.float64)
+    if method == "holm":
+        stepped = np.maximum.accumulate(ranked * (m - k + 1))
+    elif method == "hommel":
+        stepped = _hommel(ranked)
+    else:
+        scale = float((1.0 / k).sum()) if method == "by" else 1.0
+        stepped = np.minimum.accumulate((ranked * m * scale / k)[::-1])[::-1]
     adjusted = np.empty_like(q)
     adjusted[order] = np.minimum(1.0, stepped)
     p[ok] = adjusted
     return p
+
+
+def _hommel(ranked: np.ndarray) -> np.ndarray:
+    """Hommel's adjusted p-values of the ascending p-values ``ranked`` (Wright, Biometrics 1992,
+    §2.3): O(m²), one vector operation per subset size."""
+    m = ranked.size
+    adjusted = ranked.copy()
+    for size in range(m, 1, -1):
+        c = float((size * ranked[m - size:] / np.arange(1, size + 1)).min())
+        adjusted[m - size:] = np.maximum(adjusted[m - size:], c)
+        adjusted[:m - size] = np.maximum(adjusted[:m - size], np.minimum(size * ranked[:m - size], c))
+    return adjusted
 
 
 # --------------------------------------------------------------------------- shared driver
@@ -283,8 +324,8 @@ def t_test(data: Any, *, measure: str | None = None, correction: str = "none",
     data : score matrix (see :mod:`cranfield.meta.scores`), T >= 2 topics
     measure : str, optional
         Which measure of a multi-measure input.
-    correction : {"none", "holm", "bonferroni"}
-        Multiple-comparison adjustment over the pairs of this call.
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}
+        Multiple-comparison adjustment over the pairs of this call (:func:`adjust_pvalues`).
     baseline : str or int, optional
         Compare every other system with this one only (pairs (s, baseline)).
 
@@ -686,6 +727,60 @@ def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- Tukey HSD
+def residual_variance(values: np.ndarray) -> tuple[float, int]:
+    """V_E and its degrees of freedom (T − 1)(S − 1) of the two-way ANOVA without replication of a
+    topics × systems matrix (T, S): the mean square of x_ts − x̄_t· − x̄_·s + x̄ (Sakai, Laboratory
+    Experiments in Information Retrieval, Springer 2018, §3.1.3). Sums in a fixed order."""
+    x = np.asarray(values, dtype=np.float64)
+    n, m = x.shape
+    residual = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+    df = (n - 1) * (m - 1)
+    return (float((residual * residual).sum() / df) if df > 0 else float("nan")), df
+
+
+def tukey_hsd_classical(data: Any, *, measure: str | None = None, baseline: str | int | None = None
+                        ) -> PairwiseResult:
+    """Tukey's honestly significant difference test over all systems, from the two-way ANOVA
+    without replication (topics × systems), with Sakai's effect size ES_HSD.
+
+    V_E is the residual variance (:func:`residual_variance`, φ_E = (T − 1)(S − 1) degrees of
+    freedom); for each pair, q = |mean(i) − mean(j)| / √(V_E / T) and p = P(Q ≥ q) under the
+    studentized range distribution of S means and φ_E degrees of freedom (scipy's
+    ``studentized_range``). ES_HSD = (mean(i) − mean(j)) / √V_E (Sakai, "Statistical reform in
+    information retrieval?", SIGIR Forum 48(1), 2014, §3; Laboratory Experiments in Information
+    Retrieval, 2018, §4.4). One family of tests: no further correction applies.
+
+    Parameters
+    ----------
+    data, measure : see :func:`t_test` (T >= 2 topics)
+    baseline : str or int, optional
+        Report only the pairs (s, baseline); the test still involves all systems.
+
+    Returns
+    -------
+    PairwiseResult
+        ``statistic`` is q, ``effect_size`` ES_HSD; identical scores throughout (V_E = 0) give
+        q = inf and p = 0 for differing means, NaN for equal ones.
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1, 0.3], [0.5, 0.3, 0.6], [0.4, 0.4, 0.5], [0.9, 0.6, 0.8]]
+    >>> r = tukey_hsd_classical(x)
+    >>> [round(float(v), 4) for v in r.pvalue]
+    [0.0659, 0.6324, 0.0211]
+    """
+    from scipy import stats
+
+    setup = _setup(data, measure, baseline, min_topics=2)
+    n, m = setup.matrix.values.shape
+    variance, df = residual_variance(setup.matrix.values)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q = np.abs(setup.effect) / np.sqrt(variance / n)
+        effect_size = setup.effect / np.sqrt(variance)
+    pvalue = np.where(np.isnan(q), np.nan, stats.studentized_range.sf(np.where(np.isnan(q), 0.0, q), m, df))
+    return _result("tukey", setup, q, pvalue, "none", effect_size=effect_size)
+
+
 def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000, rng: Any = None,
               tie: str = "inclusive", baseline: str | int | None = None, client: Any = None) -> PairwiseResult:
     """Carterette's randomised Tukey HSD test over all systems (Sakai, WWW 2012, Figure 4).
@@ -727,7 +822,8 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     setup = _setup(data, measure, baseline)
     ranges = _tukey_ranges(setup.matrix.values, resample_blocks(b, rng), client)
     hits = count_at_least(np.sort(ranges), np.abs(setup.effect), strict=tie == "strict")
-    return _result("tukey", setup, np.abs(setup.effect), hits / b, "none", n_resamples=b, null_distribution=ranges)
+    return _result("tukey-randomised", setup, np.abs(setup.effect), hits / b, "none", n_resamples=b,
+                   null_distribution=ranges)
 
 
 def _tukey_ranges(values: np.ndarray, blocks: list[ResampleBlock], client: Any = None) -> np.ndarray:
@@ -820,7 +916,7 @@ def check_test(test: str, correction: str = "none") -> tuple[str, str]:
     :data:`CORRECTIONS` that applies to it (Tukey HSD takes none), else the error."""
     check_choice(test, "test", TESTS)
     check_choice(correction, "correction", CORRECTIONS)
-    if test == "tukey" and correction != "none":
+    if test in TUKEY_TESTS and correction != "none":
         raise CranfieldError("Tukey HSD controls the family-wise error rate itself: "
                              "use no correction (--correction none)")
     return test, correction
@@ -834,7 +930,9 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
 
     ``n_resamples=None`` takes the test's default (:data:`DEFAULT_RESAMPLES`); ``alpha`` is
     kept in the result (and sets the bootstrap's Δ); ``correction`` must be ``"none"`` for
-    Tukey HSD, which controls the family-wise error itself; ``tie`` applies to Tukey HSD only.
+    the Tukey HSD tests, which control the family-wise error themselves; ``tie`` applies to the
+    randomised Tukey HSD only. ``"tukey"`` is the classical test (:func:`tukey_hsd_classical`),
+    ``"tukey-randomised"`` Carterette's (:func:`tukey_hsd`).
     """
     check_test(test, correction)
     check_choice(tie, "tie rule", TIES)
@@ -842,9 +940,11 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     if test in ("t", "wilcoxon"):
         fn = t_test if test == "t" else wilcoxon_test
         result = fn(data, measure=measure, correction=correction, baseline=baseline)
+    elif test == "tukey":
+        result = tukey_hsd_classical(data, measure=measure, baseline=baseline)
     else:
         b = DEFAULT_RESAMPLES[test] if n_resamples is None else n_resamples
-        if test == "tukey":
+        if test == "tukey-randomised":
             result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline,
                                client=client)
         elif test == "bootstrap":

@@ -317,6 +317,8 @@ def html_report(report: Any) -> str:
     toc = [("settings", "Settings and provenance"), ("results", "Results")]
     toc += [(f"measure-{m}", name) for m, name in enumerate(results.measures)]
     toc += data_toc
+    judges = _judges_section(report)
+    toc += [("judges", "Judges")] if judges else []
     parts = [
         *_page_head(title),
         f"<header><h1>{esc(title)}</h1>",
@@ -327,9 +329,33 @@ def html_report(report: Any) -> str:
         _results_table(report),
         *[_measure_section(report, m, means, order) for m in range(len(results.measures))],
         *data,
+        judges,
         *_page_foot(),
     ]
     return "\n".join(parts) + "\n"
+
+
+def _judges_section(report: Any) -> str:
+    """The agreement of other judges' qrels with the report's (docs/judges.md), as tables; empty
+    without judges."""
+    tables = report.judge_tables()
+    if not any(rows for _, rows in tables):
+        return ""
+    out = ['<section id="judges"><h2>Judges</h2>',
+           f'<p class="note">Other qrels against {esc(report.judges.reference)} (docs/judges.md).</p>']
+    for title, rows in tables:
+        if not rows:
+            continue
+        keys = list(rows[0])
+        head = "".join(f"<th>{esc(k)}</th>" for k in keys)
+        body = "".join("<tr>" + "".join(
+            f"<td>{esc(r[k])}</td>" if isinstance(r[k], str) else
+            f'<td class="n">{"–" if r[k] is None else r[k] if isinstance(r[k], int) else _number(r[k], 4)}</td>'
+            for k in keys) + "</tr>" for r in rows)
+        out.append(_collapsible(esc(title), f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>",
+                                True))
+    out.append("</section>")
+    return "".join(out)
 
 
 def _short_list(names: Sequence[str], limit: int = 8) -> str:

@@ -644,3 +644,44 @@ def repro_figure(result: ReproResult) -> Any:
 def plot_repro(result: ReproResult, path: str | os.PathLike[str]) -> None:
     """Save :func:`repro_figure` to ``path``."""
     save_figure(repro_figure(result), path)
+
+
+def plot_judges(comparison: Any, path: str) -> None:
+    """Save the figures of ``cranfield judges``: per judge and measure, the runs' mean scores under
+    the judge against the reference's with the diagonal, and Bland & Altman's plot (Lancet, 1986:
+    the difference against the mean, with the bias and the limits of agreement); per judge, the
+    per-topic Cohen's κ at the lowest threshold, sorted."""
+    pairs = list(comparison.leaderboards.items())
+    rows = max(1, len(pairs))
+    fig = new_figure(figsize=(12, 3.6 * rows))
+    axes = fig.subplots(rows, 3, squeeze=False)
+    for k, ((judge, measure), lb) in enumerate(pairs):
+        ref, jud = lb.reference_means, lb.judge_means
+        ax = axes[k, 0]
+        ax.scatter(ref, jud, s=12)
+        lo, hi = float(min(ref.min(), jud.min())), float(max(ref.max(), jud.max()))
+        ax.plot([lo, hi], [lo, hi], color="grey", linestyle="--", linewidth=0.8)
+        ax.set_xlabel(f"{measure} under {comparison.reference}")
+        ax.set_ylabel(f"{measure} under {judge}")
+        ax.set_title(f"τ_b = {lb.statistics['tau_b']:.3f}, τ_ap = {lb.statistics['tau_ap']:.3f}")
+        ax = axes[k, 1]
+        ax.scatter((ref + jud) / 2, jud - ref, s=12)
+        for name, style in (("bias", "-"), ("loa_low", "--"), ("loa_high", "--")):
+            ax.axhline(lb.statistics[name], color="grey", linestyle=style, linewidth=0.8)
+        ax.set_xlabel("mean of the two")
+        ax.set_ylabel(f"{judge} − {comparison.reference}")
+        ax.set_title(f"Bland–Altman: {measure}")
+    for k, judge in enumerate(comparison.judges[:rows]):
+        labels = comparison.labels[judge]
+        names = [n for n in labels.statistics if n.startswith("kappa(")]
+        ax = axes[k, 2]
+        if names:
+            kappa = np.sort(labels.statistics[names[0]][:-1])
+            ax.plot(np.arange(1, kappa.size + 1), kappa, marker=".", linewidth=0.8)
+            ax.axhline(labels.statistics[names[0]][-1], color="grey", linestyle="--", linewidth=0.8, label="pooled")
+            ax.set_ylabel(names[0])
+            ax.legend(fontsize="small")
+        ax.set_xlabel("topics sorted by κ")
+        ax.set_title(f"per-topic agreement: {judge}")
+    fig.tight_layout()
+    save_figure(fig, path)

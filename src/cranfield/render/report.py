@@ -139,12 +139,13 @@ class Report:
     qrels, runs, measures
         As for :func:`cranfield.evaluate` (paths, dicts, DataFrames, Runs; a dict ``{name: run}``
         names the runs).
-    baseline : str or int, optional
+    baseline : str or int, or a list of them, optional
         Compare every run with this one (a run name, one of the run files given, or its index)
-        instead of every pair of runs.
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey"}
+        instead of every pair of runs; with several baselines every run with each of them, the
+        correction over all those pairs, marked with letters as for all pairs.
+    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
         The significance test (:func:`cranfield.meta.pairwise_test`; default the paired t-test).
-    correction : {"none", "holm", "bonferroni"}, optional
+    correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Multiple-comparison correction over the pairs of each measure; default Holm (Holm, Scand.
         J. Stat. 1979), none for Tukey HSD, which controls the family-wise error itself.
     alpha : float
@@ -172,7 +173,9 @@ class Report:
     comparisons : list of Comparison
         One per measure, in measure order (:class:`cranfield.analysis.comparison.Comparison`).
     baseline : str or None
-        The baseline's run name.
+        The baseline's run name (None for all pairs and for several baselines).
+    baselines : tuple of str
+        Every baseline's run name (empty for all pairs).
     settings : dict
         test, correction, alpha, B, seed, confidence, bootstrap_resamples, baseline and
         ``evaluation`` (the Results' provenance).
@@ -190,13 +193,15 @@ class Report:
     results: Results
     comparisons: list[Comparison]
     baseline: str | None
+    baselines: tuple[str, ...]
     settings: dict[str, Any]
     inputs: list[dict[str, Any]]
     warnings: list[str]
     evaluator: Evaluator | None
     runs: list[Any] | None
+    judges: Any = None  # a JudgeComparison after compare_judges
 
-    def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: str | int | None = None,
+    def __init__(self, qrels: Any, runs: Any, measures: Any, *, baseline: Any = None,
                  test: str = "t", correction: str | None = None, alpha: float = 0.05,
                  n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
                  bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None, **options: Any) -> None:
@@ -212,7 +217,7 @@ class Report:
                                    **{k: v for k, v in options.items() if k in _EVALUATE_OPTIONS})
 
     @classmethod
-    def from_evaluator(cls, evaluator: Evaluator, runs: Any, *, baseline: str | int | None = None,
+    def from_evaluator(cls, evaluator: Evaluator, runs: Any, *, baseline: Any = None,
                        test: str = "t", correction: str | None = None, alpha: float = 0.05,
                        n_resamples: int | None = None, seed: int = 0, confidence: float = 0.95,
                        bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, order: str = "score",
@@ -228,7 +233,7 @@ class Report:
                                      score_dtype=score_dtype, names=names, client=client)
         return report
 
-    def _build_from_evaluator(self, evaluator: Evaluator, runs: Any, *, baseline: str | int | None, test: str,
+    def _build_from_evaluator(self, evaluator: Evaluator, runs: Any, *, baseline: Any, test: str,
                               correction: str | None, alpha: float, n_resamples: int | None, seed: int,
                               confidence: float, bootstrap_resamples: int, found: list[str], qrels: Any,
                               order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32",
@@ -259,7 +264,7 @@ class Report:
                 results = evaluator.evaluate(items, order=order, on_duplicate=on_duplicate,
                                              score_dtype=score_dtype, names=given, client=client, per_group=grouped)
                 parsed = read(quiet=True)
-        name = _baseline_name(baseline, items, results.runs)
+        name = _baseline_names(baseline, items, results.runs)
         inputs = [r for r in [_file_record("qrels", qrels), *(_file_record("run", obj) for obj in items)] if r]
         self._compare(results, name, test=test, correction=correction, alpha=alpha, n_resamples=n_resamples,
                       seed=seed, confidence=confidence, bootstrap_resamples=bootstrap_resamples, found=found,
@@ -269,7 +274,7 @@ class Report:
         self.evaluator, self.runs, self.inputs = evaluator, parsed, inputs
 
     @classmethod
-    def from_results(cls, results: Results, *, baseline: str | int | None = None, test: str = "t",
+    def from_results(cls, results: Results, *, baseline: Any = None, test: str = "t",
                      correction: str | None = None, alpha: float = 0.05, n_resamples: int | None = None,
                      seed: int = 0, confidence: float = 0.95,
                      bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, client: Any = None,
@@ -278,31 +283,35 @@ class Report:
         ``inputs`` lists the ``files``, (role, path) pairs such as ``("nuggets", path)``); the
         options are those of :class:`Report`."""
         report = cls.__new__(cls)
-        report._compare(results, _baseline_name(baseline, [], results.runs), test=test, correction=correction,
+        report._compare(results, _baseline_names(baseline, [], results.runs), test=test, correction=correction,
                         alpha=alpha, n_resamples=n_resamples, seed=seed, confidence=confidence,
                         bootstrap_resamples=bootstrap_resamples, found=[], client=client)
         report.evaluator, report.runs = None, None
         report.inputs = [r for r in (_file_record(role, path) for role, path in files) if r]
         return report
 
-    def _compare(self, results: Results, baseline: str | None, *, test: str, correction: str | None, alpha: float,
+    def _compare(self, results: Results, baselines: tuple[str, ...], *, test: str, correction: str | None,
+                 alpha: float,
                  n_resamples: int | None, seed: int, confidence: float, bootstrap_resamples: int,
                  found: list[str], client: Any = None) -> None:
         correction = default_correction(test) if correction is None else correction
         if not results.runs:
             raise CranfieldError("a report needs at least one run")
+        baseline = baselines[0] if len(baselines) == 1 else None  # several: letters, as for all pairs
         with _Captured(found):
             comparisons = [compare_runs(results, m, test=test, correction=correction, alpha=alpha,
-                                        baseline=baseline, n_resamples=n_resamples, seed=seed,
+                                        baseline=baselines or None, n_resamples=n_resamples, seed=seed,
                                         confidence=confidence, bootstrap_resamples=bootstrap_resamples,
                                         client=client)
                            for m in results.measures]
         self.results, self.comparisons, self.baseline, self.warnings = results, comparisons, baseline, found
+        self.baselines = baselines
         first = comparisons[0] if comparisons else None
         self.settings = {
             "test": test, "correction": correction, "alpha": alpha,
             "B": first.n_resamples if first is not None else n_resamples, "seed": seed,
-            "confidence": confidence, "bootstrap_resamples": bootstrap_resamples, "baseline": baseline,
+            "confidence": confidence, "bootstrap_resamples": bootstrap_resamples,
+            "baseline": baseline if len(baselines) < 2 else list(baselines),
             "evaluation": dict(results.provenance),
         }
 
@@ -360,13 +369,16 @@ class Report:
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
         if self.baseline is None:
             kind = "letters" if fmt == "text" else "Superscript letters"
-            return f"{kind}: the runs a run is significantly better than ({how}, {level})."
+            against = f", each run against the baselines {', '.join(map(escape, self.baselines))}" if \
+                len(self.baselines) > 1 else ""
+            return f"{kind}: the runs a run is significantly better than ({how}, {level}{against})."
         marks = "$^\\dagger$/$^\\ddagger$" if fmt == "latex" else "+/-"
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 
     def _how(self) -> str:
         names = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomization":
-                 "randomisation test", "bootstrap": "paired bootstrap test", "tukey": "randomised Tukey HSD"}
+                 "randomisation test", "bootstrap": "paired bootstrap test", "tukey": "Tukey HSD",
+                 "tukey-randomised": "randomised Tukey HSD"}
         s = self.settings
         how = names.get(s["test"], s["test"])
         if s["B"]:
@@ -382,7 +394,7 @@ class Report:
         joiner = "," if len(self.results.runs) > 26 else ""  # two-letter labels need a separator
         return {
             "labels": [run_letter(s) for s in range(len(self.results.runs))],
-            "runs": [f"{r} (baseline)" if r == self.baseline else r for r in self.results.runs],
+            "runs": [f"{r} (baseline)" if r in self.baselines else r for r in self.results.runs],
             "measures": self.measures,
             "cells": [[(float(c.means[s]), joiner.join(marks[s][m])) for m, c in enumerate(self.comparisons)]
                       for s in range(len(self.results.runs))],
@@ -498,7 +510,50 @@ class Report:
             lines.append("| " + " | ".join(row) + " |")
         lines += ["", self.legend("markdown") + f" Bold: the best mean per measure over "
                   f"{len(self.results.topics)} topics."]
-        return "\n".join(lines) + "\n"
+        return "\n".join(lines + self._judges_markdown()) + "\n"
+
+    def compare_judges(self, judges: Any, **options: Any) -> Any:
+        """Compare other judges' qrels with this report's on its runs and measures, with its test,
+        correction, α, B and seed (:func:`cranfield.analysis.judges.compare_judges`; docs/judges.md);
+        the comparison (returned) becomes a section of the Markdown, HTML and JSON outputs."""
+        from cranfield.analysis.judges import compare_judges
+
+        if self.evaluator is None or self.runs is None:
+            raise CranfieldError("comparing judges needs a report built from qrels and runs, not from_results")
+        s = self.settings
+        self.judges = compare_judges(self.evaluator.qrels, judges, self.runs, list(self.results.measures),
+                                     test=s["test"], correction=s["correction"], alpha=s["alpha"],
+                                     n_resamples=s["B"], seed=s["seed"], **options)
+        return self.judges
+
+    def judge_tables(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        """The judges' section as (title, rows) tables: the pooled label statistics per judge, the
+        leaderboard and the significance statistics per judge and measure; empty without judges."""
+        if self.judges is None:
+            return []
+        tables: list[tuple[str, list[dict[str, Any]]]] = []
+        for part, key, title in (("labels", None, "Labels, pooled over topics"), ("leaderboard", "measure",
+                                 "Leaderboards"), ("significance", "measure", "Significance")):
+            rows: dict[tuple[str, str], dict[str, Any]] = {}
+            for r in self.judges.records():
+                if r["part"] == part and r["topic"] == "all" and "[" not in r["statistic"]:
+                    name = (r["judge"], r[key] if key else "")
+                    rows.setdefault(name, {"judge": r["judge"], **({key: r[key]} if key else {})})[r["statistic"]] = \
+                        r["value"]
+            tables.append((title, list(rows.values())))
+        return tables
+
+    def _judges_markdown(self) -> list[str]:
+        lines: list[str] = []
+        for title, rows in self.judge_tables():
+            if not rows:
+                continue
+            keys = list(rows[0])
+            lines += ["", f"**Judges: {title.lower()}** (reference {escape_markdown(self.judges.reference)})", "",
+                      "| " + " | ".join(escape_markdown(k) for k in keys) + " |",
+                      "|" + "|".join("---" if isinstance(rows[0][k], str) else "---:" for k in keys) + "|"]
+            lines += ["| " + " | ".join(_judge_cell(r[k]) for k in keys) + " |" for r in rows]
+        return lines
 
     def to_html(self) -> str:
         """One self-contained HTML page (:func:`cranfield.render.html.html_report`)."""
@@ -513,7 +568,7 @@ class Report:
         undefined numbers as null."""
         doc = {"cranfield": __version__, "settings": self.settings, "baseline": self.baseline,
                "inputs": self.inputs, "warnings": self.warnings, "table": self.records(),
-               "pairs": self.pair_records()}
+               "pairs": self.pair_records(), **({"judges": self.judges.records()} if self.judges else {})}
         return json.dumps(_jsonable(doc), indent=1, default=str) + "\n"
 
     def to_csv(self) -> str:
@@ -557,6 +612,20 @@ def ord_index(letter: str) -> int:
     for ch in letter:
         k = k * 26 + (ord(ch) - ord("a") + 1)
     return k - 1
+
+
+def _judge_cell(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, str):
+        return escape_markdown(value)
+    return str(value) if isinstance(value, int) else f"{value:.4f}"
+
+
+def _baseline_names(given: Any, items: Sequence[Any], names: Sequence[str]) -> tuple[str, ...]:
+    """The baselines' run names (:func:`_baseline_name`): none, one, or each of a list or tuple."""
+    many = list(given) if isinstance(given, (list, tuple)) else [] if given is None else [given]
+    return tuple(dict.fromkeys(str(_baseline_name(g, items, names)) for g in many))
 
 
 def _baseline_name(given: str | int | None, items: Sequence[Any], names: Sequence[str]) -> str | None:

@@ -239,6 +239,30 @@ def _first_left(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(aligned(head, rows, [True] + [False] * (len(head) - 1)))
 
 
+def judges_table(rows: Sequence[Mapping[str, Any]], header: str) -> str:
+    """The long rows of :class:`~cranfield.analysis.judges.JudgeComparison` grouped for reading:
+    per judge, the label statistics (topics as rows, statistics as columns, ``all`` last), then
+    the leaderboard and the significance statistics (measures as rows); ``-`` where undefined."""
+    def cell(v: Any) -> str:
+        if v is None:
+            return "-"
+        return str(v) if isinstance(v, int) else f"{v:.4f}"
+
+    lines = [header]
+    for judge, of_judge in itertools.groupby(rows, key=lambda r: r["judge"]):
+        for part, of_part in itertools.groupby(of_judge, key=lambda r: r["part"]):
+            group = list(of_part)
+            key = "topic" if part == "labels" else "measure"
+            statistics = list(dict.fromkeys(r["statistic"] for r in group))
+            keys = list(dict.fromkeys(r[key] for r in group))
+            grid = {(r[key], r["statistic"]): r["value"] for r in group}
+            body = [[k, *(cell(grid.get((k, s))) for s in statistics)] for k in keys]
+            if lines[-1] != header or len(lines) > 1:
+                lines.append("")
+            lines += [f"## {judge}: {part}", *aligned([key, *statistics], body, [True] + [False] * len(statistics))]
+    return "\n".join(lines) + "\n"
+
+
 def similarity_table(result: SimilarityResult, per_topic: bool = False) -> str:
     """One row per pair of runs (per pair and topic with ``per_topic``, the mean last), one column
     per similarity, 4 decimals."""
