@@ -28,12 +28,15 @@ from cranfield.meta.labels import LabelAgreement, LabelTable, NoCommonUnits, lab
 from cranfield.meta.power import SignificanceAgreement, discriminative_power, significance_agreement
 from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
-__all__ = ["COLUMNS", "PARTS", "TOPIC_SETS", "JudgeComparison", "compare_judges", "judge_names", "label_tables",
-           "filled_qrels"]
+__all__ = ["COLUMNS", "PARTS", "TOPIC_SETS", "NUGGET_GRADES", "JudgeComparison", "compare_judges",
+           "compare_nugget_judges", "judge_names", "label_tables", "nugget_label_tables", "filled_qrels"]
 
 COLUMNS = ("judge", "part", "measure", "topic", "statistic", "value")
 PARTS = ("labels", "leaderboard", "significance")
 TOPIC_SETS = ("common", "reference")
+# The grade of each nugget assignment (io.nuggets.ASSIGNMENTS: support, partial_support,
+# not_support, failed): a failed assignment is scored as not supported, as nuggetizer does.
+NUGGET_GRADES = np.array([2, 1, 0, 0], dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -164,6 +167,28 @@ def label_tables(qrels: Sequence[Qrels]) -> tuple[list[LabelTable], tuple[str, .
         d = docs[start:start + len(q)]
         start += len(q)
         tables.append(LabelTable.of(t, i * n_docs + d, q.rel))
+    return tables, topic_names
+
+
+def nugget_label_tables(assignments: Sequence[Any]) -> tuple[list[LabelTable], tuple[str, ...]]:
+    """Nugget assignment sets (:class:`~cranfield.io.nuggets.NuggetAssignments`) as
+    label tables (:class:`~cranfield.meta.labels.LabelTable`) over shared codes: the topic is the qid, the unit
+    a (run, nugget id) pair — one answer's nugget — and the label its grade, 2 support, 1 partial
+    support, 0 not supported (or failed), so that manual and automatic assignments of the same
+    nuggets are compared as two judges' labels (Pradeep et al., 2024, TREC 2024 RAG track)."""
+    def names(values: list[str], codes: np.ndarray) -> np.ndarray:
+        return np.asarray(values, dtype=object)[codes]
+
+    topics, _ = _codes(np.concatenate([names(a.topics, a.topic) for a in assignments]))
+    runs, _ = _codes(np.concatenate([names(a.runs, a.run) for a in assignments]))
+    nuggets, n_nuggets = _codes(np.concatenate([names(a.nugget_ids, a.nugget) for a in assignments]))
+    topic_names = tuple(dict.fromkeys(t for a in assignments for t in names(a.topics, a.topic)))
+    tables, start = [], 0
+    for a in assignments:
+        end = start + len(a)
+        tables.append(LabelTable.of(topics[start:end], runs[start:end] * n_nuggets + nuggets[start:end],
+                                    NUGGET_GRADES[a.assignment]))
+        start = end
     return tables, topic_names
 
 
@@ -309,6 +334,23 @@ def compare_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any], ru
     results = [Evaluator(q, names, diversity=diversity, **options).evaluate(runs, order=order,
                                                                               on_duplicate=on_duplicate, client=client)
                for q in qrels]
+    leaderboards, significance, b_test = _score_parts(results, named, names, topics, test=test, alpha=alpha,
+                                                      n_resamples=n_resamples, seed=seed, correction=correction,
+                                                      bootstrap_resamples=bootstrap_resamples, confidence=confidence,
+                                                      client=client)
+    settings.update({"test": test, "correction": correction, "alpha": alpha, "B": b_test, "seed": seed,
+                     "bootstrap_resamples": bootstrap_resamples, "confidence": confidence})
+    return JudgeComparison(ref_name, tuple(named), tuple(names), labels, leaderboards, significance,
+                           topic_names, settings)
+
+
+def _score_parts(results: Sequence[Any], named: Mapping[str, Any], names: Sequence[str], topics: str, *, test: str,
+                 alpha: float, n_resamples: int | None, seed: int, correction: str, bootstrap_resamples: int,
+                 confidence: float, client: Any) -> tuple[dict[tuple[str, str], LeaderboardAgreement],
+                                                          dict[tuple[str, str], SignificanceAgreement], int | None]:
+    """The leaderboard and significance parts from the scores under the reference
+    (``results[0]``) and under each judge: per measure and judge, the agreement of the system
+    rankings and of the significant differences, and the B of the test."""
     leaderboards, significance = {}, {}
     b_test = None
     for measure in names:
@@ -321,7 +363,51 @@ def compare_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any], ru
                                            correction=correction, client=client) for m in (r, j)]
             b_test = powers[0].result.n_resamples
             significance[name, measure] = significance_agreement(*powers)
-    settings.update({"test": test, "correction": correction, "alpha": alpha, "B": b_test, "seed": seed,
-                     "bootstrap_resamples": bootstrap_resamples, "confidence": confidence})
-    return JudgeComparison(ref_name, tuple(named), tuple(names), labels, leaderboards, significance,
-                           topic_names, settings)
+    return leaderboards, significance, b_test
+
+
+def compare_nugget_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any],
+                          measures: Sequence[str] | str | None = None, *, topics: str = "common", test: str = "t",
+                          correction: str = "none", alpha: float = 0.05, n_resamples: int | None = None,
+                          seed: int = 0, bootstrap_resamples: int = BOOTSTRAP_CI_RESAMPLES, confidence: float = 0.95,
+                          missing: str = "zero", client: Any = None) -> JudgeComparison:
+    """Compare nugget assignments of the same answers — manual and automatic (an LLM's), say —
+    as :func:`compare_judges` compares qrels: the labels (support 2, partial support 1, not
+    supported 0) of every (topic, run, nugget) both assign; the leaderboards of the runs under
+    each set by nugget measures (Kendall's τ between the system rankings, as Pradeep et al.
+    report for the TREC 2024 RAG track); and the significant differences (docs/judges.md,
+    docs/nuggets.md).
+
+    Parameters
+    ----------
+    reference, judges
+        Nugget assignments (files, DataFrames or NuggetAssignments;
+        :func:`cranfield.read_nuggets`); judges as a mapping name → assignments or a sequence
+        (files named by their file name, ``name=path``).
+    measures : str or sequence of str, optional
+        Nugget measures of the leaderboards (default V_strict and A).
+    missing : {"zero", "skip"}
+        A run's missing answer (:func:`cranfield.evaluate_nuggets`).
+    topics, test, correction, alpha, n_resamples, seed, bootstrap_resamples, confidence, client
+        As for :func:`compare_judges`.
+    """
+    from cranfield.evaluation.nuggets import evaluate_nuggets
+    from cranfield.io.nuggets import read_nuggets
+
+    check_choice(topics, "topics option", TOPIC_SETS)
+    named = judge_names(judges)
+    ref_name = Path(reference).name if isinstance(reference, (str, Path)) else "reference"
+    sets = [read_nuggets(reference), *(read_nuggets(a) for a in named.values())]
+    tables, topic_names = nugget_label_tables(sets)
+    labels = {name: _labels(tables[0], table, None, topic_names, name, ref_name)
+              for name, table in zip(named, tables[1:])}
+    wanted = ["V_strict", "A"] if measures is None else [measures] if isinstance(measures, str) else list(measures)
+    results = [evaluate_nuggets(a, wanted, missing=missing) for a in sets]
+    leaderboards, significance, b_test = _score_parts(
+        results, named, wanted, topics, test=test, alpha=alpha, n_resamples=n_resamples, seed=seed,
+        correction=correction, bootstrap_resamples=bootstrap_resamples, confidence=confidence, client=client)
+    settings = {"topics": topics, "rel": None, "nuggets": True, "test": test, "correction": correction,
+                "alpha": alpha, "B": b_test, "seed": seed, "bootstrap_resamples": bootstrap_resamples,
+                "confidence": confidence}
+    return JudgeComparison(ref_name, tuple(named), tuple(wanted), labels, leaderboards, significance, topic_names,
+                           settings)

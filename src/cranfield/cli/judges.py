@@ -37,12 +37,18 @@ judge lacks scores 0); either way a warning names the topics the judge lacks. --
 writes the reference's qrels with the judge's labels added for the documents the reference
 left unjudged (with several judges, FILE holds {judge}).
 
+nugget assignments (docs/nuggets.md): --nuggets REFERENCE JUDGE... compares assignment sets of
+the same answers' nuggets (manual and automatic, say): labels support 2, partial_support 1,
+not_support 0 per (topic, run, nugget); leaderboards and significance of the runs by nugget
+measures (-m, default V_strict and A).
+
 examples:
   cranfield judges qrels.txt llm.qrels
   cranfield judges qrels.txt llm=umbrela.qrels crowd=mturk.qrels --runs runs/*.gz -m AP -m nDCG@10
   cranfield judges qrels.txt llm.qrels --runs runs/*.gz -m P@10 --rel 2 --test bootstrap --format csv
   cranfield judges qrels.txt llm.qrels --fill filled.qrels
   cranfield judges assessors.qrels_jg --jg --reference-group nist --runs runs/*.gz -m AP
+  cranfield judges --nuggets manual.jsonl auto=autonuggetizer.jsonl -m V_strict -m A
 """
 
 
@@ -56,7 +62,7 @@ def add_parser(sub: Any) -> None:
                     "reference's: label agreement, and with runs the agreement of the leaderboards and of "
                     "the significant differences.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("reference", help="the reference qrels (qid iter docno rel, or diversity qrels)")
+    p.add_argument("reference", nargs="?", help="the reference qrels (qid iter docno rel, or diversity qrels)")
     p.add_argument("judges", nargs="*", metavar="judge",
                    help="a judge's qrels: a path (named by its file name) or name=path")
     p.add_argument("--jg", action="store_true",
@@ -64,6 +70,9 @@ def add_parser(sub: Any) -> None:
                         "(or --reference-group) is the reference, every other group a judge")
     p.add_argument("--reference-group", metavar="NAME", help="with --jg: the group that is the reference")
     p.add_argument("--runs", nargs="+", metavar="RUN", help="run files: the leaderboard and significance parts")
+    p.add_argument("--nuggets", nargs="+", metavar="FILE",
+                   help="compare nugget assignment files instead of qrels: the first is the reference, the others "
+                        "judges (name=path works); -m takes nugget measures (docs/nuggets.md)")
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help="a measure of the leaderboards (repeatable, or comma-separated; default: AP, nDCG@10)")
     p.add_argument("--rel", metavar="L",
@@ -101,6 +110,17 @@ def _check(args: argparse.Namespace) -> None:
     if args.rel is not None:
         args.rel = check_int(args.rel, "--rel", low=1)
     args.ci_B = check_int(args.ci_B, "--ci-B", low=0, high=100_000)
+    if args.nuggets:
+        given = [name for name, on in (("REFERENCE", args.reference is not None or args.judges), ("--runs", args.runs),
+                                       ("--jg", args.jg), ("--rel", args.rel), ("--fill", args.fill)) if on]
+        if given:
+            raise CranfieldError(f"--nuggets compares nugget assignment files: {', '.join(given)} cannot go with it")
+        if len(args.nuggets) < 2:
+            raise CranfieldError("--nuggets takes the reference's assignments and at least one judge's")
+        args.named = judge_names(args.nuggets[1:])
+        return
+    if args.reference is None:
+        raise CranfieldError("give the reference qrels and at least one judge's (or --nuggets FILE FILE...)")
     if args.format == "parquet" and not args.output:
         raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
     if args.jg:
@@ -132,12 +152,20 @@ def _run(args: argparse.Namespace, client: Any) -> int:
     _check(args)
     diversity = qrels_options_from(args)["diversity"]
     measures = list(dict.fromkeys(split_measures(args.measure))) if args.measure else None
-    result = compare_judges(
-        args.reference, args.named, args.runs, measures, rel=args.rel, topics=args.topics, test=args.test,
-        correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
-        bootstrap_resamples=args.ci_B, diversity=diversity, order=args.order, on_duplicate=args.on_duplicate,
-        client=client, **{k: v for k, v in {**qrels_options_from(args), **run_options_from(args)}.items()
-                          if k != "diversity"})
+    if args.nuggets:
+        from cranfield.analysis.judges import compare_nugget_judges
+
+        result = compare_nugget_judges(
+            args.nuggets[0], args.named, measures, topics=args.topics, test=args.test, correction=args.correction,
+            alpha=args.alpha, n_resamples=args.B, seed=args.seed, bootstrap_resamples=args.ci_B,
+            missing="skip" if args.missing == "skip" else "zero", client=client)
+    else:
+        result = compare_judges(
+            args.reference, args.named, args.runs, measures, rel=args.rel, topics=args.topics, test=args.test,
+            correction=args.correction, alpha=args.alpha, n_resamples=args.B, seed=args.seed,
+            bootstrap_resamples=args.ci_B, diversity=diversity, order=args.order, on_duplicate=args.on_duplicate,
+            client=client, **{k: v for k, v in {**qrels_options_from(args), **run_options_from(args)}.items()
+                              if k != "diversity"})
     if args.fill:
         _write_fills(args, diversity)
     if args.plot:
