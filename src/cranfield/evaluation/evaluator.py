@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield._display import first_names, html_table
 from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
@@ -260,6 +261,22 @@ class Results:
         from cranfield.io.arrow import write_results_parquet
 
         write_results_parquet(path, self.rows(per_topic), self.provenance)
+
+    def __repr__(self) -> str:
+        """``Results(2 runs × 2 measures × 50 topics; AP, nDCG@10)``: the shape, not the numbers."""
+        return (f"Results({len(self.runs)} runs × {len(self.measures)} measures × {len(self.topics)} topics; "
+                f"{first_names(self.measures)})")
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the ``all`` row (:meth:`summary`) as runs × measures, the
+        settings (the provenance) below (:func:`cranfield._display.html_table`)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.summary(), index=pd.Index(self.runs, name="run"), columns=self.measures)
+        how = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean"}.get(self.average, self.average)
+        settings = {k: v for k, v in self.provenance.items() if k != "measures"}
+        return html_table(frame, f"{len(self.runs)} runs × {len(self.measures)} measures, {how} over "
+                          f"{len(self.topics)} topics", settings)
 
 
 class RunScores(NamedTuple):

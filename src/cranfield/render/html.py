@@ -133,7 +133,7 @@ def _settings(report: Any) -> str:
     return "\n".join(out)
 
 
-def _results_table(report: Any) -> str:
+def _results_table(report: Any, pairs: bool = True) -> str:
     from cranfield.render.report import measure_digits, run_letter
 
     results, comparisons = report.results, report.comparisons
@@ -167,9 +167,19 @@ def _results_table(report: Any) -> str:
     out.append("</tbody></table></div>")
     out.append(f'<p class="note">{esc(report.legend())} Bold: the best mean per measure over '
                f"{len(results.topics)} topics; below each mean its {confidence:.0%} t confidence interval.</p>")
-    out.append(_pairs(report, digits))
+    if pairs:
+        out.append(_pairs(report, digits))
     out.append("</section>")
     return "\n".join(out)
+
+
+def notebook_html(report: Any) -> str:
+    """What a notebook shows for a :class:`~cranfield.render.report.Report` (its ``_repr_html_``):
+    the results table of the page (means, significance marks, intervals, the legend), styled
+    in its own ``div``, without the page, the figures and the per-pair tables."""
+    style = ("<style>.cranfield-report .best{font-weight:700}.cranfield-report .ci{color:#666;font-size:.85em}"
+             ".cranfield-report .n{text-align:right}.cranfield-report sup{color:#0550ae}</style>")
+    return f'<div class="cranfield-report">{style}{_results_table(report, pairs=False)}</div>'
 
 
 def _pairs(report: Any, digits: list[int]) -> str:

@@ -507,6 +507,18 @@ class Report:
         html = importlib.import_module("cranfield.render.html")  # the HTML writer, beside this module
         return str(html.html_report(self))
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the results table with significance marks and intervals
+        (:func:`cranfield.render.html.notebook_html`)."""
+        import importlib
+
+        html = importlib.import_module("cranfield.render.html")
+        return str(html.notebook_html(self))
+
+    def _repr_markdown_(self) -> str:
+        """The Markdown table (:meth:`to_markdown`), for front ends that show Markdown."""
+        return self.to_markdown()
+
     def to_json(self) -> str:
         """The report as one JSON object: cranfield's version, settings, inputs, warnings,
         ``table`` (the rows of :meth:`to_frame`) and ``pairs`` (of :meth:`pairs_frame`);
