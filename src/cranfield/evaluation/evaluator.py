@@ -733,7 +733,7 @@ class Evaluator:
             provenance={
                 "cranfield": __version__,
                 "qrels": self.qrels.source,
-                "measures": [str(m) for m in self.measures],
+                "measures": [_written(name, m) for name, m in zip(self.names, self.measures)],
                 "order": order, "score_dtype": score_dtype, "missing": self.missing, "norel": self.norel,
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
@@ -790,6 +790,17 @@ def _named(measure: Measure) -> bool:
         return parse_measure(str(measure)) == measure
     except CranfieldError:
         return False
+
+
+def _written(name: str, measure: Measure) -> str:
+    """A measure's name for the provenance: as the user wrote it when that reads back as the
+    measure (``RBP(p=0.8)`` keeps the parameter its canonical name leaves out as the default;
+    a future default cannot change what the line means), else the canonical name (a label
+    given with ``names=``)."""
+    try:
+        return name if parse_measure(name) == measure else str(measure)
+    except CranfieldError:
+        return str(measure)
 
 
 def _mismatch_hint(run_topics: Sequence[str], qrels_topics: Sequence[str]) -> str:

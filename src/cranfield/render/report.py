@@ -461,16 +461,16 @@ class Report:
                   "\\toprule",
                   (" & " if letters else "") + "Run & " + " & ".join(escape_latex(m) for m in table["measures"])
                   + " \\\\", "\\midrule"]
+        marks = [[_latex_mark(mark, letters) for _, mark in cells] for cells in table["cells"]]
+        widest = [max((row[m] for row in marks), key=len, default="") for m in range(len(table["measures"]))]
         for s, (letter, run, cells) in enumerate(zip(table["labels"], table["runs"], table["cells"])):
             values = []
-            for m, (value, mark) in enumerate(cells):
+            for m, (value, _) in enumerate(cells):
                 text = _number(value, places[m])
                 if best[s, m]:
                     text = f"\\textbf{{{text}}}"
-                if mark and letters:
-                    text += f"$^{{\\mathrm{{{mark}}}}}$"
-                elif mark:
-                    text += "$^{" + "".join("\\dagger" if x == "+" else "\\ddagger" for x in mark) + "}$"
+                if widest[m]:  # marks in a zero-width box, the column's widest mark as a phantom: digits align
+                    text += (f"\\rlap{{{marks[s][m]}}}" if marks[s][m] else "") + f"\\phantom{{{widest[m]}}}"
                 values.append(text)
             lines.append((f"{letter} & " if letters else "") + f"{escape_latex(run)} & " + " & ".join(values)
                          + " \\\\")
@@ -561,6 +561,16 @@ class Report:
     def __repr__(self) -> str:
         return (f"Report({len(self.results.runs)} runs × {len(self.results.measures)} measures × "
                 f"{len(self.results.topics)} topics, test={self.settings['test']!r}, baseline={self.baseline!r})")
+
+
+def _latex_mark(mark: str, letters: bool) -> str:
+    """A cell's significance mark in LaTeX: superscript letters, or † (better than the baseline)
+    and ‡ (worse); empty without a mark."""
+    if not mark:
+        return ""
+    if letters:
+        return f"$^{{\\mathrm{{{mark}}}}}$"
+    return "$^{" + "".join("\\dagger" if x == "+" else "\\ddagger" for x in mark) + "}$"
 
 
 def ord_index(letter: str) -> int:
