@@ -354,14 +354,15 @@ class Report:
 
     def legend(self, fmt: str = "text") -> str:
         """What the marks mean: the test, B, correction and α; ``fmt`` (``"text"``, ``"latex"``,
-        ``"markdown"``) decides the marks shown and how the baseline's name is escaped."""
+        ``"markdown"``, ``"html"``: ▲/▼, escaped by the page) decides the marks shown and how the
+        baseline's name is escaped."""
         escape = {"latex": escape_latex, "markdown": escape_markdown}.get(fmt, str)
         how = self._how()
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
         if self.baseline is None:
             kind = "letters" if fmt == "text" else "Superscript letters"
             return f"{kind}: the runs a run is significantly better than ({how}, {level})."
-        marks = "$^\\dagger$/$^\\ddagger$" if fmt == "latex" else "+/-"
+        marks = {"latex": "$^\\dagger$/$^\\ddagger$", "html": "▲/▼"}.get(fmt, "+/-")
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 
     def _how(self) -> str:
