@@ -99,6 +99,11 @@ def test_report_html_shows_means_and_marks(results) -> None:
             assert shown.endswith(mark)
             assert float(shown[:len(shown) - len(mark)]) == pytest.approx(wide.iloc[s, m], abs=5e-4)
     assert report._repr_markdown_() == report.to_markdown()
+    against = Report.from_results(results, baseline=0, correction="none", alpha=0.5)
+    shown = against._repr_html_()
+    marks = [mark for row in against.markers() for cell in row for mark in cell]
+    assert "+" in marks and shown.count('class="better"') == marks.count("+")
+    assert shown.count('class="worse"') == marks.count("-") and "▲/▼: significantly better/worse" in shown
 
 
 def test_study_results_show_their_frame() -> None:

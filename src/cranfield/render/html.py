@@ -212,7 +212,8 @@ def notebook_html(report: Any) -> str:
     the results table of the page (means, significance marks, intervals, the legend), styled
     in its own ``div``, without the page, the figures and the per-pair tables."""
     style = ("<style>.cranfield-report .best{font-weight:700}.cranfield-report .ci{color:#666;font-size:.85em}"
-             ".cranfield-report .n{text-align:right}.cranfield-report sup{color:#0550ae}</style>")
+             ".cranfield-report .n{text-align:right}.cranfield-report sup{color:#0550ae}"
+             ".cranfield-report .better{color:#1a7f37}.cranfield-report .worse{color:#cf222e}</style>")
     return f'<div class="cranfield-report">{style}{_results_table(report, pairs=False)}</div>'
 
 
