@@ -14,7 +14,7 @@ import numpy as np
 
 __all__ = [
     "RELATIVE_TOLERANCE", "equal", "safe_div", "GEOM_EPSILON", "EVAL_CELL_BUDGET", "DSS_CELL_BUDGET",
-    "CHUNK_CELLS", "distinct",
+    "CHUNK_CELLS", "distinct", "ordered_sum", "ordered_dot", "ordered_matmul",
 ]
 
 RELATIVE_TOLERANCE = 1e-12
@@ -37,6 +37,33 @@ def safe_div(num: Any, den: Any) -> np.ndarray:
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
     out = np.zeros(num.shape)
     np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def ordered_sum(x: Any, axis: int = -1) -> np.ndarray:
+    """The sum of ``x`` along ``axis`` taken in index order, ((x₀ + x₁) + x₂) + …, as trec_eval's C
+    loops add: the one order of a printed sum, whatever the CPU, BLAS kernel or thread count
+    (a matmul's order is the BLAS kernel's; docs/conventions.md#fixed-order)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape[axis] == 0:
+        return np.zeros(np.delete(x.shape, axis))
+    return np.take(np.add.accumulate(x, axis=axis), -1, axis=axis)
+
+
+def ordered_dot(a: Any, w: Any) -> np.ndarray:
+    """Σ_r a[..., r]·w[r] over the last axis: ``a @ w`` without BLAS, the products added by numpy's
+    pairwise summation over a contiguous last axis, one fixed order on every CPU (several times
+    faster than :func:`ordered_sum`'s sequential order, for the sums over ranks of a kernel)."""
+    return np.add.reduce(np.ascontiguousarray(np.multiply(a, w, dtype=np.float64)), axis=-1)
+
+
+def ordered_matmul(a: Any, b: Any) -> np.ndarray:
+    """``a @ b`` for a (M, K) and b (K, N), each entry summed over k in index order
+    (:func:`ordered_sum`): K vectorised steps over (M, N), so for a short inner axis (topics)."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    out = np.zeros((a.shape[0], b.shape[1]))
+    for k in range(a.shape[1]):
+        out += a[:, k, None] * b[k]
     return out
 
 

@@ -57,6 +57,9 @@ def files(tmp_path: Path) -> dict[str, str]:
     (tmp_path / "cor.qrels").write_text("=1+1 0 d1 c\n=1+1 0 d2 pc\n=1+1 0 d3 nc\n")
     (tmp_path / "aspect.run").write_text("=1+1 Q0 d1 1 3 @r\n=1+1 Q0 d2 2 2 @r\n=1+1 Q0 d3 3 1 @r\n")
     out.update({k: str(tmp_path / f"{k}.qrels") for k in ("rel", "cor")}, aspect_run=str(tmp_path / "aspect.run"))
+    (tmp_path / "answers.tsv").write_text("=1+1\t@r\tn1\tvital\tsupport\n=1+1\t@r\tn2\tokay\tpartial_support\n"
+                                          "+SUM(1)\t@r\tn1\tvital\tnot_support\n")
+    out["nuggets"] = str(tmp_path / "answers.tsv")
     return out
 
 
@@ -74,6 +77,10 @@ def csv_args(command: str, f: dict[str, str]) -> list[str]:
         "dss": ["dss", f["qrels"], "-m", "alpha-nDCG", "--k", "5", "--n", "10", "--per-topic"],
         "truncation": ["truncation", *runs, "-m", "RBU", "--full", "AP"],
         "example": ["example", "-m", "AP"],
+        "similarity": ["similarity", *runs[1:], "-m", "RBO(p=0.9)", "-m", "Jaccard@10", "-q"],
+        "repro": ["repro", "--qrels", runs[0], "--orig-baseline", runs[1], "--orig-advanced", runs[2],
+                  "--rep-baseline", runs[2], "--rep-advanced", runs[1], "-m", "AP"],
+        "nuggets": ["nuggets", f["nuggets"], "-m", "V_strict", "-q"],
         "aspects eval": ["aspects", "eval", "--aspect", f"relevance={f['rel']}", "--aspect", f"correctness={f['cor']}",
                          "--labels", "relevance=nr,mr,fr,hr", "--labels", "correctness=nc,pc,c", f["aspect_run"],
                          "-m", "CAM(AP)", "-q"],
@@ -88,7 +95,8 @@ def csv_commands() -> list[str]:
 
 def test_every_csv_command_is_checked() -> None:
     assert set(csv_commands()) == {"eval", "example", "compare", "discpower", "correlate", "intuitiveness", "coverage",
-                                   "collection", "dss", "truncation", "aspects eval"}
+                                   "collection", "dss", "truncation", "aspects eval", "similarity", "repro",
+                                   "nuggets"}
 
 
 def harmless(cell: object) -> bool:
@@ -117,6 +125,8 @@ def test_csv_of_every_command_is_harmless(command: str, files: dict[str, str],
     for name in shown:  # each dangerous name shown is escaped, everywhere it is a cell
         assert re.search(rf"(^|,)\"?{re.escape(name.replace(chr(34), chr(34) * 2))}\"?(,|$)", text,
                          re.MULTILINE) is None, name
+    if command == "nuggets":
+        assert {"'@r", "'=1+1", "'+SUM(1)"} <= set(pd.read_csv(io.StringIO(text), dtype=str)[["run", "topic"]].stack())
     if command in ("eval", "truncation"):  # run tags and topic ids are cells: they come back escaped
         frame = pd.read_csv(io.StringIO(text), dtype=str)
         assert {"'" + t for t in TAGS.values()} <= set(frame["run"])

@@ -293,7 +293,7 @@ def test_trec_eval_results_trunc_layout(tmp_path):
 
 # --- 6. a header line is not taken for an NTCIREVAL file --------------------------------------
 
-@pytest.mark.parametrize("header", ["qid", "query", "topic", "docno", "#"])
+@pytest.mark.parametrize("header", ["qid", "query", "topic", "docno"])  # "#": a comment (test_input_reading)
 def test_a_one_word_header_is_an_error_at_line_1(tmp_path, header):
     run = write_bytes(tmp_path, "r.txt", f"{header}\n1 Q0 a 1 0.5 t\n1 Q0 b 2 0.4 t\n".encode())
     assert not looks_like_ntcir_res(run)

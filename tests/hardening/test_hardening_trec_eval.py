@@ -220,15 +220,16 @@ def test_judged_only_nan_without_q(capsys, write):
                                         ("iprec_at_recall_0.00", "iprec_at_recall_1.00", "11pt_avg_0.5,1"))
 
 
-def test_cranfields_own_value_stays_zero(write):
-    """Outside --compat trec_eval, cranfield scores the empty condensed list 0 (docs/migration.md)."""
+def test_cranfields_own_value_is_nan_too(write):
+    """Outside --compat trec_eval too, the empty condensed list's precision is 0/0: NaN, left out of
+    the mean with a warning (docs/conventions.md#judged-only), never a silent 0."""
     import cranfield
 
     _, qrels_path, run_path = _judged_case(write)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = cranfield.Evaluator(qrels_path, ["IPrec@0", "11pt"], judged_only=True, missing="skip").evaluate(run_path)
-    assert res.values[0, :, res.topics.index("1")].tolist() == [0.0, 0.0]
+    assert np.isnan(res.values[0, :, res.topics.index("1")]).all()
 
 
 # --------------------------------------------------------------------------- item 6: ndeval's orders

@@ -79,23 +79,7 @@ def test_errors_are_one_line(argv: list[str], message: str, capsys: pytest.Captu
     assert err.startswith("cranfield: error:") and message in err and err.count("\n") == 1
 
 
-def _readers_skip_comment_lines(tmp_path: Path) -> bool:
-    """Whether the run readers skip '#' lines as trec_eval 10 does (a parallel change in cranfield.io)."""
-    from cranfield.errors import InputError
-    from cranfield.io import read_run
-
-    probe = tmp_path / "probe.run"
-    probe.write_text("# comment\n1 Q0 d 1 1 t\n")
-    try:
-        read_run(probe)
-    except InputError:
-        return False
-    return True
-
-
 def test_repro_reads_a_run_with_an_ir_metadata_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    if not _readers_skip_comment_lines(tmp_path):
-        pytest.xfail("the run readers do not skip '#' lines yet")
     annotated = str(DATA / "similarity" / "ir_metadata.run")
     argv = ["repro", "--qrels", QRELS, "--orig-baseline", RUNS[0], "--orig-advanced", RUNS[1], "--rep-baseline",
             annotated, "--rep-advanced", RUNS[3], "-m", "AP", "--cutoffs", "10", "--provenance",

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import equal
+from cranfield._numeric import equal, ordered_matmul
 from cranfield.errors import check_float, check_int
 
 __all__ = ["Comparison", "compare_runs", "default_correction", "BOOTSTRAP_CI_RESAMPLES"]
@@ -168,13 +168,13 @@ def _bootstrap_intervals(columns: np.ndarray, pairs: np.ndarray, confidence: flo
     """Percentile bootstrap intervals of mean_i − mean_j, shape (P, 2).
 
     The resampled mean of run s under resample b is Σ_t c_bt x_s(t) / T with c_bt the number
-    of times topic t is drawn, so each run's B resampled means cost one product (S, T) × (T, B)
+    of times topic t is drawn, so each run's B resampled means cost one product (S, T) × (T, B), in topic order
     and a pair's resampled differences are their difference."""
     n = columns.shape[1]
     idx = np.random.default_rng(seed).integers(0, n, (b, n))
     counts = np.zeros((b, n))
     np.add.at(counts, (np.repeat(np.arange(b), n), idx.ravel()), 1.0)
-    resampled = columns @ counts.T / n  # (S, B)
+    resampled = ordered_matmul(columns, counts.T) / n  # (S, B), summed in topic order
     out = np.empty((len(pairs), 2))
     q = [(1 - confidence) / 2, (1 + confidence) / 2]
     step = max(1, _CI_CELLS // max(b, 1))

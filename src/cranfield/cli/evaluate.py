@@ -193,6 +193,9 @@ def _check_options(args: argparse.Namespace) -> None:
 
 
 def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
+    from cranfield.io import check_stdin_once
+
+    check_stdin_once([qrels, *runs, args.dd_truth, args.intents])
     _check_options(args)
     check_cluster_options(args)
     with cluster_from(args) as client:

@@ -383,10 +383,15 @@ class TrecEvalResults(Results):
 
     shown: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=bool))
     undefined: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 0), dtype=bool))
+    totals: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(M,): the ``all`` row of a measure whose trec_eval total is not the sum of its rows, NaN elsewhere."""
 
     def summary(self) -> np.ndarray:
-        """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values)."""
-        return np.where(self.undefined.any(axis=2), np.nan, super().summary())
+        """The ``all`` rows; NaN where a topic's value is NaN (trec_eval sums the values), without
+        the warning of a NaN left out of a mean."""
+        defined = dataclasses.replace(self, values=np.where(self.undefined, 0.0, self.values))
+        summary = np.where(np.isnan(self.totals), Results.summary(defined), self.totals)
+        return np.where(self.undefined.any(axis=2), np.nan, summary)
 
     def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
         """(run, topic, measure, value) rows: per topic for the topics the run has, NaN values
@@ -408,7 +413,9 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run], version
     (as 0) but get no rows of their own. Where trec_eval computes 0/0 the value is NaN: the
     interpolated precision (``iprec_at_recall``, ``11pt_avg``) of a ranking that ``-J`` left
     empty, at every recall level that asks for no relevant document (⌊level·R + 0.9⌋ = 0: level 0,
-    and every level when R = 0); its ``all`` row is then NaN too. trec_eval 10.0 (``version=10``)
+    and every level when R = 0); its ``all`` row is then NaN too. With ``-c``, ``num_rel``'s ``all``
+    row counts the judgments of label > 0 of every qrels topic, whatever ``-l`` says
+    (``m_num_rel.c``, ``te_calc_avg_num_rel``). trec_eval 10.0 (``version=10``)
     with ``-c`` prints every qrels topic: a topic the run lacks is scored as a ranking of one
     unjudged document with its counts cleared (``trec_eval.c``'s ``bogus_ranking``), which
     ``-J`` leaves empty."""
@@ -430,9 +437,13 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run], version
             counts = recall_counts(levels, coll.topics.num_rel(measure.params["rel"]), measure.params["rounding"])
             asks_none[m] = (counts == 0).any(axis=1)
     keep = np.flatnonzero(evaluator.topic_mask)
+    complete = evaluator.missing != "skip"
+    specs = results.measure_specs or [None] * len(results.measures)
+    totals = np.array([float(coll.topics.num_rel(1).sum()) if complete and spec and spec.spec.name == "NumRel"
+                       else np.nan for spec in specs])
     undefined = (shown & empty)[:, None, keep] & asks_none[None, :, keep]
     fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
-    return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined)
+    return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined, totals=totals)
 
 
 def _recall_levels(measure: Measure) -> tuple[float, ...]:
@@ -462,7 +473,7 @@ class TrecTopics:
 
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
-        topic_rules = trec_eval and (may_be_nan or (per_topic and self.evaluator.missing != "skip"))
+        topic_rules = trec_eval and (may_be_nan or self.evaluator.missing != "skip")
         runs = self._prepared(results) if topic_rules or self.relstring is not None else []
         if topic_rules:
             results = trec_eval_results(results, self.evaluator, runs, self.version)

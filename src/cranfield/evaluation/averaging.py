@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import GEOM_EPSILON
+from cranfield._numeric import GEOM_EPSILON, ordered_sum
 from cranfield.errors import CranfieldError, check_choice, listing, warn
 
 AVERAGES = ("avg", "geom", "dd")
@@ -57,6 +57,16 @@ def _left_out(values: Any, how: str, axis: int, topics: Sequence[str] | None, na
         what = f"{name}: " if name else ""
         warn(f"{what}{lost.size} topics have no value (NaN) and are left out of the {_KINDS[how]}: {listing(ids)}")
     return x
+
+
+def _summation_order(topics: Sequence[str] | None, n: int) -> np.ndarray:
+    """The order in which a mean adds its topics' values: the byte order of the topic ids, as
+    trec_eval sorts its topics (strcmp) and adds their values one at a time in double; index
+    order without ids. A fixed order, so the printed mean is the same on every machine
+    (docs/conventions.md#fixed-order)."""
+    if topics is None or len(topics) != n:
+        return np.arange(n)
+    return np.asarray(sorted(range(n), key=lambda t: str(topics[t]).encode()), dtype=np.intp)
 
 
 def total(values: Any, *, axis: int = -1, topics: Sequence[str] | None = None, name: str | None = None,
@@ -115,6 +125,7 @@ def average(
     """
     check_choice(how, "average", AVERAGES)
     x = _left_out(values, how, axis, topics, name or (None if measure is None else str(measure)), announced)
+    order = _summation_order(topics, x.shape[-1])
     scored = ~np.isnan(x)
     if how == "geom":
         if _can_be_negative(measure):
@@ -125,7 +136,7 @@ def average(
         logs = np.where(scored, np.log(np.maximum(np.where(scored, x, 1.0), eps)), 0.0)
         count = scored.sum(axis=-1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(count > 0, np.exp(logs.sum(axis=-1) / count), np.nan)
+            return np.where(count > 0, np.exp(ordered_sum(logs[..., order]) / count), np.nan)
     if how == "avg":
         w = np.ones(x.shape[-1])
     else:
@@ -153,7 +164,7 @@ def average(
     wx = np.where(scored, w, 0.0)
     total = wx.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, np.where(scored, x, 0.0) @ w / total, np.nan)
+        return np.where(total > 0, ordered_sum(np.where(scored, x, 0.0)[..., order] * w[order]) / total, np.nan)
 
 
 def dd_weights(qrels: Any, depth: Any = "xi", rel: int = 1, **options: Any) -> np.ndarray:

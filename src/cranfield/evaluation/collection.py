@@ -389,7 +389,7 @@ def _declared_intents(
                 raise InputError(intents.source, None,  # type: ignore[union-attr]
                                  f"topic {qid!r}: intents {', '.join(sorted(missing, key=natural_key))} have "
                                  "relevant documents but are not in the intent file")
-            candidates = {i: p for i, (p, _) in listed.items()}
+            candidates = {i: p for i, (p, _) in listed.items() if p > 0}  # probability 0: not an intent
             for i, (_, k) in listed.items():
                 if k is not None:
                     types.setdefault((qid, i), k)

@@ -28,7 +28,17 @@ from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_bool, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
 from cranfield.evaluation.sampling import Fairness, relevant_groups, sampled_batch
-from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, as_run, needs_run_name, read_intents
+from cranfield.io import (
+    Intents,
+    Qrels,
+    Run,
+    as_intent_types,
+    as_qrels,
+    as_run,
+    check_stdin_once,
+    needs_run_name,
+    read_intents,
+)
 from cranfield.io.run import ORDERS
 from cranfield.io.stochastic import SampledRun, as_sampled_run
 from cranfield.measures.fairness import group_shares, needs_groups
@@ -314,6 +324,8 @@ class _Scored(NamedTuple):
     name: str
     source: str
     warnings: list[Warning | str]
+    comments: int = 0
+    iterations: bool = False  # whether the run has search iterations (a TREC DD run)
 
 
 def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings,
@@ -331,14 +343,15 @@ def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _R
                                                 score_dtype=settings.score_dtype, columns=columns)))
             sampled = sampled if label is None else sampled.with_name(label)
             scores = evaluator.score_sampled(sampled, settings.per_group)
-            name, source = sampled.name, sampled.source
+            name, source, plain = sampled.name, sampled.source, sampled.run
         else:
             run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
                          score_dtype=settings.score_dtype, columns=columns)
             run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
             scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
-            name, source = run.name, run.source
-    return _Scored(scores, name, str(source), [w.message for w in caught] if caught is not None else [])
+            name, source, plain = run.name, run.source, run
+    return _Scored(scores, name, str(source), [w.message for w in caught] if caught is not None else [],
+                   plain.comments, plain.iteration is not None)
 
 
 READ_AHEAD = 2
@@ -576,6 +589,16 @@ class Evaluator:
             run = run.select((topic >= 0) & (row >= 0) & (coll.labels[np.maximum(row, 0)] >= 0))
         return run
 
+    def _say_iterations(self, plain: list[str]) -> None:
+        """Warn once when iteration measures (the Cube Test family) score runs without search
+        iterations (``plain``: their names) and no ``docs_per_iteration`` says what one is."""
+        measures = [str(m) for m in self.measures if "docs_per_iteration" in m.params
+                    and m.params["docs_per_iteration"] is None]
+        if plain and measures:
+            warn(f"{listing(measures, 5)} on runs without search iterations ({listing(plain, 5)}: not TREC Dynamic "
+                 "Domain runs): each topic's whole ranking is taken as one iteration; pass --docs-per-iteration N "
+                 "(docs_per_iteration=N) to make every N documents an iteration")
+
     def _check_topics(self, run: Run) -> None:
         """No topic of ``run`` in the qrels is an error, whatever ``missing`` says: the ids
         usually differ, by a prefix or a year (some topics not in the qrels: :meth:`score_run`
@@ -583,7 +606,7 @@ class Evaluator:
         coll = self.collection
         if not (coll.topic_index(run) >= 0).any():
             theirs = list(run.topic_ids) or ["(none: the run is empty)"]
-            raise CranfieldError(f"{run.name}: no topic of the run has judgments in the qrels, so nothing can be "
+            raise CranfieldError(f"{run.source}: no topic of the run has judgments in the qrels, so nothing can be "
                                  f"scored; the run's topics are {listing(theirs, 5)}, the qrels' "
                                  f"{listing(list(coll.topic_ids), 5)} ({_mismatch_hint(theirs, coll.topic_ids)})")
 
@@ -689,6 +712,7 @@ class Evaluator:
         bit for bit those of ``client=None``; the runs' warnings are repeated here, in run order.
         """
         runs, given = named_runs(runs, names)
+        check_stdin_once([self.qrels.source, *(getattr(r, "source", r) for r in runs)])
         check_choice(order, "order option", ORDERS)
         check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
         check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
@@ -707,6 +731,7 @@ class Evaluator:
         for item in done:
             for message in item.warnings:
                 warnings.warn(message, stacklevel=2)
+        self._say_iterations(list(dict.fromkeys(item.name for item in done if not item.iterations)))
         scored = [item.scores for item in done]
         values = [r.values for r in scored]
         keep = np.flatnonzero(self.topic_mask)
@@ -740,8 +765,17 @@ class Evaluator:
                 "diversity": self.collection.diversity,
                 **({"stochastic": self.stochastic, **self.fairness.provenance()} if self.sampled else {}),
                 **({"intents": self.intent_scheme} if self.intent_scheme == "nonuniform" else {}),
+                **_skipped_comments([(self.qrels.source, self.qrels.comments)]
+                                    + [(item.source, item.comments) for item in done]),
             },
         )
+
+
+def _skipped_comments(counts: list[tuple[str, int]]) -> dict[str, list[str]]:
+    """The provenance entry of the comment lines (``#``) skipped in the input files:
+    ``{"comment_lines": ["run.txt(3)", ...]}``, or nothing when no file had one."""
+    said = [f"{source}({n})" for source, n in counts if n]
+    return {"comment_lines": said} if said else {}
 
 
 def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Results:

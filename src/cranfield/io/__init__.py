@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from cranfield.errors import warn
+from cranfield.io._tokens import STDIN, check_stdin_once
 from cranfield.io.arrow import is_arrow_table, is_parquet_path, read_parquet, table_to_frame
 from cranfield.io.irds import intent_types_for, is_irds, read_irds_intent_types, read_irds_qrels, refuse_run
 from cranfield.io.ntcir import (
@@ -28,6 +30,8 @@ from cranfield.io.qrels import (
 from cranfield.io.run import Order, Run, frame_run_name, read_run, run_from_dict, run_from_frame
 
 __all__ = [
+    "STDIN",
+    "check_stdin_once",
     "Intents",
     "Order",
     "Qrels",
@@ -103,7 +107,9 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
            score_dtype: str = "float32", columns: Any = None) -> Run:
     """Accept a :class:`Run`, a path, a ``{qid: {docno: score}}`` dict or a DataFrame.
 
-    A path is read as a TREC Dynamic Domain run when it looks like one, else as NTCIREVAL
+    A path (a file, a pipe, ``-`` for standard input) is read as a TREC Dynamic Domain run when
+    its shape says so (:func:`~cranfield.io.dd.dd_run_evidence`; a warning says why unless every
+    line is as the DD jig writes it), else as NTCIREVAL
     ``.res`` ranked lists when it is a directory or :func:`looks_like_ntcir_res` (ranked in
     file order whatever ``order`` says), else as a TREC run (using ``columns`` when the
     file was read ahead: :func:`read_run`).
@@ -113,13 +119,17 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     if is_irds(obj):
         raise refuse_run(obj)
     if isinstance(obj, (str, Path)):
-        from cranfield.io.dd import looks_like_dd_run, read_dd_run
+        from cranfield.io.dd import JIG_OUTPUT, dd_run_evidence, read_dd_run
 
         if is_parquet_path(obj):  # a Parquet table, named by its run/tag/name column or file (docs/parquet.md)
             frame = read_parquet(obj)
             return run_from_frame(frame, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
                                   name=name or frame_run_name(frame) or Path(obj).name, source=str(obj))
-        if Path(obj).is_file() and looks_like_dd_run(obj):
+        evidence = None if Path(obj).is_dir() else dd_run_evidence(obj)
+        if evidence is not None and evidence != JIG_OUTPUT:  # inferred from the shape alone: say so
+            warn(f"{obj}: read as a TREC Dynamic Domain run (topic iteration docno score on_topic ...) because "
+                 f"{evidence}")
+        if evidence is not None:
             return read_dd_run(obj, name=name)
         if Path(obj).is_dir() or looks_like_ntcir_res(obj):
             return read_ntcir_res(obj, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]

@@ -12,10 +12,17 @@ field is.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gzip
 import io
 import numbers
 import os
+import shutil
+import stat
+import sys
+import tempfile
+import threading
 import zlib
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -28,9 +35,16 @@ from typing import Any, BinaryIO
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from cranfield.errors import InputError
+from cranfield.errors import CranfieldError, InputError
 
 BLOCK_BYTES = 1 << 22
+MAX_FIELD = 1 << 16
+"""The longest field (a docno, a topic id, a score...) read, in bytes; a longer one is an error."""
+MAX_LINE = 1 << 20
+"""The longest line read, in bytes (up to the next line break); a longer one is an error."""
+COMMENT = ord("#")
+"""Lines whose first byte is ``#`` are comments, skipped (trec_eval 10 skips them in runs and
+qrels; repro_eval's ``# ir_metadata.start`` ... ``# ir_metadata.end`` header is such a block)."""
 WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 
@@ -58,7 +72,9 @@ class Columns:
     ncols : ndarray of int, shape (n,)
         The number of columns of each row.
     line : ndarray of int32, shape (n,)
-        The 1-based line number of each row (blank lines are skipped).
+        The 1-based line number of each row (blank lines and comment lines are skipped).
+    comments : int
+        The number of comment lines skipped (:data:`COMMENT`).
     """
 
     source: str
@@ -71,6 +87,7 @@ class Columns:
     names: dict[int, list[str]] = field(default_factory=dict)
     first: dict[int, bytes] = field(default_factory=dict)
     same: dict[int, bool] = field(default_factory=dict)
+    comments: int = 0
 
     def __len__(self) -> int:
         return int(self.line.size)
@@ -80,12 +97,14 @@ BOM = b"\xef\xbb\xbf"
 
 
 class _GzipText(io.RawIOBase):
-    """The decompressed bytes of a gzip file, with damaged data reported as :class:`InputError`
-    naming the file (not as ``zlib.error``, ``EOFError`` or ``BadGzipFile`` tracebacks)."""
+    """The decompressed bytes of a gzip stream, with damaged data reported as :class:`InputError`
+    naming the file (not as ``zlib.error``, ``EOFError`` or ``BadGzipFile`` tracebacks). It reads
+    the stream already opened (whose magic was peeked), never the path again, so a pipe works."""
 
-    def __init__(self, path: Path) -> None:
-        self.source = str(path)
-        self.inner = gzip.open(path, "rb")
+    def __init__(self, raw: io.BufferedReader, source: str) -> None:
+        self.source = source
+        self.raw = raw
+        self.inner = gzip.GzipFile(fileobj=raw, mode="rb")
 
     def readable(self) -> bool:
         return True
@@ -100,22 +119,91 @@ class _GzipText(io.RawIOBase):
 
     def close(self) -> None:
         self.inner.close()
+        self.raw.close()
         super().close()
+
+
+STDIN = "-"
+"""The path that names standard input (as for trec_eval 10 and most Unix tools)."""
+
+_SPOOLED: dict[object, Path] = {}
+_SPOOL_LOCK = threading.Lock()
+
+
+def check_stdin_once(paths: Sequence[object]) -> None:
+    """Standard input (``-``) can be read once: refuse it named by more than one of ``paths``
+    (the qrels and the runs of one evaluation; other objects are ignored)."""
+    if sum(isinstance(p, (str, Path)) and str(p) == STDIN for p in paths) > 1:
+        raise CranfieldError("standard input ('-') can be read only once: give it as the qrels or as one run, "
+                             "and the other files by name")
+
+
+def _stream_key(path: str | Path) -> object | None:
+    """What identifies a stream that can be read only once (standard input, a pipe, a FIFO, a
+    character device): ``-`` or its (device, inode); None for a regular file, a directory or a
+    path that does not exist."""
+    if str(path) == STDIN:
+        return STDIN
+    try:
+        mode = os.stat(path)
+    except OSError:
+        return None
+    if stat.S_ISREG(mode.st_mode) or stat.S_ISDIR(mode.st_mode):
+        return None
+    return (mode.st_dev, mode.st_ino)
+
+
+def readable_path(path: str | Path) -> Path:
+    """The file to read for ``path``, as often as needed: ``path`` itself when it is a regular
+    file; standard input (``-``), a pipe, a FIFO or ``/dev/stdin`` is read once, whole, into a
+    temporary file (removed at exit), and every later read of the same stream reads that copy, so
+    sniffing its layout and reading it see the same bytes."""
+    key = _stream_key(path)
+    if key is None:
+        return Path(path)
+    with _SPOOL_LOCK:
+        if key not in _SPOOLED:
+            fd, name = tempfile.mkstemp(prefix="cranfield-input-")
+            atexit.register(_remove, name)
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    if key == STDIN:
+                        shutil.copyfileobj(sys.stdin.buffer, out, BLOCK_BYTES)
+                    else:
+                        with open(path, "rb") as stream:
+                            shutil.copyfileobj(stream, out, BLOCK_BYTES)
+            except OSError as exc:
+                raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+            _SPOOLED[key] = Path(name)
+        return _SPOOLED[key]
+
+
+def _remove(name: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+
+
+def input_size(path: str | Path) -> int:
+    """The size in bytes of what :func:`open_binary` reads for ``path`` (before decompression);
+    0 for a path that cannot be read."""
+    try:
+        return readable_path(path).stat().st_size
+    except (OSError, InputError):
+        return 0
 
 
 def open_binary(path: str | Path) -> BinaryIO:
     """Open ``path`` for binary reading: gzip files (recognised by content) decompressed, a
-    leading UTF-8 byte-order mark skipped. Damaged gzip data raises :class:`InputError`."""
-    path = Path(path)
+    leading UTF-8 byte-order mark skipped; standard input, pipes and FIFOs read once
+    (:func:`readable_path`). Damaged gzip data raises :class:`InputError`."""
     try:
-        raw = open(path, "rb")
+        raw = open(readable_path(path), "rb")
     except OSError as exc:
         raise InputError(str(path), None, f"cannot open: {exc.strerror or exc}") from None
     stream: io.BufferedReader = raw
-    if raw.peek(2)[:2] == b"\x1f\x8b":
-        raw.close()
-        stream = io.BufferedReader(_GzipText(path))
     try:
+        if raw.peek(2)[:2] == b"\x1f\x8b":
+            stream = io.BufferedReader(_GzipText(raw, str(path)))
         if stream.peek(len(BOM))[: len(BOM)] == BOM:
             stream.read(len(BOM))
     except Exception:
@@ -124,32 +212,61 @@ def open_binary(path: str | Path) -> BinaryIO:
     return stream
 
 
+def head_tokens(path: str | Path, lines: int, max_bytes: int = 1 << 16) -> list[list[bytes]] | None:
+    """The tokens of the first ``lines`` lines of a file that are neither blank nor comments
+    (fewer in a short file; at most ``max_bytes`` read), with every line ending
+    (:func:`_lines_of`); None if it cannot be read. For telling file layouts apart."""
+    try:
+        with open_binary(path) as f:
+            head = f.read(max_bytes)
+    except (InputError, OSError):
+        return None
+    rows = (line.split() for line in _lines_of(head).split(b"\n"))
+    return [tokens for tokens in rows if tokens and not tokens[0].startswith(b"#")][:lines]
+
+
 def _is_gzip(stream: BinaryIO) -> bool:
     """Whether a stream of :func:`open_binary` decompresses a gzip file."""
     return isinstance(getattr(stream, "raw", None), _GzipText)
 
 
-def _blocks(stream: BinaryIO, source: str) -> Iterator[bytes]:
-    """Yield blocks of whole lines (the last one may lack its line break)."""
-    rest = b""
+def _lines_of(text: bytes) -> bytes:
+    """``text`` with every line ending (``\\r\\n``, or a lone ``\\r`` as classic Mac OS wrote) a
+    ``\\n``: one copy, and none for the usual file, which has no ``\\r``."""
+    return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in text else text
+
+
+def _blocks(stream: BinaryIO, source: str) -> Iterator[tuple[bytes, int]]:
+    """Yield blocks of whole lines, each with the number of its first line (the last block may
+    lack its final line break). A line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (every line
+    ending of :func:`_lines_of`); a line longer than :data:`MAX_LINE` is an error, so memory
+    stays bounded whatever the file (a gzip file may inflate to one huge line)."""
+    rest, line = b"", 1
     while True:
         try:
-            block = stream.read(BLOCK_BYTES)
+            chunk = stream.read(BLOCK_BYTES)
         except OSError as exc:
             raise InputError(source, None, f"cannot read: {exc}") from None
-        if not block:
+        if not chunk:
             break
-        block = rest + block
+        raw = rest + chunk
+        held = b"\r" if raw.endswith(b"\r") else b""  # may be the first half of a CR LF
+        block = _lines_of(raw[:-1] if held else raw)
         cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            rest = block
-            continue
-        rest = block[cut:]
-        yield block[:cut]
+        rest = block[cut:] + held
+        if len(rest) > MAX_LINE:
+            raise InputError(source, line + block.count(b"\n", 0, cut),
+                             f"a line longer than {MAX_LINE >> 20} MB: not a table of ids and numbers "
+                             f"(no field may be longer than {MAX_FIELD >> 10} KB)")
+        if cut:
+            yield block[:cut], line
+            line += block.count(b"\n", 0, cut)
     if rest:
-        yield rest + b"\n"
+        yield _lines_of(rest) + b"\n", line
 
 
+MASK_TABLE_WORDS = 64
+"""The widest gathered field (in 64-bit words) whose byte masks come from a table by length."""
 _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtype=np.uint64)
 """``_LOW_BYTES[k]``: the mask keeping the first ``k`` bytes (in memory order) of a little-endian 64-bit word."""
 
@@ -173,8 +290,12 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
         end[: buf.size - t0] = buf[t0:]
         out[tail] = np.ndarray((end.size - 8 * words + 1, words), dtype="<u8", buffer=end,
                                strides=(1, 8))[start[tail] - t0]
-    # the bytes past each field's end: a table of word masks indexed by the field's length
-    out &= _LOW_BYTES[np.clip(np.arange(8 * words + 1)[:, None] - 8 * np.arange(words), 0, 8)].take(length, axis=0)
+    # the bytes past each field's end: for the usual short fields a table of word masks indexed
+    # by the field's length (fast, but (8W + 1) × W words), else each row's masks (n × W, as out)
+    if words <= MASK_TABLE_WORDS:
+        out &= _LOW_BYTES[np.clip(np.arange(8 * words + 1)[:, None] - 8 * np.arange(words), 0, 8)].take(length, axis=0)
+    else:
+        out &= _LOW_BYTES[np.clip(length[:, None] - 8 * np.arange(words), 0, 8)]
     return out.view(np.uint8)
 
 
@@ -469,9 +590,16 @@ class _Field:
     spans: Ragged
 
     @classmethod
-    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> _Field:
+    def gather(cls, buf: np.ndarray, start: np.ndarray, stop: np.ndarray, source: str, line: np.ndarray,
+               column: int) -> _Field:
+        """The fields ``buf[start[i]:stop[i]]`` (of rows at ``line``, in 1-based ``column``); one
+        longer than :data:`MAX_FIELD` is an error naming its line."""
         length = stop - start
         longest = int(length.max(initial=0))
+        if longest > MAX_FIELD:
+            i = int(np.argmax(length > MAX_FIELD))
+            raise InputError(source, int(line[i]), f"a field of {int(length[i]):,} bytes (column {column}); no id "
+                                                   f"or number may be longer than {MAX_FIELD >> 10} KB")
         if fits_width(length.size, -(-longest // 8) * 8, int(length.sum())):
             return cls(_gather(buf, start, stop), longest, None, np.zeros(0, dtype=np.intp),
                        Ragged(buf, start[:0], length[:0]))
@@ -537,6 +665,7 @@ class _Wanted:
     min_cols: int
     compact: bool = False
     ignore_extra: bool = False
+    first_line_hints: dict[int, str] = field(default_factory=dict)
     first: dict[int, bytes] = field(default_factory=dict)
     same: dict[int, bool] = field(default_factory=dict)
 
@@ -567,10 +696,11 @@ def _trim(m: np.ndarray, width: int) -> np.ndarray:
 
 def _tokenise_block(
     block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
-) -> tuple[dict, np.ndarray, np.ndarray]:
+) -> tuple[dict, np.ndarray, np.ndarray, int]:
     """Split one block into the wanted fields: ({kind: {column: array}}, columns per line,
-    line numbers). Pure, so blocks can be tokenised in parallel; code columns come back as
-    byte strings and uniform columns as (first value, all equal), for :func:`_merge`."""
+    line numbers, comment lines skipped). Pure, so blocks can be tokenised in parallel; code
+    columns come back as byte strings and uniform columns as (first value, all equal), for
+    :func:`_merge`."""
     raw = np.frombuffer(block, dtype=np.uint8)
     _check_text(raw, block, source, first_line)
     n = raw.size
@@ -587,12 +717,19 @@ def _tokenise_block(
     count = np.diff(np.concatenate((first, [start.size]))).astype(np.int32)
     line = (first_line + np.arange(count.size)).astype(np.int32)
     used = count > 0
+    # a comment line's first token starts with '#' (trec_eval 10's rule: after leading blanks)
+    comment = used & (buf[start[np.minimum(first, max(start.size - 1, 0))]] == COMMENT) if start.size else used
+    skipped = int(np.count_nonzero(comment))
+    if skipped:
+        used &= ~comment
     first, count, line = first[used], count[used], line[used]
     if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
-        raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}")
+        hint = want.first_line_hints.get(int(count[i]), "") if i == 0 and first_line == 1 else ""
+        raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}"
+                         + (f" ({hint})" if hint else ""))
     out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
-    regular = bool((count == max_cols).all())  # the usual file: every line complete
+    regular = not skipped and bool((count == max_cols).all())  # the usual file: every line complete, no comment
     count = np.minimum(count, max_cols)  # columns after the last are ignored (``ignore_extra``)
     for j in want.columns:
         if regular:
@@ -607,7 +744,7 @@ def _tokenise_block(
             out["uniform"][j] = _uniform(buf, s, e)  # the usual tag column: checked without copying it out
         if j not in want.copied or not s.size:
             continue
-        values = _Field.gather(buf, s, e)
+        values = _Field.gather(buf, s, e, source, line, j + 1)
         if j in want.text:
             out["text"][j] = values.strings(want.compact)
         if j in want.keys:
@@ -617,7 +754,7 @@ def _tokenise_block(
         if j in want.numbers:
             complete = count >= want.min_cols  # short rows fail the column count check instead
             out["number"][j] = values.numbers(has & complete, source, line, want.numbers[j], j + 1)
-    return out, count, line
+    return out, count, line, skipped
 
 
 def _merge(got: dict, want: _Wanted) -> dict:
@@ -679,7 +816,7 @@ def read_columns(
     path: str | Path, max_cols: int, *, text: Sequence[int] | None = None,
     numbers: dict[int, str] | None = None, keys: Sequence[int] = (), codes: Sequence[int] = (),
     uniform: Sequence[int] = (), min_cols: int | None = None, source: str | None = None,
-    compact: bool = False, ignore_extra: bool = False,
+    compact: bool = False, ignore_extra: bool = False, first_line_hints: dict[int, str] | None = None,
 ) -> Columns:
     """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
 
@@ -696,6 +833,8 @@ def read_columns(
         a small multiple of the bytes read
     ignore_extra : columns after the first ``max_cols`` are ignored (trec_eval's run reader)
         rather than an error
+    first_line_hints : what a first line of that many columns (more than ``max_cols``) suggests,
+        added to its error (``{6: "did you swap the qrels and the run?"}``)
 
     Rows with more than ``max_cols`` columns, numbers that are not C decimal numbers
     (:data:`FLOAT`), NUL bytes and undecodable bytes raise :class:`InputError` naming the line;
@@ -707,13 +846,15 @@ def read_columns(
         text=list(range(max_cols)) if text is None else list(text), numbers=numbers or {},
         keys=list(keys), codes={j: CodeBook() for j in codes}, uniform=list(uniform),
         min_cols=min_cols or max_cols, compact=compact, ignore_extra=ignore_extra,
+        first_line_hints=first_line_hints or {},
     )
     sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
-    estimate, seen = 0, 0
+    estimate, seen, comments = 0, 0, 0
 
     def collect(job: Future, size: int) -> None:
-        nonlocal estimate, seen
-        got, count, line = job.result()
+        nonlocal estimate, seen, comments
+        got, count, line, skipped = job.result()
+        comments += skipped
         got = _merge(got, want)
         if not estimate and count.size:  # rows per byte of the first block × the file's size
             estimate = int(count.size * max(total, size) / size * 1.02) + 16
@@ -723,31 +864,31 @@ def read_columns(
                 sinks[kind].setdefault(j, _Sink(estimate, compact and kind == "text")).add(arr)
         seen += count.size
 
-    next_line = 1
     # numpy releases the GIL, so blocks are tokenised on all cores; results are merged in order
     with open_binary(path) as stream, ThreadPoolExecutor(WORKERS) as pool:
         total = _size_hint(path, stream)
         pending: deque[tuple[Future, int]] = deque()
-        for block in _blocks(stream, source):
-            pending.append((pool.submit(_tokenise_block, block, max_cols, next_line, source, want), len(block)))
-            next_line += block.count(10)
+        for block, first_line in _blocks(stream, source):
+            pending.append((pool.submit(_tokenise_block, block, max_cols, first_line, source, want), len(block)))
             if len(pending) > 2 * WORKERS:
                 collect(*pending.popleft())
         while pending:
             collect(*pending.popleft())
     if seen == 0:
-        raise InputError(source, None, "the file is empty")
+        but = f" but for {comments} comment lines (#)" if comments else ""
+        raise InputError(source, None, f"the file is empty{but}")
     joined = {kind: {j: sink.result() for j, sink in columns.items()} for kind, columns in sinks.items()}
     meta = joined.pop("meta")
     return Columns(
         source=source, ncols=meta[0], line=meta[1], **joined,
         names={j: book.names for j, book in want.codes.items()}, first=want.first, same=want.same,
+        comments=comments,
     )
 
 
 def _size_hint(path: str | Path, stream: BinaryIO) -> int:
     """Bytes of text to expect: the file size, or four times it when compressed."""
-    size = Path(path).stat().st_size
+    size = input_size(path)
     return size * 4 if _is_gzip(stream) else size
 
 

@@ -101,10 +101,24 @@ def table_to_frame(table: Any, source: str = "<Table>") -> Any:
     ids = {*RUN_COLUMNS["qid"], *RUN_COLUMNS["docno"], *QRELS_COLUMNS["intent"], *NAME_COLUMNS}
     for name in table.column_names:
         column = table.column(name)
+        if name in ids and not _is_id_type(column.type):
+            raise InputError(source, None, f"column {name!r} is of type {column.type}; ids are text or integers")
         if name in ids and column.null_count:
             row = _first_null(column)
             raise InputError(source, None, f"row {row + 1}: column {name!r} is null; ids must be given")
     return table.to_pandas()
+
+
+def _is_id_type(kind: Any) -> bool:
+    """Whether an Arrow type holds ids: text (UTF-8 or binary strings) or integers, or a
+    dictionary of them; never a list, a struct, a float or a date, whose text matches nothing."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        return _is_id_type(kind.value_type)
+    return bool(pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
+                or pa.types.is_large_binary(kind) or pa.types.is_integer(kind)
+                or getattr(pa.types, "is_string_view", lambda _: False)(kind))
 
 
 def _first_null(column: Any) -> int:

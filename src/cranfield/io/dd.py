@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from cranfield.errors import InputError, check_choice
-from cranfield.io._tokens import open_binary, parse_ints, read_columns, require_columns
+from cranfield.io._tokens import FLOAT, MAX_FIELD, head_tokens, open_binary, parse_ints, read_columns, require_columns
 from cranfield.io.qrels import Intents, Qrels, build_qrels, normalise_intent
 from cranfield.io.run import Run, as_bytes, build_run, group_codes
 
@@ -48,6 +48,9 @@ COMPAT = ("dd2017",)
 # document); a run skipping more than this many is refused rather than filling memory
 FILL_LIMIT = 1_000_000
 _FILL = b"\x00fill"  # docno prefix of those rows: a NUL byte is in no real docno
+JIG_OUTPUT = "every line is as the DD jig writes it"
+"""The evidence of a run in the jig's own form, which needs no warning (:func:`dd_run_evidence`)."""
+SNIFF_LINES = 200  # lines looked at to tell a DD run from a TREC run (a DD iteration has 5 documents)
 _RATINGS = re.compile(r"[^\s:|]+:-?\d+(\|[^\s:|]+:-?\d+)*")
 
 
@@ -138,7 +141,7 @@ class _TruthXML:
         self.source, self.parser = source, parser
         self.open: list[str] = []  # the names of the open elements, root first
         self.topic = self.subtopic = ""
-        self.passage: dict[str, str] = {}  # the open passage: id, docno and rating text
+        self.passage: dict[str, list[str]] = {}  # the open passage: id, docno and rating text, in pieces
         self.passage_line = 0
         self.field: str | None = None  # the passage child whose text is being read
         self.rows: list[tuple[str, str, str, str, str, int]] = []
@@ -162,25 +165,34 @@ class _TruthXML:
         elif depth == 4 and in_subtopic:
             if name != "passage":
                 raise InputError(self.source, line, f"<{name}> inside <subtopic>, where only <passage> belongs")
-            self.passage, self.passage_line = {"id": self._id(name, attrs, line)}, line
+            self.passage, self.passage_line = {"id": [self._id(name, attrs, line)]}, line
         elif depth == 5 and in_subtopic and name in ("docno", "rating"):
             self.field = name
-            self.passage[name] = ""
+            self.passage[name] = []
 
     def text(self, data: str) -> None:
-        if self.field is not None:
-            self.passage[self.field] += data
+        if self.field is not None:  # pieces joined once, at the passage's end: linear in the text
+            self.passage[self.field].append(data)
+
+    def entity(self, name: str, *_: object) -> None:
+        """A DD truth declares no entity: refused at the declaration, before any expansion (an
+        entity expanding to gigabytes, "billion laughs", would otherwise be expanded first)."""
+        raise InputError(self.source, self.parser.CurrentLineNumber,
+                         f"an entity declaration (<!ENTITY {name} ...>), which a DD truth file never has")
 
     def end(self, name: str) -> None:
         self.open.pop()
         self.field = None
         if len(self.open) == 4 and self.open[3] == "subtopic":
-            p = self.passage
+            p = {part: "".join(pieces).strip() for part, pieces in self.passage.items()}
             for part in ("docno", "rating"):
-                if not p.get(part, "").strip():
+                if not p.get(part):
                     raise InputError(self.source, self.passage_line, f"passage {p['id']!r} has no <{part}>")
-            self.rows.append((self.topic, self.subtopic, p["docno"].strip(), p["id"], p["rating"].strip(),
-                              self.passage_line))
+                if len(p[part]) > MAX_FIELD:
+                    raise InputError(self.source, self.passage_line, f"passage {p['id'][:60]!r}: a <{part}> of "
+                                     f"{len(p[part]):,} characters; no id or number may be longer than "
+                                     f"{MAX_FIELD >> 10} KB")
+            self.rows.append((self.topic, self.subtopic, p["docno"], p["id"], p["rating"], self.passage_line))
 
     def _id(self, name: str, attrs: dict[str, str], line: int) -> str:
         value = attrs.get("id", "").strip()
@@ -196,6 +208,7 @@ def _xml_passages(path: str | Path, source: str) -> _Passages:
     reader = _TruthXML(source, parser)
     parser.StartElementHandler, parser.EndElementHandler = reader.start, reader.end
     parser.CharacterDataHandler = reader.text
+    parser.EntityDeclHandler = reader.entity
     try:
         with open_binary(path) as f:
             parser.ParseFile(f)
@@ -230,18 +243,42 @@ def _check_rated_once(p: _Passages) -> None:
                          f"(lines {int(p.line[a])} and {int(p.line[b])})")
 
 
+def dd_run_evidence(path: str | Path) -> str | None:
+    """Why a run file is in the DD jig's layout ``topic iteration docno score on_topic
+    [subtopic:rating|...]`` rather than TREC's ``qid Q0 docno rank score tag`` (a phrase for
+    the warning that says so), or None when it is not; judged from the first
+    :data:`SNIFF_LINES` lines (comments skipped), whatever the file's line endings.
+
+    The layout is that of every line: five or six fields, an integer iteration second, a number
+    fourth and a 0/1 on-topic flag fifth. The DD jig ignores the sixth field, so anything may be
+    there (``x``, ``NULL``); a TREC run may have an integer second field and 0/1 scores too, so
+    the run is taken for a DD run only when the shape says more: every line is as the jig writes
+    it (:data:`JIG_OUTPUT`: five fields, or a ``subtopic:rating|...`` list sixth; a TREC line
+    has six fields, the sixth a tag), or the iteration changes within a topic (a TREC run's second
+    field is the constant ``Q0``).
+    """
+    lines = head_tokens(path, SNIFF_LINES)
+    if not lines or not all(_dd_shaped(tokens) for tokens in lines):
+        return None
+    if all(len(tokens) == 5 or _RATINGS.fullmatch(tokens[5].decode("utf-8", "replace")) for tokens in lines):
+        return JIG_OUTPUT
+    iterations: dict[bytes, set[bytes]] = {}
+    for tokens in lines:
+        iterations.setdefault(tokens[0], set()).add(tokens[1].lstrip(b"+0") or b"0")
+    if any(len(seen) > 1 for seen in iterations.values()):
+        return "its second column is an iteration number that changes within a topic, its fifth a 0/1 on-topic flag"
+    return None
+
+
+def _dd_shaped(tokens: list[bytes]) -> bool:
+    """Whether one line's fields fit the DD jig's run layout (see :func:`dd_run_evidence`)."""
+    return (len(tokens) in (5, 6) and tokens[4] in (b"0", b"1") and tokens[1].isdigit()
+            and bool(FLOAT.accepts(tokens[3:4])[0]))
+
+
 def looks_like_dd_run(path: str | Path) -> bool:
-    """Whether a run file is in the DD jig's layout (an integer iteration in column 2 and an
-    on-topic flag in column 5) rather than TREC's ``qid Q0 docno rank score tag``."""
-    with open_binary(path) as f:
-        for raw in f:
-            fields = raw.decode("utf-8", "replace").rstrip("\r\n").split("\t")
-            if not raw.strip():
-                continue
-            ratings = fields[5].strip() if len(fields) == 6 else ""
-            return (len(fields) in (5, 6) and fields[1].strip().isdigit() and fields[4].strip() in ("0", "1")
-                    and (not ratings or _RATINGS.fullmatch(ratings) is not None))
-    return False
+    """Whether a run file is in the DD jig's layout rather than TREC's (:func:`dd_run_evidence`)."""
+    return dd_run_evidence(path) is not None
 
 
 def read_dd_run(path: str | Path, *, dup: str = "nonrel", name: str | None = None,

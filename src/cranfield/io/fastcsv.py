@@ -10,9 +10,9 @@ the file with the tokenizer, which also produces every error message with its fi
 whenever pyarrow is missing, the file is small (importing pyarrow would cost more than it
 saves), or there is any doubt that the two readers would agree: a line with another number of
 fields, an empty field (two separators in a row, a separator at the start or end of a line), a
-blank line, any other byte that the tokenizer takes for white space (``\\x00``-``\\x20``,
-including a carriage return not followed by a line feed), bytes that are not UTF-8, a score
-that pyarrow does not read (or reads as NaN or null), docnos of very unequal lengths (which the
+blank line, a comment line (``#``), any other byte that the tokenizer takes for white space
+(``\\x00``-``\\x20``, including a carriage return not followed by a line feed), bytes that are
+not UTF-8, a score that pyarrow does not read (or reads as NaN or null), docnos of very unequal lengths (which the
 tokenizer may store as an object array), or any error of pyarrow.
 
 Scores: pyarrow parses decimal text with ``fast_float``, which rounds correctly, as the
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.io._tokens import CodeBook, Columns, open_binary, padded_strings, strings_and_keys
+from cranfield.io._tokens import CodeBook, Columns, input_size, open_binary, padded_strings, strings_and_keys
 
 MIN_BYTES = 4 << 20  # below this, importing pyarrow (~0.1 s) costs more than the faster parse saves
 MAX_BYTES = 1 << 28  # the file is held whole in memory; larger ones are read block by block
@@ -49,10 +49,7 @@ def available() -> bool:
 
 def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
     """Whether a file has at least ``min_bytes`` (a 64th of them when pyarrow is imported already)."""
-    try:
-        size = Path(path).stat().st_size
-    except OSError:
-        return False
+    size = input_size(path)
     return size >= min_bytes or ("pyarrow.csv" in sys.modules and size >= min_bytes // 64)
 
 
@@ -169,9 +166,10 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     import pyarrow as pa
     import pyarrow.csv as csv
 
+    header, data = leading_comments(data)
     sep = separator(data)
-    if sep is None:
-        return None
+    if sep is None or data.startswith(b"#") or b"\n#" in data:
+        return None  # comment lines below the data (a comment starting with blanks fails plain_blanks)
     end = data.find(b"\n")
     ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1
     if ncols < RUN_COLUMNS:
@@ -211,7 +209,20 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     first, same = _first_and_same(*fields[5])
     return Columns(
         source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
-        line=np.arange(1, rows + 1, dtype=np.int32),
+        line=np.arange(header + 1, header + rows + 1, dtype=np.int32),
         text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: keys},
-        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same},
+        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same}, comments=header,
     )
+
+
+def leading_comments(data: bytes) -> tuple[int, bytes]:
+    """(the number of comment lines at the top, the data below them): a header such as
+    repro_eval's ``# ir_metadata.start`` ... ``# ir_metadata.end`` block, which the tokenizer
+    skips too (:data:`~cranfield.io._tokens.COMMENT`)."""
+    count, at = 0, 0
+    while data.startswith(b"#", at):
+        end = data.find(b"\n", at)
+        if end < 0:
+            return count + 1, b""
+        count, at = count + 1, end + 1
+    return count, data[at:] if at else data

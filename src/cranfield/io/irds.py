@@ -15,6 +15,7 @@ is read. See docs/datasets.md.
 from __future__ import annotations
 
 import difflib
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -71,12 +72,31 @@ def _has(dataset: Any, what: str) -> bool:
 
 
 def _records(spec: str, iterate: Any, what: str) -> list[Any]:
-    """Every record of ``iterate()``; a failed download or read is one error naming the dataset."""
+    """Every record of ``iterate()``; a failed download or read is one error naming the dataset
+    (ir_datasets' own log of its attempts, retries included, is silenced meanwhile)."""
+    log = logging.getLogger("ir_datasets")
+    disabled, log.disabled = log.disabled, True
     try:
         return list(iterate())
     except (OSError, RuntimeError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise CranfieldError(f"{spec}: could not load the {what} from ir_datasets: {reason}") from None
+        raise CranfieldError(_failure(spec, what, exc)) from None
+    finally:
+        log.disabled = disabled
+
+
+def _failure(spec: str, what: str, exc: BaseException) -> str:
+    """The one-line message for a dataset's records that could not be read: a download that
+    failed says so and how to get them another way; anything else, its first line (at most 200
+    characters)."""
+    name = dataset_id(spec)
+    if any(kind.__name__ in ("ConnectionError", "Timeout", "HTTPError") for kind in type(exc).__mro__) \
+            or "download" in str(exc).lower():
+        export = "qrels" if what == "qrels" else "queries"
+        return (f"{spec}: the {what} are not downloaded and could not be fetched ({type(exc).__name__}: no "
+                f"network?); on a machine with one, run `ir_datasets export {name} {export} > {export}.txt` and "
+                f"pass that file, or copy its ~/.ir_datasets directory here")
+    reason = (str(exc).splitlines() or [type(exc).__name__])[0]
+    return f"{spec}: could not load the {what} from ir_datasets: {reason[:200]}"
 
 
 def read_irds_qrels(spec: str, *, diversity: bool | None = None, on_duplicate: str = "error") -> Qrels:

@@ -27,7 +27,7 @@ from typing import TypeVar
 import numpy as np
 
 from cranfield.errors import InputError
-from cranfield.io._tokens import LEVEL, open_binary, read_columns, require_columns, require_tokens
+from cranfield.io._tokens import LEVEL, head_tokens, read_columns, require_columns, require_tokens
 from cranfield.io.qrels import Qrels, build_qrels, parse_labels
 from cranfield.io.run import OnDuplicate, Run, build_run
 
@@ -62,7 +62,10 @@ def _topic_files(path: Path, suffix: str, topic: str | None) -> list[tuple[Path,
                                           "each file's name is its topic")
     files = sorted(p for p in path.iterdir() if p.is_file() and _named(p.name, suffix))
     if not files:
-        raise InputError(str(path), None, f"no *{suffix} or *{suffix}.gz files in the directory")
+        what = "relevance files" if suffix == REL else "ranked lists"
+        raise InputError(str(path), None, f"no *{suffix} or *{suffix}.gz files in the directory: a directory is "
+                                          f"read only as NTCIREVAL's per-topic {what} (one {suffix} file per topic); "
+                                          f"give TREC files one by one (e.g. {Path(path).as_posix()}/*)")
     seen: dict[str, Path] = {}
     for f in files:
         t = topic_of(f, suffix)
@@ -193,23 +196,6 @@ def read_ntcir_res(path: str | Path, topic: str | None = None, name: str | None 
     return _read_all(path, RES, topic, read_one, join)
 
 
-def _head(path: Path) -> list[list[bytes]] | None:
-    """The tokens of the first :data:`SNIFF_LINES` non-blank lines (fewer in a short file), or
-    None if the file cannot be read."""
-    lines: list[list[bytes]] = []
-    try:
-        with open_binary(path) as f:
-            for _ in range(1000):
-                raw = f.readline(1 << 16)
-                if not raw or len(lines) == SNIFF_LINES:
-                    break
-                if raw.split():
-                    lines.append(raw.split())
-    except (InputError, OSError):
-        return None
-    return lines
-
-
 def _sniff(path: str | Path, suffix: str, looks: Callable[[list[bytes]], bool]) -> bool:
     """Whether ``path`` is a directory of ``suffix`` files, or a file whose first lines all
     ``look`` like NTCIREVAL's (every line is checked, so a TREC file with a header line, whose
@@ -217,7 +203,7 @@ def _sniff(path: str | Path, suffix: str, looks: Callable[[list[bytes]], bool]) 
     p = Path(path)
     if p.is_dir():
         return any(c.is_file() and _named(c.name, suffix) for c in p.iterdir())
-    lines = _head(p) if p.is_file() else None
+    lines = head_tokens(p, SNIFF_LINES)
     if lines is None:
         return False
     # a file named for NTCIREVAL is read as such unless its lines are clearly wider (a TREC

@@ -8,6 +8,7 @@ integers or NTCIR's ``L<d>``; negative labels (spam = -2) are judged but not rel
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ from cranfield.io._tokens import (
 from cranfield.io.run import check_topic_ids, group_codes, has_equal_keys, pick_column, python_ids, python_values
 
 ADHOC_INTENT = "0"
+SWAPPED = "a TREC run's six columns: did you swap the qrels and the run?"
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +56,8 @@ class Qrels:
         Line numbers for messages (None for in-memory input).
     diversity : bool
         Whether the second column was read as an intent.
+    comments : int
+        The comment lines (``#``) skipped in ``source``, recorded in the provenance.
     """
 
     source: str
@@ -65,6 +69,7 @@ class Qrels:
     rel: np.ndarray
     line: np.ndarray | None
     diversity: bool
+    comments: int = 0
 
     def __len__(self) -> int:
         return int(self.rel.size)
@@ -201,14 +206,15 @@ def read_qrels(
         larger label.
     """
     source = str(path)
-    cols = read_columns(path, 4, compact=True)
+    cols = read_columns(path, 4, compact=True, first_line_hints={6: SWAPPED})
     require_columns(cols, (4,), "qid iter docno rel")
     qid, second, docno, label = (cols.text[j] for j in range(4))
     rel = parse_labels(label, source, cols.line, 4)
-    return build_qrels(
+    qrels = build_qrels(
         qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
         on_duplicate=on_duplicate,
     )
+    return dataclasses.replace(qrels, comments=cols.comments) if cols.comments else qrels
 
 
 def qrels_from_dict(qrels: Mapping[str, Mapping[str, Any]], *, diversity: bool | None = None) -> Qrels:

@@ -9,7 +9,9 @@ rank column; ``order="file"`` keeps the file's order.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any, Literal, cast
 import numpy as np
 
 from cranfield._numeric import distinct
-from cranfield.errors import InputError, check_choice
+from cranfield.errors import InputError, check_choice, warn
 from cranfield.io._tokens import (
     FLOAT,
     INTEGER,
@@ -65,6 +67,8 @@ class Run:
         64-bit keys of the docnos, for joining with the qrels (computed when not given).
     iteration : ndarray of int, shape (n,), or None
         The search iteration of each document (TREC Dynamic Domain runs; 0-based).
+    comments : int
+        The comment lines (``#``) skipped in ``source``, recorded in the provenance.
     """
 
     name: str
@@ -76,6 +80,7 @@ class Run:
     line: np.ndarray | None = field(default=None)
     doc_key: np.ndarray = field(default=cast(np.ndarray, None), repr=False)  # None until __post_init__ fills it
     iteration: np.ndarray | None = field(default=None, repr=False)
+    comments: int = 0
 
     def __post_init__(self) -> None:
         if self.doc_key is None:  # 64-bit keys of the docnos (:func:`cranfield.io._tokens.doc_keys`)
@@ -96,7 +101,7 @@ class Run:
         take = np.flatnonzero(keep)
         return Run(self.name, self.source, self.topic_ids, offsets, self.docno[take], self.score[take],
                    None if self.line is None else self.line[take], self.doc_key[take],
-                   None if self.iteration is None else self.iteration[take])
+                   None if self.iteration is None else self.iteration[take], self.comments)
 
     def head(self, depth: int) -> Run:
         """Only the first ``depth`` documents of each ranking (trec_eval -M)."""
@@ -220,7 +225,7 @@ def _ranked_order(
                 "(order='rank' needs distinct ranks)",
             )
         return perm, None
-    sim = score.astype(np.float32) if score_dtype == "float32" else score
+    sim = as_c_floats(score, line, source) if score_dtype == "float32" else score
     same_topic = topic[1:] == topic[:-1]
     touched: np.ndarray | None = None
     if bool(np.all((topic[1:] > topic[:-1]) | (same_topic & (sim[1:] <= sim[:-1])))):
@@ -242,6 +247,24 @@ def _ranked_order(
         sub = perm[idx]
         perm[idx] = sub[_docno_descending(docno[sub], group)]
     return perm, touched
+
+
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def as_c_floats(score: np.ndarray, line: np.ndarray | None, source: str) -> np.ndarray:
+    """Scores as trec_eval 9 compares them, stored as C ``float``: rounded to float32, where a
+    finite score beyond ±3.4e38 becomes ±inf, so such scores tie and are ranked by docno. That
+    changes a ranking, so it is said once per run, at the first such line, in a warning."""
+    over = np.abs(score) > FLOAT32_MAX
+    if bool(over.any()) and bool(np.isfinite(score[over]).any()):
+        i = int(np.flatnonzero(over & np.isfinite(score))[0])
+        where = source if line is None else f"{source}:{int(line[i])}"
+        warn(f"{where}: score {float(score[i]):g} is beyond the range of a C float (3.4e38): scores are compared as "
+             "float32, as trec_eval 9 stores them, so such scores tie as infinite and are ranked by docno; "
+             "--score-dtype float64 compares them as doubles")
+    with np.errstate(over="ignore"):
+        return score.astype(np.float32)
 
 
 def _docno_descending(docno: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -341,10 +364,11 @@ def read_run(
     rank = parse_ints(cols.text[3], source, cols.line, "rank", column=4) if order == "rank" else None
     if name is None:
         name = cols.first[5].decode() if cols.same[5] else Path(path).name
-    return build_run(
+    run = build_run(
         cols.code[0], cols.names[0], cols.text[2], cols.number[4], name=name, source=source, line=cols.line,
         rank=rank, order=order, on_duplicate=on_duplicate, doc_key=cols.key[2], score_dtype=score_dtype,
     )
+    return dataclasses.replace(run, comments=cols.comments) if cols.comments else run
 
 
 def as_bytes(values: Iterable[Any]) -> np.ndarray:
@@ -363,6 +387,10 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
         i = next((k for k, v in enumerate(raw) if v is None or _is_missing(v)), None)
         if i is not None:
             raise InputError(source, None, f"row {i + 1}: the {name} id is missing ({raw[i]!r})")
+        i = next((k for k, v in enumerate(raw) if not _is_id(v)), None)
+        if i is not None:  # a list, a dict, an array, a float: its text would match nothing
+            raise InputError(source, None, f"row {i + 1}: the {name} id {raw[i]!r} is a {type(raw[i]).__name__}; "
+                                           "ids are text or integers")
     encoded = {name: [v if isinstance(v, bytes) else str(v).encode() for v in values]
                for name, values in columns.items()}
     for values in encoded.values():
@@ -377,6 +405,11 @@ def python_ids(source: str, ids: dict[str, Iterable[Any]]) -> dict[str, np.ndarr
         column[:] = values
         out[name] = compact_strings(column)
     return out
+
+
+def _is_id(value: Any) -> bool:
+    """Whether a Python value may be an id: text, bytes or an integer (not a bool)."""
+    return isinstance(value, (str, bytes)) or (isinstance(value, numbers.Integral) and not isinstance(value, bool))
 
 
 def _is_missing(value: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import ordered_dot, ordered_sum, safe_div
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import (
@@ -27,7 +27,6 @@ from cranfield.measures._common import (
     gain,
     gain_shift,
     ideal_gains,
-    log2_discount,
     ranks,
     within_length,
 )
@@ -56,7 +55,7 @@ def average_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.n
     j = relevant_at(batch, cutoff, rel)
     prec = np.cumsum(j, axis=-1, dtype=np.int32 if j.shape[-1] < 2**31 else np.int64) / ranks(j.shape[-1])
     prec *= j  # P@r where the document at r is relevant, else 0
-    return safe_div(prec.sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(ordered_sum(prec), batch.topics.num_rel(rel))  # added in rank order, as trec_eval
 
 
 def reciprocal_rank(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
@@ -80,8 +79,9 @@ def r_precision(batch: Batch, *, rel: int = 1, mult: float = 1.0) -> np.ndarray:
 
 
 def dcg(g: np.ndarray) -> np.ndarray:
-    """Σ_r g_r / log2(r + 1) over the last axis."""
-    return g @ log2_discount(g.shape[-1]) if g.shape[-1] else np.zeros(g.shape[:-1])
+    """Σ_r g_r / log2(r + 1) over the last axis, each term divided and the terms added in rank
+    order, as trec_eval's ``ndcg`` computes it (docs/conventions.md#fixed-order)."""
+    return ordered_sum(g / np.log2(ranks(g.shape[-1]) + 1.0))
 
 
 def jk_discount(d: int, base: float) -> np.ndarray:
@@ -100,7 +100,7 @@ def ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "linear", discount: s
     def total(g: np.ndarray) -> np.ndarray:
         if discount == "log2":
             return dcg(g)
-        return g @ jk_discount(g.shape[-1], b) if g.shape[-1] else np.zeros(g.shape[:-1])
+        return ordered_dot(g, jk_discount(g.shape[-1], b))
 
     shift = gain_shift(batch, gains)[:, None]  # exp gains scaled per topic: the ratio is unchanged
     return safe_div(total(gain(cut(batch.grades, cutoff), gains, shift)),
@@ -169,12 +169,12 @@ def rbp(batch: Batch, *, cutoff: int | None, p: float = 0.8, max_rel: int | None
     top = max(top, 1)
     shift = gain_shift(batch, gains, clip=top)[:, None]  # labels above max_rel count as max_rel
     highest = _highest_gain(gains, top, shift)
-    base = (gain(np.minimum(grades, top), gains, shift) / highest) @ weight if d else np.zeros(grades.shape[:-1])
+    base = ordered_dot(gain(np.minimum(grades, top), gains, shift) / highest, weight)
     if part == "base":
         return base
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
     unjudged = within_length(n, d) & ~cut(batch.judged, cutoff)
-    residual = (unjudged @ weight if d else 0.0) + p ** n.astype(np.float64)
+    residual = ordered_dot(unjudged, weight) + p ** n.astype(np.float64)
     return residual if part == "residual" else base + residual
 
 
@@ -258,7 +258,7 @@ def bpref(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
     big_r = batch.topics.num_rel(rel)
     denom = np.minimum(big_r, batch.topics.num_nonrel(rel))[None, :, None]
     term = np.where(above > 0, 1.0 - safe_div(np.minimum(above, denom), np.broadcast_to(denom, above.shape)), 1.0)
-    return safe_div((term * j).sum(axis=-1), big_r)
+    return safe_div(ordered_sum(term * j), big_r)  # added in rank order, as trec_eval
 
 
 INFAP_EPSILON = 1e-5  # trec_eval's smoothing of the judged-relevant fraction
@@ -284,7 +284,7 @@ def inf_ap(batch: Batch, *, rel: int = 1) -> np.ndarray:
         later = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((r_before + n + u) / j) * (
             (r_before + INFAP_EPSILON) / (r_before + n + 2 * INFAP_EPSILON))
     term = np.where(j == 0, 1.0, later)
-    return safe_div(np.where(relevant, term, 0.0).sum(axis=-1), batch.topics.num_rel(rel))
+    return safe_div(ordered_sum(np.where(relevant, term, 0.0)), batch.topics.num_rel(rel))
 
 
 def set_precision(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
@@ -299,8 +299,12 @@ def set_recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
 
 
 def set_ap(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:
-    """SetP × SetR (trec_eval ``set_map``)."""
-    return set_precision(batch, cutoff=cutoff, rel=rel) * set_recall(batch, cutoff=cutoff, rel=rel)
+    """SetP × SetR (trec_eval ``set_map``), computed as trec_eval does, C² / (n·R) with C the relevant
+    retrieved documents and n the retrieved ones: the product of the two rounded quotients can differ
+    in the last bit (and in a printed 4th decimal)."""
+    retrieved = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
+    found = relevant_at(batch, cutoff, rel).sum(axis=-1).astype(np.float64)
+    return safe_div(found * found, retrieved * batch.topics.num_rel(rel).astype(np.float64))
 
 
 ELEVEN_POINTS = tuple(k / 10 for k in range(11))  # trec_eval's recall levels 0.0, 0.1, ..., 1.0
@@ -320,8 +324,9 @@ def recall_counts(levels: Any, num_rel: np.ndarray, rounding: str = "trec_eval9"
 def _interpolated(batch: Batch, levels: Any, rel: int, rounding: str = "trec_eval9") -> np.ndarray:
     """Interpolated precision at recall levels (trec_eval ``iprec_at_recall``), shape (S, T, L):
     the best precision at any rank that has found at least :func:`recall_counts` relevant
-    documents, 0 if no rank does (also on an empty ranking, where trec_eval computes 0/0 for a
-    level that needs no relevant document; ``--compat trec_eval`` prints that NaN)."""
+    documents, 0 if no rank does. On a ranking that a run has but that is empty (``judged_only``
+    removed every document), the precision of a level that needs no relevant document is 0/0:
+    NaN, as trec_eval computes it (docs/conventions.md#judged-only)."""
     j = relevant_at(batch, None, rel)
     found = np.cumsum(j, axis=-1)
     precision = np.where(j, found / ranks(j.shape[-1]), 0.0)
@@ -332,7 +337,8 @@ def _interpolated(batch: Batch, levels: Any, rel: int, rounding: str = "trec_eva
     index, any_rank = first_true(reached)
     first = np.where(any_rank, index, -1)  # first rank reaching each level
     value = np.take_along_axis(best_after, np.maximum(first, 0), axis=-1) if j.shape[-1] else np.zeros(first.shape)
-    return np.where(first >= 0, value, 0.0)
+    empty = (batch.length == 0) & batch.present  # (S, T)
+    return np.where(empty[..., None] & (needed == 0), np.nan, np.where(first >= 0, value, 0.0))
 
 
 def iprec(batch: Batch, *, cutoff: float, rel: int = 1, rounding: str = "trec_eval9") -> np.ndarray:
@@ -344,8 +350,10 @@ def eleven_point(batch: Batch, *, levels: tuple[float, ...] | None = None, rel: 
                  rounding: str = "trec_eval9") -> np.ndarray:
     """Interpolated precision averaged over recall levels (trec_eval ``11pt_avg``): by default the
     11 levels 0, 0.1, ..., 1; ``levels`` as trec_eval's ``11pt_avg.0.2,0.5,0.8``, each listed
-    level counted (a level listed twice counts twice)."""
-    return _interpolated(batch, levels or ELEVEN_POINTS, rel, rounding).mean(axis=-1)
+    level counted (a level listed twice counts twice). The levels are added as trec_eval adds them,
+    one at a time from the last to the first (m_11pt_avg.c), then divided by their number."""
+    levels = levels or ELEVEN_POINTS
+    return ordered_sum(_interpolated(batch, levels, rel, rounding)[..., ::-1]) / len(levels)
 
 
 def num_q(batch: Batch) -> np.ndarray:

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import ordered_dot, safe_div
 from cranfield.batch import Batch, Topics
 from cranfield.measures._common import REL, gain, gain_shift, log2_discount, ranks
 from cranfield.measures.diversity import subtopic_recall
@@ -173,9 +173,9 @@ def alpha_sharp_per_intent(batch: Batch, *, cutoff: int, discount: str = "dcg", 
     """X_i = α-X_i@k, each intent against its own ideal (Golbus, Aslam & Clarke, Inf. Retr. 2013, §6.2),
     shape (S, T, I)."""
     g = intent_gains(batch, cutoff, alpha, gains, rel)
-    num = np.moveaxis(g, 3, 2) @ rank_discount(discount, g.shape[2], beta)
+    num = ordered_dot(np.moveaxis(g, 3, 2), rank_discount(discount, g.shape[2], beta))
     ideal = intent_ideal(batch.topics, cutoff, alpha, gains, rel, gain_shift(batch, gains))
-    return safe_div(num, ideal @ rank_discount(discount, ideal.shape[2], beta))
+    return safe_div(num, ordered_dot(ideal, rank_discount(discount, ideal.shape[2], beta)))
 
 
 def _smr_weights(topics: Topics, rel: int) -> np.ndarray:
@@ -233,8 +233,8 @@ def alpha_sharp_ia(batch: Batch, *, cutoff: int, discount: str = "dcg", subtopic
         g = intent_gains(batch, cutoff, alpha, gains, rel)
         num = (g * _relative_weights(topics)[None, :, None, :]).sum(axis=3)
         ideal = cascade_ideal(topics, cutoff, alpha, gains, rel, gain_shift(batch, gains))
-        avg = safe_div(num @ rank_discount(discount, num.shape[-1], beta),
-                       ideal @ rank_discount(discount, ideal.shape[-1], beta))
+        avg = safe_div(ordered_dot(num, rank_discount(discount, num.shape[-1], beta)),
+                       ordered_dot(ideal, rank_discount(discount, ideal.shape[-1], beta)))
     else:
         x = alpha_sharp_per_intent(batch, cutoff=cutoff, discount=discount, alpha=alpha, beta=beta,
                                    gains=gains, rel=rel)

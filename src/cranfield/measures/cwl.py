@@ -48,6 +48,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._numeric import ordered_dot
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import gain, ranks
@@ -111,7 +112,7 @@ def cwl_outputs(c: np.ndarray, g: np.ndarray, out: str) -> np.ndarray:
     stop = reach * (1.0 - c)  # L(i)
     if out == "etu":
         return (stop * np.cumsum(g, axis=-1)).sum(axis=-1)
-    return stop @ ranks(n)  # etc: the cost of the first i items is i
+    return ordered_dot(stop, ranks(n))  # etc: the cost of the first i items is i
 
 
 def _shape(batch: Batch, depth: int) -> tuple[int, int, int]:

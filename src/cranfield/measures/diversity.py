@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import ordered_dot, safe_div
 from cranfield.batch import Batch
 from cranfield.measures._common import REL, log2_discount, ranks
 from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, cutoff_param, register
@@ -105,7 +105,7 @@ def alpha_ndcg(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int
     of ndeval's greedy ideal list (see :func:`greedy_alpha_ideal`; values can exceed 1)."""
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
-    return safe_div(ng @ log2_discount(ng.shape[-1]), ideal @ log2_discount(ideal.shape[-1]))
+    return safe_div(ordered_dot(ng, log2_discount(ng.shape[-1])), ordered_dot(ideal, log2_discount(ideal.shape[-1])))
 
 
 def alpha_dcg(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1) -> np.ndarray:
@@ -113,7 +113,7 @@ def alpha_dcg(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1) ->
     every intent, Σ_{r≤k} M'(1−α)^{r−1}/log2(r+1) (collection-independent). As in ndeval the
     division is skipped at k = 1."""
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
-    num = ng @ log2_discount(ng.shape[-1])
+    num = ordered_dot(ng, log2_discount(ng.shape[-1]))
     if cutoff == 1:
         return num
     disc = log2_discount(cutoff)
@@ -131,7 +131,7 @@ def err_ia(batch: Batch, *, cutoff: int, alpha: float = 0.5, rel: int = 1, norm:
 
         return intent_aware(batch, err, cutoff=cutoff, max_rel=max_rel)
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
-    num = ng @ (1.0 / ranks(ng.shape[-1]))
+    num = ordered_dot(ng, 1.0 / ranks(ng.shape[-1]))
     if cutoff == 1:
         return num
     return safe_div(num, batch.topics.n_intents * ((1.0 - alpha) ** np.arange(cutoff) / ranks(cutoff)).sum())
@@ -141,14 +141,14 @@ def nerr_ia(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, rel: int = 
     """nERR-IA@k (ndeval): Σ_{r≤k} NG(r)/r over the same sum for the greedy α-ideal list."""
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, cutoff)
-    return safe_div(ng @ (1.0 / ranks(ng.shape[-1])), ideal @ (1.0 / ranks(ideal.shape[-1])))
+    return safe_div(ordered_dot(ng, 1.0 / ranks(ng.shape[-1])), ordered_dot(ideal, 1.0 / ranks(ideal.shape[-1])))
 
 
 def nrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float = 0.5, rel: int = 1) -> np.ndarray:
     """NRBP (Clarke, Kolla, Vechtomova ICTIR 2009): (1 − (1−α)β)/M' · Σ_r β^{r−1}·NG(r) over the
     whole run (ndeval's collection-independent normalisation)."""
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
-    total = ng @ beta ** np.arange(ng.shape[-1], dtype=np.float64)
+    total = ordered_dot(ng, beta ** np.arange(ng.shape[-1], dtype=np.float64))
     return safe_div((1.0 - (1.0 - alpha) * beta) * total, batch.topics.n_intents)
 
 
@@ -158,8 +158,8 @@ def nnrbp(batch: Batch, *, cutoff: int | None, alpha: float = 0.5, beta: float =
     (:func:`nrbp_ideal_depth`)."""
     ng = batch_novelty_gain(batch, cutoff, alpha, rel)
     ideal = greedy_alpha_ideal(batch, alpha, rel, nrbp_ideal_depth(beta, batch.topics.rel_docs.shape[2]))
-    return safe_div(ng @ beta ** np.arange(ng.shape[-1], dtype=np.float64),
-                    ideal @ beta ** np.arange(ideal.shape[-1], dtype=np.float64))
+    return safe_div(ordered_dot(ng, beta ** np.arange(ng.shape[-1], dtype=np.float64)),
+                    ordered_dot(ideal, beta ** np.arange(ideal.shape[-1], dtype=np.float64)))
 
 
 def subtopic_recall(batch: Batch, *, cutoff: int | None, rel: int = 1) -> np.ndarray:

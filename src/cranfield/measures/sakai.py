@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from cranfield._numeric import safe_div
+from cranfield._numeric import ordered_dot, safe_div
 from cranfield.batch import Batch
 from cranfield.measures._common import blended_ratio, cut, gain, gain_shift
 from cranfield.measures.adhoc import cascade, dcg, p_plus, q_measure, q_value, rbp_weights
@@ -97,7 +97,7 @@ def d_rbp(batch: Batch, *, cutoff: int | None, gains: Any = "exp", p: float = 0.
     shift = gain_shift(batch, gains)
     gg = global_gain(batch, cutoff, gains, shift)
     top = ideal_global_gain(batch, gains, shift)[:, :1].sum(axis=1)
-    return safe_div(gg @ rbp_weights(p, gg.shape[-1]), top)
+    return safe_div(ordered_dot(gg, rbp_weights(p, gg.shape[-1])), top)
 
 
 def din_ndcg(batch: Batch, *, cutoff: int | None, gains: Any = "exp") -> np.ndarray:

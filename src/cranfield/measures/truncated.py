@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield._numeric import distinct, safe_div
+from cranfield._numeric import distinct, ordered_dot, safe_div
 from cranfield.batch import Batch
 from cranfield.errors import MeasureError
 from cranfield.measures._common import exp_stop, first_true, gain, gain_shift, log2_discount, ranks
@@ -135,7 +135,7 @@ def irbu(batch: Batch, *, cutoff: int | None, p: float = 0.99, gains: Any = "lin
     shift = gain_shift(batch, gains, batch.topics.max_rel)
     h_plus_1 = gain(np.asarray(batch.topics.max_rel), gains, shift) + np.exp2(-shift)  # (h + 1)·2^−s, (T,)
     stop = _satisfaction(np.moveaxis(gain(labels, gains, shift[:, None, None]) / h_plus_1[:, None, None], 3, 2))
-    per_intent = stop @ p ** np.arange(1, stop.shape[-1] + 1, dtype=np.float64)
+    per_intent = ordered_dot(stop, p ** np.arange(1, stop.shape[-1] + 1, dtype=np.float64))
     return (per_intent * batch.topics.weights[None]).sum(axis=-1)
 
 
@@ -162,7 +162,7 @@ def ndcgt_prefix(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> 
     run = prefix_sum(g * log2_discount(d)) + terminal
     ideal_g = gain(batch.topics.ideal, gains, shift)
     big_r = (batch.topics.ideal > 0).sum(axis=1)
-    ideal = ideal_g @ log2_discount(ideal_g.shape[1]) + g_max[:, 0] / np.log2(big_r + 2.0)
+    ideal = ordered_dot(ideal_g, log2_discount(ideal_g.shape[1])) + g_max[:, 0] / np.log2(big_r + 2.0)
     return safe_div(run, ideal[None, :, None])
 
 

@@ -68,6 +68,9 @@ DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000
 # A resample whose variance is below this fraction of its mean square is recomputed from its
 # values (two-pass), where the one-pass formula of the vectorised path would lose digits.
 _NEAR_DEGENERATE = 1e-2
+# A resample whose |t*| is this close (relative) to the hit threshold is recomputed from its values,
+# so that the count does not depend on the order in which a matrix product sums.
+_NEAR_BOUND = 1e-9
 # (pairs, resamples) cells per block of the bootstrap and randomisation tests: products this
 # small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
 _RESAMPLED_CELLS = 16_000
@@ -399,7 +402,8 @@ def _randomization_block(block: ResampleBlock, columns: np.ndarray, pairs: np.nd
     null = np.empty((block.size, len(pairs))) if keep_null else None
     for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
         d = _differences(columns, pairs, part)
-        resampled = (d @ signs.T) / n  # (pairs, resamples): mean difference under each sign pattern
+        # (pairs, resamples): mean difference under each sign pattern, in numpy's own loops (no BLAS threads)
+        resampled = np.einsum("pt,bt->pb", d, signs) / n
         hits[part] = (np.abs(resampled) >= lower_bound(np.abs(d.mean(axis=1)))[:, None]).sum(axis=1)
         if null is not None:
             null[:, part] = resampled.T
@@ -520,12 +524,11 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
     null = [np.empty((block.size, len(pairs))) for block in group] if keep_null else None
     for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
-        ids = _value_classes(w)
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
         largest = _TopK(k)
         for g, (block, idx, counts) in enumerate(draws):
-            t_star = _resampled_t(w, idx, counts, ids)
+            t_star = _resampled_t(w, idx, counts, bound)
             size = np.abs(t_star)
             with np.errstate(invalid="ignore"):
                 hits[part] += (size >= bound).sum(axis=1)
@@ -642,32 +645,30 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, ids: np.ndarray | None = None
-                 ) -> np.ndarray:
+def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray) -> np.ndarray:
     """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
     (pairs, B).
 
-    Sums come from the topic counts by matrix products (w @ C, w² @ C). A resample is
-    degenerate (sd = 0) exactly when all its topics share one value of w; giving each
-    distinct value of a row an integer class id g, that is T·Σc·g² = (Σc·g)², an identity
-    checked in exact integer arithmetic. Resamples with a small variance relative to their
-    mean square are recomputed two-pass from their values.
+    The sums Σc·w and Σc·w² come from the topic counts C (T, B) by one matrix product
+    [w; w²] @ C. Two kinds of resample are recomputed from their values, two-pass and in a fixed
+    order (:func:`_exact_t`), so that no decision depends on the product's summation order:
+
+    - the near-degenerate ones, whose variance is below 1e-2 of their mean square. Every
+      degenerate resample (sd = 0: all its topics share one value v) is among them: its
+      one-pass variance is a rounding error of order T·ε·v², and exactly 0 or negative when v² is
+      0 in floating point; recomputed, t* = 0 (v = 0) or ±inf;
+    - those whose |t*| is within 1e-9 (relative) of ``bound``, the threshold of the hit count
+      (P, 1): the one-pass t* is accurate to far better than that outside the first kind.
     """
     n = w.shape[1]
-    s1 = w @ counts
-    s2 = (w * w) @ counts
+    sums = np.einsum("pt,tb->pb", np.concatenate([w, w * w]), counts)  # numpy's own loops: no BLAS threads
+    s1, s2 = sums[:len(w)], sums[len(w):]
     means = s1 / n
     var = (s2 - s1 * means) / (n - 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t_star = means / np.sqrt(np.maximum(var, 0.0) / n)
-    ids = _value_classes(w) if ids is None else ids
-    exact = counts if n ** 4 < 2 ** 53 else counts.astype(np.int64)  # Σc·g and Σc·g² stay exact
-    q1 = ids.astype(exact.dtype) @ exact
-    flat = n * ((ids * ids).astype(exact.dtype) @ exact) == q1 * q1
-    rp, rb = np.nonzero(flat)
-    value = w[rp, idx[rb, 0]]
-    t_star[rp, rb] = np.where(value == 0, 0.0, np.copysign(np.inf, value))
-    rp, rb = np.nonzero(~flat & (var <= _NEAR_DEGENERATE * s2 / n))
+        near_bound = np.abs(np.abs(t_star) - bound) <= _NEAR_BOUND * np.maximum(1.0, bound)
+    rp, rb = np.nonzero((var <= _NEAR_DEGENERATE * s2 / n) | near_bound)
     for part in chunks(rp.size, n):
         t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
     return t_star
@@ -682,17 +683,6 @@ def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / (values.std(axis=1, ddof=1) / np.sqrt(n))
     return mean, np.where(flat, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)), t)
-
-
-def _value_classes(w: np.ndarray) -> np.ndarray:
-    """Per row, the rank of each value among the row's distinct values, shape (pairs, T)."""
-    order = np.argsort(w, axis=1, kind="stable")
-    ranked = np.take_along_axis(w, order, axis=1)
-    new = np.zeros(ranked.shape, dtype=np.int64)
-    new[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
-    ids = np.empty_like(new)
-    np.put_along_axis(ids, order, np.cumsum(new, axis=1), axis=1)
-    return ids
 
 
 # --------------------------------------------------------------------------- Tukey HSD
