@@ -102,3 +102,36 @@ def test_cli_bad_option_is_one_line(capsys, tmp_path, option, value):
     code, _, err = run_cli(capsys, "report", str(DATA / "web2012.adhoc.qrels.gz"), "/nonexistent.run", "-m", "AP",
                            "-o", str(tmp_path / "r.html"), option, value)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "cranfield: error:" in err
+
+
+def test_short_run_names() -> None:
+    from cranfield.render.html import short_run_names
+
+    assert short_run_names(["indri#web2012.ql.run.gz", "indri#web2012.rm.run.gz"]) == ["web2012.ql", "web2012.rm"]
+    assert short_run_names(["bm25.txt", "dense.txt"]) == ["bm25", "dense"]
+    assert short_run_names(["a#x.run", "b#x.run"]) == ["a#x", "b#x"]  # different tags: the tag tells
+    assert short_run_names(["x.run", "x.run.gz"]) == ["x.run", "x.run.gz"]  # no shared extension
+    assert short_run_names(["bm25.v1", "bm25.v2"]) == ["bm25.v1", "bm25.v2"]  # not an extension
+    assert short_run_names(["t#a.gz", "t#a.gz.gz"]) == ["a", "a.gz"]
+    assert short_run_names(["t#run", "t#run.gz"]) == ["run", "run.gz"]
+    assert short_run_names([EVIL]) == [EVIL]
+
+
+def test_results_first_pairs_open_and_marked(capsys, tmp_path) -> None:
+    """Results before the settings; the per-pair tables open; ▲/▼ marks with a title; short run
+    labels, the full name in the title."""
+    from cranfield.render.report import Report
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = Report(str(DATA / "web2012.adhoc.qrels.gz"), [str(DATA / "web2012.ql.run.gz"),
+                        str(DATA / "web2012.rm.run.gz")], ["AP", "RR"], baseline=0, correction="none",
+                        alpha=0.5)
+    text = report.to_html()
+    assert text.index('id="results"') < text.index('id="measure-0"') < text.index('id="settings"')
+    assert re.search(r'<details open><summary>AP: 1 pair, \d significant', text)
+    rows = re.findall(r'<td title="indri#web2012.rm.run.gz">web2012.rm</td>', text)
+    assert rows and "indri#web2012.rm.run.gz</td>" not in text
+    c = report.comparisons[1]  # RR at α = 0.5: rm is significantly worse than ql (see the means)
+    assert c.significant[0] and c.difference[0] < 0
+    assert 'class="worse" title="significantly worse than the baseline"' in text and "▲/▼: significantly" in text

@@ -122,12 +122,27 @@ def test_latex_numbers_bold_and_letters(report, results):
             number = re.search(r"\d+\.\d+", cell).group()
             assert number == f"{means[s]:.4f}"
             assert ("\\textbf{" in cell) == (s == int(np.argmax(means)))
-            letters = re.search(r"\\mathrm\{([a-z]*)\}", cell)
+            letters = re.search(r"\\rlap\{\$\^\{\\mathrm\{([a-z]*)\}", cell)  # the mark, not the phantom
             beaten = sorted("abcd"[j if i == s else i] for (i, j), e, sig in
                             zip(tested.pairs, tested.effect, tested.significant())
                             if sig and s in (i, j) and (e > 0) == (i == s))
             assert (letters.group(1) if letters else "") == "".join(beaten)
     assert "Holm correction" in tex
+
+
+def test_latex_digits_align_with_marks(report, results):
+    """Each cell of a column ends with the same phantom (the column's longest mark) and its own
+    mark in a zero-width box, so the numbers of a right-aligned column line up."""
+    rows = _latex_rows(report.to_latex())
+    assert any("\\rlap" in cell for row in rows for cell in row)  # the fixture has marks
+    for m in range(len(MEASURES)):
+        cells = [row[2 + m] for row in rows]
+        tails = {re.search(r"\\phantom\{.*\}$", c).group() if "\\phantom" in c else "" for c in cells}
+        assert len(tails) == 1
+        marked = [re.search(r"\\rlap\{\$\^\{\\mathrm\{([a-z]+)\}", c) for c in cells]
+        widest = max((x.group(1) for x in marked if x), key=len, default="")
+        assert tails == ({f"\\phantom{{$^{{\\mathrm{{{widest}}}}}$}}"} if widest else {""})
+        assert all(("\\rlap" in c) == bool(x) for c, x in zip(cells, marked))
 
 
 def test_markdown_numbers_and_bold(report, results):
@@ -155,7 +170,7 @@ def test_baseline_by_name_path_or_index_and_daggers(results):
     r = pairwise_test(results, measure="AP", baseline=name)
     rows = _latex_rows(by_path.to_latex())
     for k in range(3):
-        cell = rows[k][1]
+        cell = rows[k][1].split("\\phantom")[0]  # the mark, not the column's phantom
         want = ("\\dagger" if r.effect[k] > 0 else "\\ddagger") if r.significant()[k] else None
         assert (want in cell) if want else ("dagger" not in cell)
     assert rows[3][0].endswith("(baseline)")

@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield._display import result_html, result_repr
 from cranfield.errors import check_choice, check_float, check_int, invalid
 from cranfield.evaluation.evaluator import Evaluator, Results
 from cranfield.measures.aspects import (
@@ -146,6 +147,12 @@ class UpperBounds(NamedTuple):
         best = [{"topic": t, "strategy": arg[j], "value": _plain(top[j])} for j, t in enumerate(self.topics)]
         return {"strategies": list(self.strategies), "topics": list(self.topics), "rows": rows, "best": best}
 
+    def _repr_html_(self) -> str:
+        return result_html(self)
+
+    def __repr__(self) -> str:
+        return result_repr(self)
+
     def to_frame(self) -> Any:
         """:meth:`to_dict`'s ``rows`` as a tidy pandas DataFrame: ``strategy``, ``topic``, ``value``."""
         import pandas as pd
@@ -199,6 +206,12 @@ class TopicCorrelation(NamedTuple):
                for i, (a, b) in enumerate(self.pairs) for j, t in enumerate(self.topics)]
         return {"measures": list(self.measures), "topics": list(self.topics), "rows": rows, "per_topic": per}
 
+    def _repr_html_(self) -> str:
+        return result_html(self)
+
+    def __repr__(self) -> str:
+        return result_repr(self)
+
     def to_frame(self) -> Any:
         """:meth:`to_dict`'s ``rows`` as a DataFrame: ``a``, ``b``, ``tau``, ``topics``."""
         import pandas as pd
@@ -250,6 +263,12 @@ class AspectCorrelation(NamedTuple):
             rows += [{"measure": name, **r} for r in d["rows"]]
             per += [{"measure": name, **r} for r in d["per_topic"]]
         return {"rows": rows, "per_topic": per}
+
+    def _repr_html_(self) -> str:
+        return result_html(self)
+
+    def __repr__(self) -> str:
+        return result_repr(self)
 
     def to_frame(self) -> Any:
         """:meth:`to_dict`'s ``rows`` as a DataFrame: ``measure``, ``a``, ``b``, ``tau``, ``topics``."""
@@ -333,6 +352,12 @@ class ZeroAspectDocuments(NamedTuple):
                 rows.append({"rank": rank, "measure": name, "count": count, "percent": percent})
         return {"measures": list(self.measures), "depth": self.depth, "topics": self.topics.tolist(), "rows": rows}
 
+    def _repr_html_(self) -> str:
+        return result_html(self)
+
+    def __repr__(self) -> str:
+        return result_repr(self)
+
     def to_frame(self) -> Any:
         """:meth:`to_dict`'s ``rows`` as a DataFrame: ``rank``, ``measure``, ``count``, ``percent``."""
         import pandas as pd
@@ -378,6 +403,12 @@ class BandQuality(NamedTuple):
         rows = [{"ranks": b, "measure": m, "mean": _plain(self.means[i, j]), "documents": int(self.documents[i, j])}
                 for i, b in enumerate(labels) for j, m in enumerate(self.measures)]
         return {"measures": list(self.measures), "bands": labels, "rows": rows}
+
+    def _repr_html_(self) -> str:
+        return result_html(self)
+
+    def __repr__(self) -> str:
+        return result_repr(self)
 
     def to_frame(self) -> Any:
         """:meth:`to_dict`'s ``rows`` as a DataFrame: ``ranks``, ``measure``, ``mean``, ``documents``."""

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.batch import Batch, Topics
@@ -179,6 +180,9 @@ class Check:
         ``applicable``, ``violations``, ``rate`` and ``examples`` (Albahem et al., ADCS 2018)."""
         return {"measure": self.measure, "property": self.property, "applicable": self.applicable,
                 "violations": self.violations, "rate": self.rate, "examples": list(self.examples)}
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self) -> Any:
         """:meth:`to_dict` as a one-row pandas DataFrame (``examples`` holds the list)."""

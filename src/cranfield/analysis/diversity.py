@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield._numeric import safe_div
 from cranfield.batch import Topics
 from cranfield.errors import check_choice, check_int
@@ -163,6 +164,9 @@ class CollectionDiversity:
         (:meth:`summary`, None for NaN) — Golbus, Aslam & Clarke, Inf. Retr. 2013, §4–5 and Table 2."""
         summary = {k: None if isinstance(v, float) and np.isnan(v) else v for k, v in self.summary().items()}
         return {"depth": self.depth, "topics": self.records(), "summary": summary}
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self, per_intent: bool = False) -> Any:
         """A tidy pandas DataFrame of :meth:`to_dict`'s ``topics``: one row per topic (``topic``, ``intents``,

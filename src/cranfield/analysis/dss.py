@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield._numeric import DSS_CELL_BUDGET, GEOM_EPSILON
 from cranfield._progress import progress
 from cranfield.batch import Batch
@@ -185,6 +186,9 @@ class DSSResult:
         seed = int(self.seed) if isinstance(self.seed, (int, np.integer)) else self.seed
         return {"n": self.n, "seed": seed, "average": self.average, "geom_floor": self.eps, "ks": list(self.ks),
                 "measures": list(self.measures), "rows": self.rows(per_topic)}
+
+    _repr_html_ = frame_html(per_topic=False)
+    __repr__ = frame_repr(per_topic=False)
 
     def to_frame(self, per_topic: bool = True) -> Any:
         """:meth:`to_dict`'s ``rows`` as a tidy pandas DataFrame with columns ``measure``, ``k``, ``topic``

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield.analysis.dss import random_prefixes
 from cranfield.batch import Batch
 from cranfield.errors import CranfieldError, check_int, listing, warn
@@ -104,6 +105,9 @@ class PermutedPower:
     def to_dict(self) -> dict[str, Any]:
         """``runs`` (N), ``seed``, ``topics`` (the count) and ``rows`` (:meth:`rows`)."""
         return {"runs": self.n_runs, "seed": self.seed, "topics": len(self.topics), "rows": self.rows()}
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self) -> Any:
         """:meth:`rows` as a DataFrame, one row per measure."""

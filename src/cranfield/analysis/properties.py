@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield.batch import Batch, Topics
 from cranfield.errors import check_choice, check_int, invalid
 from cranfield.measures.registry import Measure, parse_measure
@@ -70,6 +71,9 @@ class PropertyCheck:
         ``example`` (a cell of Amigó, Mizzaro & Spina, SIGIR 2022, Table 1)."""
         return {"measure": self.measure, "property": self.property, "holds": bool(self.holds),
                 "cases": int(self.cases), "violations": int(self.violations), "example": self.example}
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self) -> Any:
         """:meth:`to_dict` as a one-row pandas DataFrame."""

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield._version import __version__
 from cranfield.analysis.similarity import compare_rankings
 from cranfield.errors import CranfieldError, EvaluationWarning
@@ -59,6 +60,9 @@ class ReproResult:
     measures: tuple[str, ...]
     cutoffs: tuple[int, ...]
     metadata: dict[str, Any]
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self) -> Any:
         """A DataFrame with the columns ``statistic, measure, run, cutoff, topic, value`` (cutoff

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.evaluation.evaluator import named_runs, run_labels, unique_run_names
 from cranfield.io import as_run
@@ -72,6 +73,9 @@ class SimilarityResult:
                         yield a, b, self.topics[t], name, float(self.values[p, m, t])
             for m, name in enumerate(self.measures):
                 yield a, b, MEAN_TOPIC, name, float(means[p, m])
+
+    _repr_html_ = frame_html(per_topic=False)
+    __repr__ = frame_repr(per_topic=False)
 
     def to_frame(self, per_topic: bool = True) -> Any:
         """A DataFrame with the columns ``run_a, run_b, topic, measure, value``."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield.errors import CranfieldError, invalid
 from cranfield.evaluation.averaging import AVERAGES, dd_weights
 from cranfield.evaluation.evaluator import Evaluator, Results
@@ -102,6 +103,9 @@ class AveragingCorrelation:
         return {"runs": list(self.runs), "measures": list(self.measures), "topics": len(self.topics),
                 "averagings": list(self.averagings), "rows": self.rows(), "between_measures": self.between_measures(),
                 "means": means}
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self) -> Any:
         """:meth:`rows` as a DataFrame: ``measure``, ``a``, ``b``, ``tau``."""

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import frame_html, frame_repr
 from cranfield.errors import CranfieldError, check_choice, check_int, invalid
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import Run, as_run
@@ -138,6 +139,9 @@ class TruncationResult:
                 for f, full in enumerate(self.full_measures) for m, measure in enumerate(self.measures)
             ],
         }
+
+    _repr_html_ = frame_html()
+    __repr__ = frame_repr()
 
     def to_frame(self, part: str = "optimal") -> Any:
         """One part of :meth:`to_dict` as a tidy pandas DataFrame: ``optimal`` (default; one row per

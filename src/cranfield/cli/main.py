@@ -83,7 +83,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description="Exact, fast evaluation of search and recommendation rankings.",
     )
     parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS, prog="cranfield")
     for name in COMMANDS if chosen is None else (chosen,):
         import_module(f"cranfield.cli.{name}").add_parser(sub)
     _add_plugin_option(parser)

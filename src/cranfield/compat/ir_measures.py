@@ -48,7 +48,7 @@ def _ir_measures() -> Any:
         import ir_measures
     except ImportError:  # pragma: no cover - the extra is installed in the test environment
         raise CranfieldError("cranfield's ir_measures provider needs ir_measures: "
-                             "pip install 'cranfield[ir_measures]'") from None
+                             "pip install 'cranfield[irmeasures]'") from None
     return ir_measures
 
 

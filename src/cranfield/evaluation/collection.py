@@ -374,6 +374,7 @@ def _declared_intents(
     out, unlisted = [], []
     dropped: list[str] = []
     untyped: list[str] = []
+    renormalised: list[str] = []
     for t, qid in enumerate(topic_ids):
         listed = from_file.get(qid)
         if listed is not None:
@@ -382,8 +383,7 @@ def _declared_intents(
                 raise InputError(intents.source, None,  # type: ignore[union-attr]
                                  f"the intent probabilities of topic {qid!r} sum to {total:.6g}, not 1")
             if abs(total - 1) > 1e-6:
-                warn(f"{intents.source}: the intent probabilities of topic {qid!r} sum to "  # type: ignore[union-attr]
-                     f"{total:.6g}; renormalised")
+                renormalised.append(f"{qid} ({total:.6g})")
             missing = [i for i, rel in in_qrels[t].items() if rel and i not in listed]
             if missing:
                 raise InputError(intents.source, None,  # type: ignore[union-attr]
@@ -410,6 +410,9 @@ def _declared_intents(
             untyped.extend(f"{qid}/{i}" for i in names if (qid, i) not in types)
         nav = np.array([types.get((qid, i)) == "nav" for i in names], dtype=bool)
         out.append(_Declared(names, w, nav))
+    if renormalised:  # one warning for the file (rounded probabilities are common), not one per topic
+        warn(f"{intents.source}: the intent probabilities of {len(renormalised)} topic"  # type: ignore[union-attr]
+             f"{'s' * (len(renormalised) != 1)} do not sum to 1 and are renormalised: {listing(renormalised)}")
     if dropped:
         warn(f"{qrels.source}: intents without relevant documents are dropped: {listing(dropped)}")
     if unlisted:

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield._display import first_names, html_table
 from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
@@ -270,6 +271,22 @@ class Results:
         from cranfield.io.arrow import write_results_parquet
 
         write_results_parquet(path, self.rows(per_topic), self.provenance)
+
+    def __repr__(self) -> str:
+        """``Results(2 runs × 2 measures × 50 topics; AP, nDCG@10)``: the shape, not the numbers."""
+        return (f"Results({len(self.runs)} runs × {len(self.measures)} measures × {len(self.topics)} topics; "
+                f"{first_names(self.measures)})")
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the ``all`` row (:meth:`summary`) as runs × measures, the
+        settings (the provenance) below (:func:`cranfield._display.html_table`)."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.summary(), index=pd.Index(self.runs, name="run"), columns=self.measures)
+        how = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean"}.get(self.average, self.average)
+        settings = {k: v for k, v in self.provenance.items() if k != "measures"}
+        return html_table(frame, f"{len(self.runs)} runs × {len(self.measures)} measures, {how} over "
+                          f"{len(self.topics)} topics", settings)
 
 
 class RunScores(NamedTuple):
@@ -741,7 +758,7 @@ class Evaluator:
             provenance={
                 "cranfield": __version__,
                 "qrels": self.qrels.source,
-                "measures": [str(m) for m in self.measures],
+                "measures": [_written(name, m) for name, m in zip(self.names, self.measures)],
                 "order": order, "score_dtype": score_dtype, "missing": self.missing, "norel": self.norel,
                 "on_duplicate": on_duplicate, "max_rel": self.collection.max_rel,
                 "depth": self.max_depth, "judged_only": self.judged_only, "average": self.average,
@@ -807,6 +824,17 @@ def _named(measure: Measure) -> bool:
         return parse_measure(str(measure)) == measure
     except CranfieldError:
         return False
+
+
+def _written(name: str, measure: Measure) -> str:
+    """A measure's name for the provenance: as the user wrote it when that reads back as the
+    measure (``RBP(p=0.8)`` keeps the parameter its canonical name leaves out as the default;
+    a future default cannot change what the line means), else the canonical name (a label
+    given with ``names=``)."""
+    try:
+        return name if parse_measure(name) == measure else str(measure)
+    except CranfieldError:
+        return str(measure)
 
 
 def _mismatch_hint(run_topics: Sequence[str], qrels_topics: Sequence[str]) -> str:

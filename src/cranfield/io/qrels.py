@@ -9,6 +9,7 @@ integers or NTCIR's ``L<d>``; negative labels (spam = -2) are judged but not rel
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,10 +132,7 @@ def build_qrels(
     if diversity is None:
         diversity = _looks_diverse(topic, intent)
         if diversity:
-            warn(
-                f"{source}: read as diversity qrels (qid intent docno rel) because its second "
-                "column takes several values within a topic; pass --adhoc to read it as ad hoc"
-            )
+            _note_detected(source)
     if not diversity:
         intent_ids, intent = [ADHOC_INTENT], np.zeros(topic.size, dtype=np.int64)
     a, b = _duplicate_rows(topic, intent, docno)
@@ -160,6 +158,26 @@ def build_qrels(
     return Qrels(
         source, tuple(topic_ids), topic, tuple(intent_ids), intent, docno, rel, line, bool(diversity)
     )
+
+
+_NOTED: set[tuple[str, int, int]] = set()  # the files already said to be read as diversity qrels
+
+
+def _note_detected(source: str) -> None:
+    """Say that ``source`` was read as diversity qrels by the rule of docs/conventions.md#qrels-kind:
+    once per file (its path, size and modification time) in a process, not at every evaluation of
+    it; every time for in-memory judgments, which have no file to remember."""
+    try:
+        stat = os.stat(source)
+        key: tuple[str, int, int] | None = (os.path.realpath(source), stat.st_size, stat.st_mtime_ns)
+    except OSError:
+        key = None
+    if key in _NOTED:
+        return
+    if key is not None:
+        _NOTED.add(key)
+    warn(f"{source}: read as diversity qrels (qid intent docno rel) because its second column takes "
+         "several values within a topic; pass --adhoc to read it as ad hoc")
 
 
 def _looks_diverse(topic: np.ndarray, intent: np.ndarray) -> bool:

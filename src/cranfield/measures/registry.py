@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import first_names, html_table
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, MeasureError, check_float, check_int, invalid
 
@@ -140,6 +141,11 @@ class Param:
         if isinstance(value, float):
             return _num(value)
         return str(value)
+
+
+def default_text(p: Param) -> str:
+    """A parameter's default as it is written in a measure name (empty when there is none)."""
+    return "" if p.default is None else p.format(p.default)
 
 
 def _num(x: float) -> str:
@@ -269,6 +275,19 @@ class MeasureSpec:
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
+
+    def to_frame(self) -> Any:
+        """The parameters as a pandas DataFrame: ``parameter, default, valid, meaning``."""
+        import pandas as pd
+
+        return pd.DataFrame([(p.name, default_text(p), p.describe(), p.doc)
+                             for p in self.params], columns=["parameter", "default", "valid", "meaning"])
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the name and what it measures, the parameters, the paper."""
+        return html_table(self.to_frame(), f"{self.name}: {self.doc}",
+                          {"aliases": ", ".join(self.aliases), "cite": self.cite, "reference": self.reference},
+                          index=False)
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Pickled by name when it is the registered measure of that name (its kernels are often
@@ -600,3 +619,34 @@ def parse_measure(text: str | Measure, *, catalogue: Callable[[str], MeasureSpec
 def iter_specs() -> Iterator[MeasureSpec]:
     """Every registered measure, in registration order."""
     return iter(REGISTRY.values())
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The registered measures (:func:`catalogue`), one row each in :meth:`to_frame`; a notebook
+    shows the table."""
+
+    specs: tuple[MeasureSpec, ...]
+
+    def to_frame(self) -> Any:
+        """``measure, parameters`` (each ``name=default``), ``cutoff``, ``aliases``, ``doc``,
+        ``reference`` (the tool it agrees with), a pandas DataFrame."""
+        import pandas as pd
+
+        rows = [(s.name, ", ".join(f"{p.name}={default_text(p)}" for p in s.params if p.name != "cutoff"),
+                 s.cutoff, ", ".join(s.aliases), s.doc, s.reference) for s in self.specs]
+        return pd.DataFrame(rows, columns=["measure", "parameters", "cutoff", "aliases", "doc", "reference"])
+
+    def _repr_html_(self) -> str:
+        return html_table(self.to_frame(), f"{len(self.specs)} measures", index=False, max_rows=len(self.specs))
+
+    def __repr__(self) -> str:
+        return f"Catalogue({len(self.specs)} measures: {first_names([s.name for s in self.specs])})"
+
+
+def catalogue() -> Catalogue:
+    """Every registered measure, in registration order, as a listing that a notebook shows as a
+    table (``cranfield.measures.registry.catalogue()``; the CLI's ``cranfield measures``)."""
+    import cranfield.measures  # noqa: F401  every family registered
+
+    return Catalogue(tuple(iter_specs()))

@@ -8,17 +8,19 @@ is opened. Everything taken from the input — run tags, topic ids, intent ids, 
 file names, warnings — is escaped with :func:`html.escape` (inside the figures, matplotlib
 escapes the text it writes), so a run tagged ``<script>alert(1)</script>`` shows as that text.
 
-Sections: settings and provenance; the results table (means, confidence intervals, significance);
+Sections: the results table (means, confidence intervals, significance; run labels without a
+shared tag or file extension, :func:`short_run_names`), the per-pair tables open;
 the system ranking with confidence intervals, the per-topic score distribution of every run and
 (with a baseline) the per-topic differences sorted by size, per measure; interpolated
 precision–recall curves; for diversity qrels, per-intent coverage and I-rec at depth; for
-truncation-aware measures, the run lengths. With many runs the long figures are collapsed
+truncation-aware measures, the run lengths; settings and provenance last. With many runs the long figures are collapsed
 (``<details>``) and the per-topic differences are drawn for the best :data:`DIFFERENCE_PANELS`
 runs, the others as one overlay.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 from collections.abc import Sequence
@@ -42,6 +44,10 @@ OPEN_RUNS = 20
 PAIR_ROWS = 100
 """The per-pair table of a measure is listed up to this many pairs (all pairs of 14 runs)."""
 
+EXTENSIONS = frozenset({"gz", "bz2", "xz", "zst", "run", "runs", "res", "txt", "trec", "tsv", "csv", "parquet",
+                        "jsonl", "out"})
+"""File extensions :func:`short_run_names` leaves out of run labels when every run shares them."""
+
 STYLE = """
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif;margin:0;color:#1b1b1b;
 background:#fafafa}
@@ -54,6 +60,7 @@ th,td{padding:.25em .6em;border-bottom:1px solid #e5e5e5;text-align:left;vertica
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 thead th{border-bottom:2px solid #999;position:sticky;top:0;background:#fff}
 .ci{color:#666;font-size:.85em}sup{color:#0550ae}.best{font-weight:700}.sig{font-weight:700}
+.better{color:#1a7f37;font-weight:700}.worse{color:#cf222e;font-weight:700}
 .wrap{overflow-x:auto;max-width:100%}.hash{font-family:ui-monospace,monospace;font-size:.8em;word-break:break-all}
 figure{margin:.6em 0 1.2em}figure svg,figure img{max-width:100%;height:auto;display:block}
 figcaption{font-size:.88em;color:#444;margin-top:.3em}
@@ -133,10 +140,42 @@ def _settings(report: Any) -> str:
     return "\n".join(out)
 
 
-def _results_table(report: Any) -> str:
+def short_run_names(runs: Sequence[str]) -> list[str]:
+    """Run labels for a reader: the ``tag#`` left out when every run has the same tag, then the
+    file extensions every label shares (``.run.gz``, :data:`EXTENSIONS`); the names as they are
+    when that would make two alike or one empty (``indri#web2012.ql.run.gz`` → ``web2012.ql``)."""
+    names = list(runs)
+    if names and all("#" in n for n in names) and len({n.partition("#")[0] for n in names}) == 1:
+        names = [n.partition("#")[2] for n in names]
+    parts = [n.split(".") for n in names]
+    while parts and all(len(p) > 1 for p in parts) and len({p[-1] for p in parts}) == 1 \
+            and parts[0][-1].lower() in EXTENSIONS:
+        parts = [p[:-1] for p in parts]
+    short = [".".join(p) for p in parts]
+    return short if all(short) and len(set(short)) == len(short) else list(runs)
+
+
+def _mark(report: Any, mark: list[str], many: bool) -> str:
+    """A cell's significance mark: with a baseline ▲ (significantly better) or ▼ (worse), in
+    colour with a title; else the letters of the runs it beats, as a superscript."""
+    if not mark:
+        return ""
+    if report.baseline is not None:
+        better = mark[0] == "+"
+        word = "better" if better else "worse"
+        return (f'<span class="{word}" title="significantly {word} than the baseline" '
+                f'aria-label="significantly {word} than the baseline">{"▲" if better else "▼"}</span>')
+    shown = ("," if many else "").join(mark)
+    if len(mark) > 8:
+        shown = f"{len(mark)} runs"
+    return f'<sup title="significantly better than {esc(" ".join(mark))}">{esc(shown)}</sup>'
+
+
+def _results_table(report: Any, pairs: bool = True, names: Sequence[str] | None = None) -> str:
     from cranfield.render.report import measure_digits, run_letter
 
     results, comparisons = report.results, report.comparisons
+    names = list(results.runs) if names is None else list(names)
     means = results.summary()
     marks = report.markers()
     best = report.best()
@@ -149,32 +188,42 @@ def _results_table(report: Any) -> str:
     out.append("</tr></thead><tbody>")
     for s, run in enumerate(results.runs):
         cells = [f"<td>{run_letter(s)}</td>"] if letters else []
-        name = esc(run) + (' <span class="note">(baseline)</span>' if run == report.baseline else "")
+        name = f'<span title="{esc(run)}">{esc(names[s])}</span>' + (
+            ' <span class="note">(baseline)</span>' if run == report.baseline else "")
         cells.append(f"<td>{name}</td>")
         for m, c in enumerate(comparisons):
-            mark = marks[s][m]
-            sup = ""
-            if mark:
-                shown = ("," if len(results.runs) > 26 else "").join(mark)
-                if letters and len(mark) > 8:
-                    shown = f"{len(mark)} runs"
-                sup = f'<sup title="{esc(" ".join(mark))}">{esc(shown)}</sup>'
+            sup = _mark(report, marks[s][m], len(results.runs) > 26)
             lo, hi = c.ci[s]
             value = f'<span class="{"best" if best[s, m] else "v"}">{_number(means[s, m], digits[m])}</span>'
             cells.append(f'<td class="n" data-run="{s}" data-measure="{m}">{value}{sup}<br>'
                          f'<span class="ci">[{_number(lo, digits[m])}, {_number(hi, digits[m])}]</span></td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
-    out.append(f'<p class="note">{esc(report.legend())} Bold: the best mean per measure over '
+    out.append(f'<p class="note">{esc(report.legend("html"))} Bold: the best mean per measure over '
                f"{len(results.topics)} topics; below each mean its {confidence:.0%} t confidence interval.</p>")
-    out.append(_pairs(report, digits))
+    if pairs:
+        out.append(_pairs(report, digits, names))
     out.append("</section>")
     return "\n".join(out)
 
 
-def _pairs(report: Any, digits: list[int]) -> str:
-    """Per measure, the pairs compared: difference, intervals, effect size, wins/ties/losses, p-values."""
+def notebook_html(report: Any) -> str:
+    """What a notebook shows for a :class:`~cranfield.render.report.Report` (its ``_repr_html_``):
+    the results table of the page (means, significance marks, intervals, the legend), styled
+    in its own ``div``, without the page, the figures and the per-pair tables."""
+    style = ("<style>.cranfield-report .best{font-weight:700}.cranfield-report .ci{color:#666;font-size:.85em}"
+             ".cranfield-report .n{text-align:right}.cranfield-report sup{color:#0550ae}"
+             ".cranfield-report .better{color:#1a7f37}.cranfield-report .worse{color:#cf222e}</style>")
+    return f'<div class="cranfield-report">{style}{_results_table(report, pairs=False)}</div>'
+
+
+def _pairs(report: Any, digits: list[int], names: Sequence[str]) -> str:
+    """Per measure, the pairs compared: difference, intervals, effect size, wins/ties/losses,
+    p-values; a significant pair's difference marked ▲ (the first run is better) or ▼ (worse)."""
+    from cranfield.render.report import run_letter
+
     out = []
+    marks = report.markers()
     for m, c in enumerate(report.comparisons):
         n = len(c.pairs)
         if n == 0:
@@ -190,9 +239,14 @@ def _pairs(report: Any, digits: list[int]) -> str:
         d = digits[m]
         for k, (i, j) in enumerate(c.pairs.tolist()):
             sig = ' class="sig"' if c.significant[k] else ""
+            better = ("+" in marks[i][m]) if report.baseline is not None else (run_letter(j) in marks[i][m])
+            word = "better" if better else "worse"
+            arrow = (f' <span class="{word}" title="{esc(names[i])} is significantly {word}">'
+                     f'{"▲" if better else "▼"}</span>') if c.significant[k] else ""
             rows.append(
-                f"<tr{sig}><td>{esc(c.runs[i])}</td><td>{esc(c.runs[j])}</td>"
-                f'<td class="n">{_number(c.difference[k], d)}</td>'
+                f'<tr{sig}><td title="{esc(c.runs[i])}">{esc(names[i])}</td>'
+                f'<td title="{esc(c.runs[j])}">{esc(names[j])}</td>'
+                f'<td class="n">{_number(c.difference[k], d)}{arrow}</td>'
                 f'<td class="n">[{_number(c.ci_t[k, 0], d)}, {_number(c.ci_t[k, 1], d)}]</td>'
                 f'<td class="n">[{_number(c.ci_bootstrap[k, 0], d)}, {_number(c.ci_bootstrap[k, 1], d)}]</td>'
                 f'<td class="n">{_number(c.effect_size[k], 2)}</td>'
@@ -201,12 +255,12 @@ def _pairs(report: Any, digits: list[int]) -> str:
                 "</td></tr>")
         rows.append("</tbody></table></div>")
         out.append(_collapsible(f"{esc(c.measure)}: {n} pair{'s' * (n != 1)}, {int(np.sum(c.significant))} "
-                                "significant (bold)", "".join(rows), False))
+                                "significant (bold; ▲ first run better, ▼ worse)", "".join(rows), True))
     return "\n".join(out)
 
 
-def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarray) -> str:
-    results = report.results
+def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarray, results: Any) -> str:
+    """The figures of measure ``m``; ``results`` is the report's, its runs named for the reader."""
     name = results.measures[m]
     many = len(results.runs) > OPEN_RUNS
     c = report.comparisons[m]
@@ -222,10 +276,11 @@ def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarra
         f"{esc(name)} over {len(results.topics)} topics: box (quartiles), whiskers (1.5 IQR), median (orange), "
         "mean (red diamond); best run on top."), not many))
     if report.baseline is not None and len(results.runs) > 1:
-        b = results.runs.index(report.baseline)
+        b = report.results.runs.index(report.baseline)
+        baseline = results.runs[b]
         others = [int(s) for s in plots.run_order(means[:, m]) if s != b]
         shown = others[:DIFFERENCE_PANELS]
-        caption = (f"Per-topic difference in {esc(name)} against the baseline {esc(report.baseline)}, topics "
+        caption = (f"Per-topic difference in {esc(name)} against the baseline {esc(baseline)}, topics "
                    "sorted by size (as TREC overview papers draw it)")
         if len(others) > len(shown):
             caption += f"; the best {len(shown)} of {len(others)} runs by mean"
@@ -233,18 +288,18 @@ def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarra
         if len(others) > len(shown):
             fig = plots.new_figure(figsize=(8, 4.5), layout="constrained")
             plots.draw_differences(fig.subplots(), results.values[others, m] - results.values[b, m], results.topics,
-                                   [results.runs[s] for s in others], report.baseline, name)
+                                   [results.runs[s] for s in others], baseline, name)
             body += _figure(fig, f"difference-all-{m}", f"Every run's sorted per-topic differences against "
-                            f"{esc(report.baseline)} (the best {plots.TOP_RUNS} named).")
+                            f"{esc(baseline)} (the best {plots.TOP_RUNS} named).")
         out.append(_collapsible("Per-topic difference against the baseline", body, True))
     out.append("</section>")
     return "\n".join(out)
 
 
-def _data_sections(report: Any, order: np.ndarray) -> tuple[list[str], list[tuple[str, str]]]:
-    """Sections computed from the evaluator and the runs (precision–recall, diversity, run lengths)."""
+def _data_sections(report: Any, order: np.ndarray, results: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """Sections computed from the evaluator and the runs (precision–recall, diversity, run lengths);
+    ``results`` is the report's, its runs named for the reader."""
     evaluator, runs = report.evaluator, report.runs
-    results = report.results
     if evaluator is None or not runs:
         return ['<section id="curves"><h2>Curves</h2><p class="note">The precision–recall curves, intent coverage '
                 "and run lengths need the qrels and runs: build the report with <code>Report(qrels, runs, "
@@ -309,27 +364,28 @@ def html_report(report: Any) -> str:
     intervals, per measure the ranking, score distributions and per-topic differences, the
     precision–recall curves, intent coverage and I-rec (diversity qrels) and run lengths
     (truncation-aware measures). Nothing is loaded at view time."""
-    results = report.results
-    means = results.summary()
+    results = dataclasses.replace(report.results, runs=short_run_names(report.results.runs))
+    means = report.results.summary()
     order = plots.run_order(means[:, 0]) if results.measures else np.arange(len(results.runs))
     title = f"cranfield report: {len(results.runs)} runs × {len(results.measures)} measures"
-    data, data_toc = _data_sections(report, order)
-    toc = [("settings", "Settings and provenance"), ("results", "Results")]
+    data, data_toc = _data_sections(report, order, results)
+    toc = [("results", "Results")]
     toc += [(f"measure-{m}", name) for m, name in enumerate(results.measures)]
     toc += data_toc
     judges = _judges_section(report)
     toc += [("judges", "Judges")] if judges else []
+    toc.append(("settings", "Settings and provenance"))
     parts = [
         *_page_head(title),
         f"<header><h1>{esc(title)}</h1>",
         f'<p class="note">{len(results.topics)} topics; runs: {esc(_short_list(results.runs))}. Made by cranfield '
         f"{esc(__version__)}.</p>",
         "<nav><ul>" + "".join(f'<li><a href="#{esc(k)}">{esc(v)}</a></li>' for k, v in toc) + "</ul></nav></header>",
-        _settings(report),
-        _results_table(report),
-        *[_measure_section(report, m, means, order) for m in range(len(results.measures))],
+        _results_table(report, names=results.runs),
+        *[_measure_section(report, m, means, order, results) for m in range(len(results.measures))],
         *data,
         judges,
+        _settings(report),
         *_page_foot(),
     ]
     return "\n".join(parts) + "\n"

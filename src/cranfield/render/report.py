@@ -363,7 +363,8 @@ class Report:
 
     def legend(self, fmt: str = "text") -> str:
         """What the marks mean: the test, B, correction and α; ``fmt`` (``"text"``, ``"latex"``,
-        ``"markdown"``) decides the marks shown and how the baseline's name is escaped."""
+        ``"markdown"``, ``"html"``: ▲/▼, escaped by the page) decides the marks shown and how the
+        baseline's name is escaped."""
         escape = {"latex": escape_latex, "markdown": escape_markdown}.get(fmt, str)
         how = self._how()
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
@@ -372,7 +373,7 @@ class Report:
             against = f", each run against the baselines {', '.join(map(escape, self.baselines))}" if \
                 len(self.baselines) > 1 else ""
             return f"{kind}: the runs a run is significantly better than ({how}, {level}{against})."
-        marks = "$^\\dagger$/$^\\ddagger$" if fmt == "latex" else "+/-"
+        marks = {"latex": "$^\\dagger$/$^\\ddagger$", "html": "▲/▼"}.get(fmt, "+/-")
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 
     def _how(self) -> str:
@@ -473,16 +474,16 @@ class Report:
                   "\\toprule",
                   (" & " if letters else "") + "Run & " + " & ".join(escape_latex(m) for m in table["measures"])
                   + " \\\\", "\\midrule"]
+        marks = [[_latex_mark(mark, letters) for _, mark in cells] for cells in table["cells"]]
+        widest = [max((row[m] for row in marks), key=len, default="") for m in range(len(table["measures"]))]
         for s, (letter, run, cells) in enumerate(zip(table["labels"], table["runs"], table["cells"])):
             values = []
-            for m, (value, mark) in enumerate(cells):
+            for m, (value, _) in enumerate(cells):
                 text = _number(value, places[m])
                 if best[s, m]:
                     text = f"\\textbf{{{text}}}"
-                if mark and letters:
-                    text += f"$^{{\\mathrm{{{mark}}}}}$"
-                elif mark:
-                    text += "$^{" + "".join("\\dagger" if x == "+" else "\\ddagger" for x in mark) + "}$"
+                if widest[m]:  # marks in a zero-width box, the column's widest mark as a phantom: digits align
+                    text += (f"\\rlap{{{marks[s][m]}}}" if marks[s][m] else "") + f"\\phantom{{{widest[m]}}}"
                 values.append(text)
             lines.append((f"{letter} & " if letters else "") + f"{escape_latex(run)} & " + " & ".join(values)
                          + " \\\\")
@@ -562,6 +563,18 @@ class Report:
         html = importlib.import_module("cranfield.render.html")  # the HTML writer, beside this module
         return str(html.html_report(self))
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the results table with significance marks and intervals
+        (:func:`cranfield.render.html.notebook_html`)."""
+        import importlib
+
+        html = importlib.import_module("cranfield.render.html")
+        return str(html.notebook_html(self))
+
+    def _repr_markdown_(self) -> str:
+        """The Markdown table (:meth:`to_markdown`), for front ends that show Markdown."""
+        return self.to_markdown()
+
     def to_json(self) -> str:
         """The report as one JSON object: cranfield's version, settings, inputs, warnings,
         ``table`` (the rows of :meth:`to_frame`) and ``pairs`` (of :meth:`pairs_frame`);
@@ -604,6 +617,16 @@ class Report:
     def __repr__(self) -> str:
         return (f"Report({len(self.results.runs)} runs × {len(self.results.measures)} measures × "
                 f"{len(self.results.topics)} topics, test={self.settings['test']!r}, baseline={self.baseline!r})")
+
+
+def _latex_mark(mark: str, letters: bool) -> str:
+    """A cell's significance mark in LaTeX: superscript letters, or † (better than the baseline)
+    and ‡ (worse); empty without a mark."""
+    if not mark:
+        return ""
+    if letters:
+        return f"$^{{\\mathrm{{{mark}}}}}$"
+    return "$^{" + "".join("\\dagger" if x == "+" else "\\ddagger" for x in mark) + "}$"
 
 
 def ord_index(letter: str) -> int:

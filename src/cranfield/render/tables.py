@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the studies' result types, for the annotations only: `eval`
 
 
 def provenance_line(results: Results) -> str:
-    """``# cranfield 0.1.0 order=score missing=auto ...`` — what produced the numbers."""
+    """``# cranfield 1.0.0rc1 order=score missing=auto ...`` — what produced the numbers."""
     p = results.provenance
     items = [f"{k}={','.join(v) if isinstance(v, list) else v}" for k, v in p.items() if k != "cranfield"]
     return f"# cranfield {p.get('cranfield', '')} " + " ".join(items)
