@@ -614,8 +614,9 @@ class Evaluator:
         of topics is one :class:`~cranfield.batch.SampledBatch` of all the samples."""
         coll = self.collection
         run = sampled.run  # the topics, stripped and checked as a run's (an empty run: no copy of the rows)
-        whole = self.prepare(Run(run.name, run.source, sampled.topic_ids, np.zeros(len(sampled.topic_ids) + 1, np.int64),
-                                 run.docno[:0], run.score[:0], None, run.doc_key[:0]))
+        no_rows = np.zeros(len(sampled.topic_ids) + 1, np.int64)
+        whole = self.prepare(Run(run.name, run.source, sampled.topic_ids, no_rows, run.docno[:0], run.score[:0], None,
+                                 run.doc_key[:0]))
         # the ranked lists as one run (list k: a sample of topic sampled.topic[k]), cut as prepare cuts a run
         lists = self.prepare(dataclasses.replace(run, topic_ids=tuple(whole.topic_ids[t] for t in sampled.topic)),
                              check=False, strip=False)

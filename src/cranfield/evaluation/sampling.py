@@ -129,14 +129,15 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
         key, docno = run.doc_key[rows], run.docno[rows]
     if docno.dtype.kind != "S":
         docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
-    code, first = _document_codes(topic_doc_keys(row_topic, key.astype(np.uint64, copy=False)), np.repeat(slot == 0, count))
+    key = key.astype(np.uint64, copy=False)
+    code, first = _document_codes(topic_doc_keys(row_topic, key), np.repeat(slot == 0, count))
     if not _same_bytes(docno[first][code], docno):  # a 64-bit collision: tell the documents apart by name
         _, first, code = np.unique(np.rec.fromarrays([row_topic, docno]), return_index=True, return_inverse=True)
         code = code.ravel()
     doc = np.full((n, t, d), -1, dtype=np.int64)
     doc.reshape(-1)[flat] = code
     cell, code_docno = row_topic[first].astype(np.int64), docno[first]
-    row = coll.lookup(cell + t0, key[first].astype(np.uint64, copy=False), code_docno)  # the join with the qrels, once per code
+    row = coll.lookup(cell + t0, key[first], code_docno)  # the join with the qrels, once per code
     grades = records(np.concatenate((coll.grades, np.zeros((1, coll.grades.shape[1]), dtype=coll.grades.dtype))))
     labels = np.zeros((n, t, d, coll.grades.shape[1]), dtype=coll.grades.dtype)
     records(labels)[flat] = grades.take(row)[code]
