@@ -250,7 +250,10 @@ def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
         weight_k = np.zeros(groups.shape[0] + 1)
         group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
         if k == 0:  # every rank (-1, past the end, takes the last entry: the overflow bin, weight 0)
-            out += np.bincount((base + group_k[doc]).reshape(-1), (a * weight_k[doc]).reshape(-1), out.size)
+            bins, w = group_k[doc], weight_k[doc]
+            bins += base  # in place: no more arrays of the batch's size than needed
+            w *= a
+            out += np.bincount(bins.reshape(-1), w.reshape(-1), out.size)
         else:
             pos = np.flatnonzero(many[doc] > k)
             ranked = doc.reshape(-1)[pos]
