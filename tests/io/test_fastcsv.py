@@ -226,3 +226,18 @@ def test_generated_plain_files_take_the_fast_path(tmp_path):
     fast = fastcsv.read_run_columns(path, min_bytes=0)
     assert fast is not None
     assert_same_columns(fast, tokenized(path))
+
+
+@pytest.mark.parametrize("case", ["spaces", "tabs", "crlf", "ties and shuffled topics", "unicode"])
+def test_stochastic_run_columns_read_identically(tmp_path, case):
+    """A stochastic run (column 2: the sample, read as codes) with its rank column as text
+    (order="rank"): the same arrays from both readers."""
+    lines = CLEAN[case].replace(b"Q0", b"s1").splitlines(keepends=True)
+    data = b"".join(lines + [line.replace(b"s1", b"s0") for line in lines])
+    path = tmp_path / "stochastic.run"
+    path.write_bytes(data)
+    fast = fastcsv.read_run_columns(path, min_bytes=0, codes=(0, 1), text=(3,))
+    assert fast is not None and fast.names[1] == ["s1", "s0"]
+    slow = read_columns(path, 6, text=[2, 3], numbers={4: "score"}, keys=[2], codes=[0, 1], uniform=[5],
+                        compact=True, ignore_extra=True)
+    assert_same_columns(fast, slow)

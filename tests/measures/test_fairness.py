@@ -263,8 +263,8 @@ def test_cli_prints_rows_in_every_format(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_permuted_samples_and_other_samples_give_the_same_values(tmp_path: Path) -> None:
-    """Document codes come from per-ranking sorts when every sample permutes the same documents,
-    and from one sort of all keys otherwise: both give the same values."""
+    """Document codes come from the keys of one sample of each topic when every sample ranks
+    those documents only, and from one sort of all keys otherwise: both give the same values."""
     files = fairness_files()
     run = Path(files["runs"][1]).read_text()
     other = _write(tmp_path, "other", run + "3 0 z1 1 0 shuffled\n3 1 z2 1 0 shuffled\n3 1 z1 2 0 shuffled\n")
@@ -275,6 +275,18 @@ def test_permuted_samples_and_other_samples_give_the_same_values(tmp_path: Path)
     for topic in ("1", "2"):
         for m in measures:
             assert mixed[topic, m] == permuted[topic, m], (topic, m)
+
+
+def test_equal_keys_of_different_documents_are_told_apart_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 64-bit key collision (here: every document given the same key) must not merge documents:
+    the codes are then taken from the docno strings, and the values do not change."""
+    import cranfield.evaluation.sampling as sampling
+
+    files = fairness_files()
+    measures = ["EE-L", "EE-D", "EE-R", "AWRF", "nDCG*AWRF"]
+    expected = _values(files["qrels"], files["runs"][1], measures, groups=files["groups"])
+    monkeypatch.setattr(sampling, "topic_doc_keys", lambda topic, key: np.zeros_like(key))
+    assert _values(files["qrels"], files["runs"][1], measures, groups=files["groups"]) == expected
 
 
 def test_report_shows_exposure_per_group_against_the_target() -> None:

@@ -182,15 +182,7 @@ class Collection:
 
     @cached_property
     def _slots(self) -> tuple[np.uint64, np.ndarray, np.ndarray]:
-        """A direct-address index over the sorted keys: the keys whose top ``bits`` bits are s
-        are ``key[bounds[s]:bounds[s + 1]]`` (about one key per eight slots); ``crowded[s]``:
-        slot s holds more than one key. ``bounds`` is clipped to the last key, so that
-        ``key[bounds[s]]`` is always a key (the first of slot s when it has any)."""
-        bits = int(min(max(np.ceil(np.log2(max(self.key.size, 1))) + 3, 1), 24))
-        shift = np.uint64(64 - bits)
-        bounds = np.searchsorted(self.key >> shift, np.arange(2**bits + 1, dtype=np.uint64))
-        crowded = np.diff(bounds) > 1
-        return shift, np.minimum(bounds[:-1], max(self.key.size - 1, 0)).astype(np.int32), crowded
+        return key_slots(self.key)
 
     def lookup(self, topic: np.ndarray, doc_key: np.ndarray, docno: np.ndarray) -> np.ndarray:
         """Row of each (topic index, docno) in the judged table, or -1 when unjudged."""
@@ -198,14 +190,7 @@ class Collection:
         if self.key.size == 0:
             return out
         k = topic_doc_keys(topic, doc_key)
-        shift, first, crowded = self._slots
-        slot = k >> shift
-        pos = first[slot]
-        hit = self.key[pos] == k
-        again = np.flatnonzero(crowded[slot] & ~hit)
-        if again.size:  # slots holding several keys: binary search among them
-            pos[again] = np.minimum(np.searchsorted(self.key, k[again]), self.key.size - 1)
-            hit[again] = self.key[pos[again]] == k[again]
+        pos, hit = find_keys(self.key, self._slots, k)
         found = np.flatnonzero(hit)
         row = pos[found].astype(np.int64)
         # equal keys of different documents are collisions, not matches
@@ -290,6 +275,34 @@ class Collection:
     @cached_property
     def _blocks(self) -> dict[tuple[int, int], Topics]:
         return {}
+
+
+def key_slots(key: np.ndarray) -> tuple[np.uint64, np.ndarray, np.ndarray]:
+    """A direct-address index over sorted 64-bit keys: the keys whose top ``bits`` bits are s
+    are ``key[bounds[s]:bounds[s + 1]]`` (about one key per eight slots); ``crowded[s]``:
+    slot s holds more than one key. ``bounds`` is clipped to the last key, so that
+    ``key[bounds[s]]`` is always a key (the first of slot s when it has any)."""
+    bits = int(min(max(np.ceil(np.log2(max(key.size, 1))) + 3, 1), 24))
+    shift = np.uint64(64 - bits)
+    bounds = np.searchsorted(key >> shift, np.arange(2**bits + 1, dtype=np.uint64))
+    crowded = np.diff(bounds) > 1
+    return shift, np.minimum(bounds[:-1], max(key.size - 1, 0)).astype(np.int32), crowded
+
+
+def find_keys(key: np.ndarray, slots: tuple[np.uint64, np.ndarray, np.ndarray], k: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The position of each of ``k`` in the sorted non-empty ``key`` (indexed by :func:`key_slots`), and
+    whether it is there: one direct look-up per key, a binary search only in crowded slots."""
+    shift, first, crowded = slots
+    slot = k >> shift
+    pos = first[slot]
+    hit = key[pos] == k
+    again = np.flatnonzero(~hit)
+    again = again[crowded[slot[again]]]
+    if again.size:  # slots holding several keys: binary search among them
+        pos[again] = np.minimum(np.searchsorted(key, k[again]), key.size - 1)
+        hit[again] = key[pos[again]] == k[again]
+    return pos, hit
 
 
 def records(rows: np.ndarray) -> np.ndarray:

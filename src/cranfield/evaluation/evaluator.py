@@ -569,10 +569,10 @@ class Evaluator:
 
         return dd_weights(self.collection.topics, self.dd_depth)[keep]
 
-    def prepare(self, run: Run, check: bool = True) -> Run:
-        """Apply ``strip_topic_prefix``, ``depth`` (trec_eval -M) and ``judged_only`` (-J) to a run
-        (and, with ``check``, refuse a run none of whose topics is in the qrels)."""
-        if self.strip_topic_prefix:
+    def prepare(self, run: Run, check: bool = True, strip: bool = True) -> Run:
+        """Apply ``strip_topic_prefix`` (with ``strip``), ``depth`` (trec_eval -M) and ``judged_only``
+        (-J) to a run (and, with ``check``, refuse a run none of whose topics is in the qrels)."""
+        if self.strip_topic_prefix and strip:
             stripped = tuple(t.rsplit("-", 1)[-1] for t in run.topic_ids)
             if len(set(stripped)) < len(stripped):
                 raise CranfieldError(f"{run.source}: stripping topic prefixes makes two topics the same")
@@ -653,21 +653,26 @@ class Evaluator:
         """Scores of a stochastic run over the collection's topics (docs/fairness.md): each block
         of topics is one :class:`~cranfield.batch.SampledBatch` of all the samples."""
         coll = self.collection
-        samples = [self.prepare(run, check=k == 0) for k, run in enumerate(sampled.samples())]
-        whole = dataclasses.replace(sampled.run, topic_ids=tuple(
-            t.rsplit("-", 1)[-1] for t in sampled.topic_ids) if self.strip_topic_prefix else sampled.topic_ids)
-        if not samples:
-            self._check_topics(whole)
+        run = sampled.run  # the topics, stripped and checked as a run's (an empty run: no copy of the rows)
+        no_rows = np.zeros(len(sampled.topic_ids) + 1, np.int64)
+        whole = self.prepare(Run(run.name, run.source, sampled.topic_ids, no_rows, run.docno[:0], run.score[:0], None,
+                                 run.doc_key[:0]))
+        # the ranked lists as one run (list k: a sample of topic sampled.topic[k]), cut as prepare cuts a run
+        lists = self.prepare(dataclasses.replace(run, topic_ids=tuple(whole.topic_ids[t] for t in sampled.topic)),
+                             check=False, strip=False)
+        where = coll.topic_index(whole)[sampled.topic]
+        sampled = dataclasses.replace(sampled, run=lists)
         relevant, target = self._fair_topics
         out = np.empty((len(self.measures), coll.n_topics))
         shares = np.full((coll.n_topics, len(self.fairness.group_ids)), np.nan) if per_group else None
         present = np.zeros(coll.n_topics, dtype=bool)
-        longest = max((int(r.lengths.max()) for r in samples if r.lengths.size), default=0)
+        longest = int(lists.lengths.max()) if lists.lengths.size else 0
         depth = longest if self.depth is None else min(self.depth, longest)
-        size = max(1, EVAL_CELL_BUDGET // (max(depth, 1) * max(len(samples), 1) * coll.grades.shape[1]))
+        size = max(1, EVAL_CELL_BUDGET // (max(depth, 1) * max(sampled.n_samples, 1) * coll.grades.shape[1]))
         for a in range(0, coll.n_topics, size):
             block = slice(a, min(a + size, coll.n_topics))
-            sb = sampled_batch(coll, samples, self.fairness, relevant, target, depth=self.depth, topics=block)
+            sb = sampled_batch(coll, sampled, where, self.fairness, relevant, target, depth=self.depth,
+                               topics=block)
             present[block] = sb.n_samples[0] > 0
             for m, measure in enumerate(self.measures):
                 out[m, block] = measure(sb)[0]

@@ -11,10 +11,9 @@ import numpy as np
 
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
-from cranfield.evaluation.collection import Collection
-from cranfield.io import Run
+from cranfield.evaluation.collection import Collection, find_keys, key_slots, records
 from cranfield.io.run import topic_doc_keys
-from cranfield.io.stochastic import Groups, Target, list_rows, read_groups, read_target
+from cranfield.io.stochastic import Groups, SampledRun, Target, read_groups, read_target
 
 TARGETS = ("uniform", "relevant")
 
@@ -100,93 +99,74 @@ def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
     return out
 
 
-def sampled_batch(coll: Collection, samples: list[Run], fair: Fairness, relevant: np.ndarray, target: np.ndarray,
-                  *, depth: int | None, topics: slice) -> SampledBatch:
-    """The :class:`SampledBatch` of one policy's samples (one :class:`Run` per sample slot) over a
-    block of topics: a code per (topic, document) shared by all samples (64-bit keys, checked
-    against the docno strings), and the labels of each code looked up in the judgments once
-    (not once per sample), as :meth:`Collection.batch` looks them up."""
+def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair: Fairness, relevant: np.ndarray,
+                  target: np.ndarray, *, depth: int | None, topics: slice) -> SampledBatch:
+    """The :class:`SampledBatch` of one policy over a block of topics, built straight from the
+    whole stochastic run (``where``: the collection topic of each of its ranked lists, -1 if
+    none): one scatter of every ranked document into the (samples, topics, depth) tensor, a code
+    per (topic, document) shared by all samples (64-bit keys, checked against the docno
+    strings), and the judgments and groups looked up once per code, not once per sample."""
     t0, t1, _ = topics.indices(coll.n_topics)
-    n, t = len(samples), t1 - t0
+    run = sampled.run
+    n, t = sampled.n_samples, t1 - t0
+    lens = run.lengths
+    lists = np.flatnonzero((where >= t0) & (where < t1))
+    list_topic, slot = where[lists] - t0, sampled.sample[lists]
     length = np.zeros((n, t), dtype=np.int64)
     present = np.zeros((n, t), dtype=bool)
-    parts = []
-    for s, run in enumerate(samples):
-        where = coll.topic_index(run)
-        lists = np.flatnonzero((where >= t0) & (where < t1))
-        lens = run.lengths[lists]
-        length[s, where[lists] - t0] = lens
-        present[s, where[lists] - t0] = True
-        rows = list_rows(run.offsets, lists)
-        starts = np.concatenate(([0], np.cumsum(lens)[:-1])).astype(np.int64)
-        parts.append((s, np.repeat(where[lists] - t0, lens), np.arange(rows.size) - np.repeat(starts, lens), rows,
-                      run))
+    length[slot, list_topic] = lens[lists]
+    present[slot, list_topic] = True
     longest = int(length.max()) if length.size else 0
     d = longest if depth is None else min(depth, longest)
-    pieces = []
-    for s, row_topic, rank, rows, run in parts:
-        use = rank < d
-        pieces.append((np.full(int(use.sum()), s), row_topic[use], rank[use], run.docno[rows[use]],
-                       run.doc_key[rows[use]]))
-    sample, topic, rank, docno, key = (np.concatenate([p[j] for p in pieces]) if pieces else np.zeros(0, np.int64)
-                                       for j in range(5))
+    count = np.minimum(lens[lists], d)
+    rank = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+    flat = rank + np.repeat((slot * t + list_topic) * d, count)
+    row_topic = np.repeat(list_topic, count)
+    if lists.size == lens.size and rank.size == run.docno.size:  # every row, in order: no copies
+        key, docno = run.doc_key, run.docno
+    else:
+        rows = rank + np.repeat(run.offsets[lists], count)
+        key, docno = run.doc_key[rows], run.docno[rows]
     if docno.dtype.kind != "S":
         docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
-    key = key.astype(np.uint64)
-    flat = (sample * t + topic) * d + rank
-    permuted = _permutation_codes(flat, key, docno, (n, t, d))
-    if permuted is not None:  # every sample ranks the same documents (the usual stochastic policy)
-        doc, code_key, code_docno = permuted
-        cell = np.repeat(np.arange(t, dtype=np.int64), d)
-    else:
-        keys = topic_doc_keys(topic.astype(np.int64), key)
-        distinct = np.unique(keys)  # a sort of the keys alone; each row then finds its code by binary search
-        code = np.searchsorted(distinct, keys)
-        first = np.empty(distinct.size, dtype=np.int64)
-        first[code] = np.arange(code.size)  # a row of each document
-        if not bool((docno[first[code]] == docno).all()):  # a 64-bit collision: tell the documents apart by name
-            _, first, code = np.unique(np.rec.fromarrays([topic, docno]), return_index=True, return_inverse=True)
-            code = code.ravel()
-        doc = np.full((n, t, d), -1, dtype=np.int64)
-        doc.reshape(-1)[flat] = code
-        cell, code_key, code_docno = topic[first].astype(np.int64), key[first], docno[first]
-    used = np.zeros(cell.size, dtype=bool)
-    used[doc[doc >= 0]] = True
-    row = np.full(cell.size, -1, dtype=np.int64)
-    row[used] = coll.lookup(cell[used] + t0, code_key[used], code_docno[used])
-    grades = np.concatenate((coll.grades, np.zeros((1, coll.grades.shape[1]), dtype=coll.grades.dtype)))
-    inside = doc >= 0
-    code_at = np.where(inside, doc, cell.size)  # past the end: the zero row
-    labels = grades[np.append(row, -1)[code_at]]
-    judged = np.append(row >= 0, False)[code_at]
+    key = key.astype(np.uint64, copy=False)
+    code, first = _document_codes(topic_doc_keys(row_topic, key), np.repeat(slot == 0, count))
+    if not _same_bytes(docno[first][code], docno):  # a 64-bit collision: tell the documents apart by name
+        _, first, code = np.unique(np.rec.fromarrays([row_topic, docno]), return_index=True, return_inverse=True)
+        code = code.ravel()
+    doc = np.full((n, t, d), -1, dtype=np.int64)
+    doc.reshape(-1)[flat] = code
+    cell, code_docno = row_topic[first].astype(np.int64), docno[first]
+    row = coll.lookup(cell + t0, key[first], code_docno)  # the join with the qrels, once per code
+    grades = records(np.concatenate((coll.grades, np.zeros((1, coll.grades.shape[1]), dtype=coll.grades.dtype))))
+    labels = np.zeros((n, t, d, coll.grades.shape[1]), dtype=coll.grades.dtype)
+    records(labels)[flat] = grades.take(row)[code]
+    judged = np.zeros((n, t, d), dtype=bool)
+    judged.reshape(-1)[flat] = (row >= 0)[code]
     batch = Batch(labels, judged, length, present, coll.topic_block(t0, t1))
     return SampledBatch(batch, 1, doc, cell, fair.weights(code_docno), target[topics], relevant[topics],
                         fair.group_ids)
 
 
-def _permutation_codes(flat: np.ndarray, key: np.ndarray, docno: np.ndarray, shape: tuple[int, int, int]
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Document codes when every sample of a topic ranks the same documents: each ranking's keys
-    sorted on their own (a sort of D keys per ranking, not of all rows), the j-th smallest key of
-    topic t being code t·D + j; the key and docno of each code, shape (T·D,) each. None when
-    some sample of a topic ranks other documents, or equal keys hide different docnos."""
-    n, t, d = shape
-    pad = np.iinfo(np.uint64).max
-    filled = np.full(n * t * d, pad, dtype=np.uint64)
-    filled[flat] = key
-    dense = filled.reshape(n, t, d)
-    order = np.argsort(dense, axis=2, kind="stable")
-    ranked = np.take_along_axis(dense, order, axis=2)
-    absent = (ranked == pad).all(axis=2)
-    if not bool(((ranked == ranked[:1]) | absent[..., None]).all()):  # slot 0 has every topic that any slot has
-        return None
-    inside = ranked != pad
-    doc = np.full((n, t, d), -1, dtype=np.int64)
-    codes = np.broadcast_to(np.arange(t * d, dtype=np.int64).reshape(1, t, d), doc.shape)
-    np.put_along_axis(doc, order, np.where(inside, codes, -1), axis=2)
-    code = doc.reshape(-1)[flat]
-    names = np.zeros(t * d, dtype=docno.dtype)
-    names[code] = docno  # the docno of each code (any of its rows)
-    if not bool((names[code] == docno).all()):  # equal keys of different documents: a 64-bit collision
-        return None
-    return doc, ranked[0].reshape(-1), names
+def _document_codes(keys: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A code per distinct key (0..U−1) for each of ``keys``, and a row holding each code. The
+    distinct keys are first sought among the ``seed`` rows (one sample of each topic: a sort of
+    T·D keys, then a direct look-up per row, :func:`key_slots`); only when some sample ranks a
+    document that the seed rows lack are all the keys sorted."""
+    distinct = np.unique(keys[seed])
+    found = distinct.size > 0
+    if found:
+        pos, hit = find_keys(distinct, key_slots(distinct), keys)
+        found = bool(hit.all())
+    if not found:
+        distinct = np.unique(keys)
+        pos = np.searchsorted(distinct, keys)
+    code = pos.astype(np.int64)
+    first = np.empty(distinct.size, dtype=np.int64)
+    first[code] = np.arange(code.size)  # a row of each document
+    return code, first
+
+
+def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two byte-string arrays of one dtype are equal item by item (compared as raw bytes)."""
+    return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8)))

@@ -53,13 +53,16 @@ def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
     return size >= min_bytes or ("pyarrow.csv" in sys.modules and size >= min_bytes // 64)
 
 
-def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES, threads: bool = True) -> Columns | None:
+def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES, threads: bool = True,
+                     codes: tuple[int, ...] = (0,), text: tuple[int, ...] = ()) -> Columns | None:
     """The columns :func:`~cranfield.io.run.read_run` reads of a run file (``qid`` as codes,
     ``docno`` as byte strings and keys, ``score`` as float64, ``tag`` checked for one value), as
     :func:`~cranfield.io._tokens.read_columns` gives them, or ``None`` when the fast path does
     not apply (see the module's docstring) or the file has fewer than ``min_bytes``; never
     raises for a bad file. ``threads=False`` parses on this thread only, in one block (for
-    callers that read several files at once, one per thread)."""
+    callers that read several files at once, one per thread). ``codes``: the columns read as
+    codes (a stochastic run's sample column 1 besides the qid); ``text``: more columns read as
+    byte strings (the rank column 3, for ``order="rank"``)."""
     if not worth_it(path, min_bytes) or not available():
         return None
     try:
@@ -70,7 +73,7 @@ def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES, threads: b
     if not data or len(data) > MAX_BYTES:
         return None
     try:
-        return _columns(data, str(path), threads)
+        return _columns(data, str(path), threads, codes, text)
     except Exception:  # any complaint of pyarrow: the tokenizer reads (or refuses) the file
         return None
 
@@ -162,7 +165,8 @@ def same_width(length: np.ndarray) -> bool:
     return -(-int(length.max()) // 8) * 8 <= 16 + 2 * int(length.min())
 
 
-def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
+def _columns(data: bytes, source: str, threads: bool = True, codes: tuple[int, ...] = (0,),
+             text: tuple[int, ...] = ()) -> Columns | None:
     import pyarrow as pa
     import pyarrow.csv as csv
 
@@ -178,6 +182,7 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
         return None
     names = [f"f{j}" for j in range(ncols)]
     used = {0: pa.string(), 2: pa.string(), 4: pa.float64(), 5: pa.string()}  # topic, docno, score, tag
+    used.update({j: pa.string() for j in codes + text})
     table = csv.read_csv(  # every row is split into its ncols fields; only the columns used are converted
         pa.py_buffer(data),
         read_options=csv.ReadOptions(column_names=names, use_threads=threads,
@@ -194,7 +199,7 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
         return None
     if not plain_blanks(data, rows, ncols):
         return None  # an empty field, or white space the tokenizer would split at
-    fields = {j: _offsets(table.column(names[j])) for j in (0, 2, 5)}  # the text columns used
+    fields = {j: _offsets(table.column(names[j])) for j in used if j != 4}  # the text columns used
     score = _numbers(table.column(names[4]), np.float64)  # read as float64 (column_types)
     if bool(np.isnan(score).any()):
         return None
@@ -202,16 +207,17 @@ def _columns(data: bytes, source: str, threads: bool = True) -> Columns | None:
     if not same_width(stop - start):
         return None
     docno, keys = strings_and_keys(buf, start, stop)
-    if not same_width(fields[0][2] - fields[0][1]):
-        return None  # a topic id far longer than the others: the tokenizer stores it apart
-    topics = CodeBook()  # codes in order of first appearance, as the tokenizer gives them
-    code = topics.encode(padded_strings(*fields[0], trim=False))
+    if not all(same_width(fields[j][2] - fields[j][1]) for j in codes + text):
+        return None  # an id far longer than the others: the tokenizer stores it apart
+    books = {j: CodeBook() for j in codes}  # codes in order of first appearance, as the tokenizer gives them
+    code = {j: book.encode(padded_strings(*fields[j], trim=False)) for j, book in books.items()}
     first, same = _first_and_same(*fields[5])
     return Columns(
         source=source, ncols=np.full(rows, RUN_COLUMNS, dtype=np.int32),
         line=np.arange(header + 1, header + rows + 1, dtype=np.int32),
-        text={2: docno}, number={4: np.array(score, dtype=np.float64)}, key={2: keys},
-        code={0: code}, names={0: topics.names}, first={5: first}, same={5: same}, comments=header,
+        text={2: docno, **{j: padded_strings(*fields[j]) for j in text}}, number={4: np.array(score, dtype=np.float64)},
+        key={2: keys}, code=code, names={j: book.names for j, book in books.items()}, first={5: first}, same={5: same},
+        comments=header,
     )
 
 

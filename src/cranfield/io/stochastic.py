@@ -20,6 +20,7 @@ import numpy as np
 from cranfield.errors import InputError
 from cranfield.io._tokens import FLOAT, INTEGER, parse_ints, python_numbers, read_columns, require_columns, shown
 from cranfield.io.arrow import is_arrow_table, is_parquet_path, read_parquet, table_to_frame
+from cranfield.io.fastcsv import read_run_columns
 from cranfield.io.run import (
     RUN_COLUMNS,
     Order,
@@ -139,8 +140,11 @@ def read_stochastic_run(path: str | Path, *, order: Order = "score", on_duplicat
     the score). Errors name the file and line, as for any run.
     """
     source = str(path)
-    cols = read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
-                        codes=[0, 1], uniform=[5], compact=True, ignore_extra=True)
+    # pyarrow's CSV reader for the usual file, as for a run (cranfield.io.fastcsv); else the tokenizer
+    cols = read_run_columns(path, codes=(0, 1), text=(3,) if order == "rank" else ())
+    if cols is None:
+        cols = read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
+                            codes=[0, 1], uniform=[5], compact=True, ignore_extra=True)
     require_columns(cols, (6,), "qid sample docno rank score tag")
     rank = parse_ints(cols.text[3], source, cols.line, "rank", column=4) if order == "rank" else None
     if name is None:

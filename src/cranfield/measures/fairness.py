@@ -73,22 +73,20 @@ def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.n
 
 
 def _grade_target(sb: SampledBatch, te: np.ndarray) -> np.ndarray:
-    """ε* of each ranked document, shape (P·N, T, D): the level target of its grade in its
-    topic (0 for documents that are not relevant)."""
+    """ε* of each document code, shape (U,): the level target of its grade in its topic (0 for
+    documents that are not relevant), looked up in a (topic, grade) table."""
     ideal = sb.batch.topics.ideal
-    grades = sb.batch.grades
     t, k = ideal.shape
+    valid = sb.doc >= 0
+    grade = np.zeros(sb.cell.size, dtype=np.int64)
+    grade[sb.doc[valid]] = np.maximum(sb.batch.grades[valid], 0)  # the grade of each code (any of its rows)
     if not k:
-        return np.zeros(grades.shape)
-    top = int(max(ideal.max(initial=0), grades.max(initial=0))) + 1
-    # rows of ideal (descending) as one ascending key: topic, then -grade
-    key = np.where(ideal > 0, np.arange(t)[:, None] * top + (top - 1 - ideal), np.iinfo(np.int64).max)
-    flat = key.ravel()
-    order = np.argsort(flat, kind="stable")
-    want = np.arange(t)[None, :, None] * top + (top - 1 - grades)
-    at = np.minimum(np.searchsorted(flat[order], want), flat.size - 1)
-    hit = (flat[order][at] == want) & (grades > 0)
-    return np.where(hit, te.ravel()[order][at], 0.0)
+        return np.zeros(sb.cell.size)
+    top = int(max(ideal.max(initial=0), grade.max(initial=0))) + 1
+    table = np.zeros((t, top))
+    pos = ideal > 0
+    table[np.nonzero(pos)[0], ideal[pos]] = te[pos]  # a grade's documents share its level target
+    return table.reshape(-1)[(sb.cell % t) * top + grade]
 
 
 def _per_code(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
@@ -111,10 +109,7 @@ class Exposures:
         te = level_targets(ideal, model, gamma, u)
         e = position_exposure(sb, model, gamma, u)
         self.run = _per_code(sb, e)  # ε per document code
-        valid = sb.doc >= 0
-        code_target = np.zeros(sb.cell.size)
-        code_target[sb.doc[valid]] = _grade_target(sb, te)[valid]
-        self.target = code_target  # ε* per document code
+        self.target = _grade_target(sb, te)  # ε* per document code
         self.target_norm = np.add.reduce(te * te, axis=1)  # ‖ε*‖² per topic
         self.levels = ((ideal > 0) & np.concatenate((np.ones((ideal.shape[0], 1), bool),
                                                      ideal[:, 1:] != ideal[:, :-1]), axis=1)).sum(axis=1)
@@ -235,11 +230,35 @@ def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
 
 
 def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
+    """Σ_r a(r)·w_{d_r,g} with the group weights as a sparse matrix (a document's k-th group
+    and weight, k = 0, 1, ...): one bincount over all ranks for each k, over the ranks of the
+    documents with more than k groups only (fixed order: independent of BLAS and threads)."""
     doc = sb.doc[:, :, :d]
-    a = np.where(doc >= 0, attention(d), 0.0)
-    safe = np.maximum(doc, 0)
     groups = _groups_and_target(sb)[0]
-    return np.stack([np.add.reduce(a * groups[:, j][safe], axis=2) for j in range(groups.shape[1])], axis=-1)
+    n, t = doc.shape[:2]
+    g = groups.shape[1]
+    code, group = np.nonzero(groups)  # by code, then group
+    weight = groups[code, group]
+    kth = np.arange(code.size) - np.searchsorted(code, code)  # the k-th group of its code
+    many = np.bincount(code, minlength=groups.shape[0] + 1)  # groups of each code; a last code: past the end
+    base = (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)
+    a = attention(d)
+    out = np.zeros(n * t * (g + 1))
+    for k in range(int(many.max(initial=0))):
+        at = kth == k
+        group_k = np.full(groups.shape[0] + 1, g, dtype=np.int64)  # g: an overflow bin, dropped
+        weight_k = np.zeros(groups.shape[0] + 1)
+        group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
+        if k == 0:  # every rank (-1, past the end, takes the last entry: the overflow bin, weight 0)
+            bins, w = group_k[doc], weight_k[doc]
+            bins += base  # in place: no more arrays of the batch's size than needed
+            w *= a
+            out += np.bincount(bins.reshape(-1), w.reshape(-1), out.size)
+        else:
+            pos = np.flatnonzero(many[doc] > k)
+            ranked = doc.reshape(-1)[pos]
+            out += np.bincount(base.reshape(-1)[pos // d] + group_k[ranked], a[pos % d] * weight_k[ranked], out.size)
+    return out.reshape(n, t, g + 1)[..., :g]
 
 
 def _js_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
