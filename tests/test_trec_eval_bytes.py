@@ -37,3 +37,21 @@ def test_all_trec_bytes(capsys, name, qrels, run, options):
     got = capsys.readouterr().out
     assert got == expected, next((f"{a!r} != {b!r}" for a, b in zip(got.splitlines(), expected.splitlines())
                                   if a != b), "lengths differ")
+
+
+def test_c_counts_a_missing_topic_as_zero(capsys, write):
+    """trec_eval 9 with ``-c`` counts a qrels topic the run lacks as 0 in every ``all`` row (but
+    num_q's), also where an empty ranking's value is not 0: ``yaap`` (log 1/(1+R)) and ``utility``
+    with a weight on relevant unretrieved documents. Expected: trec_eval 9.0.x's output for the
+    Robust 2003 run humR03dc without topics 303 and 650 (``robust03-c-missing.yaap-utility.gz``)."""
+    from cranfield.cli.main import main
+
+    with gzip.open(DATA / "robust03" / "input.humR03dc.gz", "rt") as f:
+        run = write("run.txt", "".join(line for line in f if line.split()[0] not in ("303", "650")))
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        code = main(["eval", "--compat", "trec_eval", "-c", "-q", "-m", "yaap", "-m", "utility.1,-1,2,0", "-m", "num_q",
+                     str(DATA / "robust03" / "qrels.txt.gz"), str(run)])
+    assert code == 0
+    assert capsys.readouterr().out == gzip.decompress((HERE / "robust03-c-missing.yaap-utility.gz").read_bytes()).decode()

@@ -415,7 +415,9 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run], version
     empty, at every recall level that asks for no relevant document (⌊level·R + 0.9⌋ = 0: level 0,
     and every level when R = 0); its ``all`` row is then NaN too. With ``-c``, ``num_rel``'s ``all``
     row counts the judgments of label > 0 of every qrels topic, whatever ``-l`` says
-    (``m_num_rel.c``, ``te_calc_avg_num_rel``). trec_eval 10.0 (``version=10``)
+    (``m_num_rel.c``, ``te_calc_avg_num_rel``), and every other measure counts such a topic as 0,
+    even one whose value on an empty ranking is not 0 (``yaap``, ``utility`` with c ≠ 0).
+    trec_eval 10.0 (``version=10``)
     with ``-c`` prints every qrels topic: a topic the run lacks is scored as a ranking of one
     unjudged document with its counts cleared (``trec_eval.c``'s ``bogus_ranking``), which
     ``-J`` leaves empty."""
@@ -443,6 +445,9 @@ def trec_eval_results(results: Results, evaluator: Any, runs: list[Run], version
                        else np.nan for spec in specs])
     undefined = (shown & empty)[:, None, keep] & asks_none[None, :, keep]
     fields = {f.name: getattr(results, f.name) for f in dataclasses.fields(results)}
+    if complete and version < 10:  # trec_eval 9 -c: a topic the run lacks counts 0 in every `all` row but num_q's
+        counted = np.array([bool(spec) and spec.spec.name == "NumQ" for spec in specs])
+        fields["values"] = np.where(shown[:, None, keep] | counted[None, :, None], results.values, 0.0)
     return TrecEvalResults(**fields, shown=shown[:, keep], undefined=undefined, totals=totals)
 
 
