@@ -166,6 +166,8 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
         Bonferroni: min(1, m·p). Holm (1979): the k-th smallest p-value becomes
         min(1, max_{j≤k} (m − j + 1)·p_(j)).
 
+    Notes
+    -----
     NaN p-values stay NaN and do not count in m.
 
     Examples
