@@ -182,6 +182,7 @@ def _run(args: list[str], cwd: Path, stdin: str | None = None) -> subprocess.Com
     return subprocess.run(args, cwd=cwd, env=_env(), input=stdin, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
 def test_doc_block_runs(block: Block, workdir: Path) -> None:
     if block.skip:
