@@ -7,8 +7,9 @@
 - ``api/*.md``: the API reference, rendered from the docstrings by mkdocstrings.
 
 The Markdown pages of ``docs/`` link ``../README.md`` so that they work on GitHub; in the site that
-link is the home page. A page of ``docs/`` missing from the nav joins the guides. The nav entries ``cli/index.md`` and ``measures/index.md`` of mkdocs.yml are
-expanded with the generated pages.
+link is the home page. A page of ``docs/`` missing from the nav joins the guides. The nav entries
+``cli/index.md``, ``measures/index.md`` and ``api/index.md`` of mkdocs.yml are expanded with the
+generated pages.
 """
 
 from __future__ import annotations

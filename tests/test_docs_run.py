@@ -140,8 +140,8 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                 dtype=str)
             frame["relevance"] = frame["relevance"].astype(int)
         else:
-            frame = pd.read_csv(path, sep=r"\s+", header=None, names=["query_id", "Q0", "doc_id", "rank", "score", "tag"],
-                                dtype={"query_id": str, "doc_id": str})
+            columns = ["query_id", "Q0", "doc_id", "rank", "score", "tag"]
+            frame = pd.read_csv(path, sep=r"\s+", header=None, names=columns, dtype={"query_id": str, "doc_id": str})
         frame.to_parquet(root / name, index=False)
     return root
 
