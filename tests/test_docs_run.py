@@ -208,3 +208,12 @@ def test_every_block_is_found() -> None:
     assert len(BLOCKS) >= 70
     assert {b.lang for b in BLOCKS} >= {"bash", "sh", "python"}
     assert all(len(b.skip) > 5 for b in BLOCKS if b.skip), "a skip marker must say why"
+
+
+def test_transcripts_are_compared(tmp_path: Path) -> None:
+    """A ``$ command`` line is run and what it prints compared with the lines shown after it."""
+    assert _sessions("$ echo a\na\n$ printf 'b\\nc\\n'\nb\nc\n") == [("echo a", "a"), ("printf 'b\\nc\\n'", "b\nc")]
+    assert _sessions("cranfield example\n") == []
+    done = _run(["bash", "-e", "-o", "pipefail", "-s"], tmp_path, stdin=_shell("cranfield measures RR | head -1"))
+    assert done.returncode == 0 and done.stdout.startswith("RR")
+    assert "dd-run.txt" in _shell("cranfield eval --dd-truth truth.txt \\\n    run.txt -m CT@10")
