@@ -44,7 +44,7 @@ the table starts with a measures x properties grid of ✓ (holds) / ✗; every r
 
 examples:
   cranfield axioms -m alpha-nDCG@10 -m ERR-IA@10 -m ACT -m AP_IA
-  cranfield axioms --plugin my_measures.py -m 'MyPrecision@10' --depth 10 --aspects 3 --format json
+  cranfield axioms --plugin my_measures.py -m 'MyPrecision@10' --depth 8 --aspects 3 --format json
       (your own measure: my_measures.py is the example of docs/plugins.md)
   cranfield axioms -m RBU -m OIE -m DCGU --properties confidence,recall,redundancy-002 --plot props.png
   cranfield axioms --properties all -m RR,F,P@10,AP,nDCG,Bpref,ERR,RBP,iRBU,RBPU,OIE --depth 4

@@ -340,6 +340,8 @@ def read_run(
         The file's columns as :func:`~cranfield.io.fastcsv.read_run_columns` read them already
         (on a read-ahead thread); None reads the file here.
 
+    Notes
+    -----
     Fields after the tag are ignored, as trec_eval ignores them. Scores are read as C's
     ``atof`` reads a complete number (:data:`~cranfield.io._tokens.FLOAT`).
 

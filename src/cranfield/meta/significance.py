@@ -186,6 +186,8 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
           min(1, min_{j>=k} m·p_(j)/j).
         - ``by`` (Benjamini & Yekutieli, Ann. Stat. 2001, any dependence): ``bh`` times Σ_{i<=m} 1/i.
 
+    Notes
+    -----
     NaN p-values stay NaN and do not count in m.
 
     Examples
