@@ -150,8 +150,11 @@ def _api_pages() -> dict[str, str]:
 
 
 def _readme() -> str:
+    """The README, its ``docs/`` links made site links and its links to the repository's root files
+    made links to the changelog page (CHANGELOG.md) or plain file names (CITATION.cff, ...)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    return re.sub(r"\]\(docs/", "](", text)
+    text = re.sub(r"\]\(docs/", "](", text).replace("](CHANGELOG.md)", "](changelog.md)")
+    return re.sub(r"\[([^\]]+)\]\((CITATION\.cff|CONTRIBUTING\.md|LICENSE)\)", r"`\2`", text)
 
 
 _PAGES: dict[str, str] = {}
@@ -162,6 +165,7 @@ def on_config(config: Any) -> Any:
     os.environ.setdefault("COLUMNS", "100")  # argparse wraps --help to the terminal width
     _PAGES.clear()
     _PAGES["index.md"] = _readme()
+    _PAGES["changelog.md"] = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     _PAGES.update(_cli_pages())
     measures, entries = _measure_pages()
     _PAGES.update(measures)
