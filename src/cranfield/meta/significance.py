@@ -65,15 +65,19 @@ TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
 CORRECTIONS = ("none", "holm", "bonferroni")
 TIES = ("inclusive", "strict")
 DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey": 5_000}
-# A resample whose variance is below this fraction of its mean square is recomputed from its
-# values (two-pass), where the one-pass formula of the vectorised path would lose digits.
-_NEAR_DEGENERATE = 1e-2
-# A resample whose |t*| is this close (relative) to the hit threshold is recomputed from its values,
-# so that the count does not depend on the order in which a matrix product sums.
-_NEAR_BOUND = 1e-9
+# A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
+# from its values (see _screen_floor for why this suffices).
+_SCREEN = 1e-7
+# Rows of w whose largest |value| lies outside 2**±_EXPONENT_LIMIT are recomputed from their values
+# (their squares could leave float64's normal range).
+_EXPONENT_LIMIT = 400
 # (pairs, resamples) cells per block of the bootstrap and randomisation tests: products this
 # small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
 _RESAMPLED_CELLS = 16_000
+_BOOTSTRAP_CELLS = 1 << 17  # (pairs, resamples) cells per block of the bootstrap (1 MB per array)
+# Multiply-adds per matrix product of the bootstrap: OpenBLAS runs a product this small on one
+# thread; on a loaded machine its threads' waiting cost several times the product itself.
+_PRODUCT_CELLS = 1 << 18
 _TUKEY_CELLS = 1 << 18  # keys per block of Tukey resamples (2 MB)
 _MAX_THREADS = 8
 _RAW_DOUBLES = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = raw >> 11
@@ -508,38 +512,33 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
     """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair: hit
     counts, the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
 
-    Each block is computed alone, with arrays of the same shapes whatever the group, so a
-    result never depends on how blocks are grouped into tasks; a group only shares the work
-    that depends on the pairs alone (t(z), w and its value classes).
+    Each block draws from its own stream and every t* is computed exactly or screened exactly
+    (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
+    group's resamples are processed together, one block of pairs at a time.
     """
     n = columns.shape[1]
-    draws = []
-    for block in group:
-        idx = block.generator().integers(0, n, (block.size, n))  # topics drawn by each resample, for all pairs
-        draws.append((block, idx, _draw_counts(idx, n)))
+    idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
+    counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
+    numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
     hits = np.zeros(len(pairs), dtype=np.int64)
-    kept = min(k, sum(block.size for block in group))
+    kept = min(k, len(numbers))
     top = np.empty((len(pairs), kept))
     top_at = np.empty((len(pairs), kept), dtype=np.int64)
-    null = [np.empty((block.size, len(pairs))) for block in group] if keep_null else None
-    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+    null = np.empty((len(numbers), len(pairs))) if keep_null else None
+    for part in chunks(len(pairs), len(numbers), _BOOTSTRAP_CELLS):
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
-        largest = _TopK(k)
-        for g, (block, idx, counts) in enumerate(draws):
-            t_star = _resampled_t(w, idx, counts, bound)
-            size = np.abs(t_star)
-            with np.errstate(invalid="ignore"):
-                hits[part] += (size >= bound).sum(axis=1)
-            if kept:
-                at = _largest(size, min(k, block.size))
-                largest.add(np.take_along_axis(size, at, axis=1), at + block.resamples.start)
-            if null is not None:
-                null[g][:, part] = t_star.T
+        t_star = _resampled_t(w, idx, counts, bound)
+        size = np.abs(t_star)
+        with np.errstate(invalid="ignore"):
+            hits[part] = (size >= bound).sum(axis=1)
         if kept:
-            top[part], top_at[part] = largest.result()
-    return _BootstrapPart(hits, top, top_at, np.concatenate(null) if null is not None else None)
+            at = _largest(size, kept)
+            top[part], top_at[part] = np.take_along_axis(size, at, axis=1), numbers[at]
+        if null is not None:
+            null[:, part] = t_star.T
+    return _BootstrapPart(hits, top, top_at, null)
 
 
 class _TopK:
@@ -649,29 +648,74 @@ def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.n
     """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
     (pairs, B).
 
-    The sums Σc·w and Σc·w² come from the topic counts C (T, B) by one matrix product
-    [w; w²] @ C. Two kinds of resample are recomputed from their values, two-pass and in a fixed
-    order (:func:`_exact_t`), so that no decision depends on the product's summation order:
-
-    - the near-degenerate ones, whose variance is below 1e-2 of their mean square. Every
-      degenerate resample (sd = 0: all its topics share one value v) is among them: its
-      one-pass variance is a rounding error of order T·ε·v², and exactly 0 or negative when v² is
-      0 in floating point; recomputed, t* = 0 (v = 0) or ±inf;
-    - those whose |t*| is within 1e-9 (relative) of ``bound``, the threshold of the hit count
-      (P, 1): the one-pass t* is accurate to far better than that outside the first kind.
+    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from one matrix
+    product at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS,
+    CPU or thread count). From them t* = √(T−1)·s1/√D, D = T·s2 − s1², screens every resample
+    against the hit threshold ``bound`` (P, 1); those the screen cannot decide under a rigorous
+    error bound (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or
+    near-degenerate, among them every degenerate one (all topics share one value: D = 0) — are
+    recomputed from their values, two-pass and in a fixed order (:func:`_exact_t`), which is
+    what decides their hit.
     """
     n = w.shape[1]
-    sums = np.einsum("pt,tb->pb", np.concatenate([w, w * w]), counts)  # numpy's own loops: no BLAS threads
-    s1, s2 = sums[:len(w)], sums[len(w):]
-    means = s1 / n
-    var = (s2 - s1 * means) / (n - 1)
+    (s1, e1), (s2, e2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
+    d = n * s2 - s1 * s1
     with np.errstate(divide="ignore", invalid="ignore"):
-        t_star = means / np.sqrt(np.maximum(var, 0.0) / n)
-        near_bound = np.abs(np.abs(t_star) - bound) <= _NEAR_BOUND * np.maximum(1.0, bound)
-    rp, rb = np.nonzero((var <= _NEAR_DEGENERATE * s2 / n) | near_bound)
+        t_star = s1 * np.sqrt((n - 1) / d)
+        near = np.abs(np.abs(t_star) - bound) <= _SCREEN * np.maximum(1.0, bound)
+    rp, rb = np.nonzero(near | (d <= _screen_floor(n, np.abs(w).max(axis=1, keepdims=True), e1, e2)))
     for part in chunks(rp.size, n):
         t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
     return t_star
+
+
+def _grid_sums(v: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_t c_tb·v_pt for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B), computed
+    exactly on a grid, and each row's error bound (P, 1).
+
+    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉; the counts of
+    a resample are integers adding up to T, so every product and partial sum of q @ C is an
+    integer below 2**53 and a matrix product computes it exactly, in whatever order. The sum
+    returned, (q @ C)·2**−k (exact: a power of two), is off Σc·v by at most T·2**−k/2. A row
+    whose largest |value| lies outside 2**±:data:`_EXPONENT_LIMIT` gets the bound ∞.
+    """
+    n = v.shape[1]
+    exponent = np.frexp(np.abs(v).max(axis=1))[1]  # max |v| < 2**exponent
+    out = (np.abs(exponent) > _EXPONENT_LIMIT)[:, None]
+    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent[:, None])
+    q = np.rint(np.ldexp(v, shift))
+    sums = np.empty((len(q), counts.shape[1]))
+    rows = max(1, _PRODUCT_CELLS // counts.size)
+    for a in range(0, len(q), rows):  # exact integers: the order of the sum cannot matter, so BLAS is safe
+        np.matmul(q[a:a + rows], counts, out=sums[a:a + rows])
+    sums *= np.ldexp(1.0, -shift)
+    return sums, np.where(out, np.inf, np.ldexp(0.5 * n, -shift))
+
+
+def _screen_floor(n: int, top: np.ndarray, e1: np.ndarray, e2: np.ndarray) -> np.ndarray:
+    """Per row of w (P, 1), the D below which :func:`_resampled_t` recomputes a resample; above
+    it, the screened |t*| is within ρ·max(1, b) of the |t*| of :func:`_exact_t` whenever it is
+    within ρ of the threshold b (ρ = :data:`_SCREEN`), and on b's side otherwise.
+
+    With top = max|w|, |s1| ≤ M1 = T·top + e1 and s2 ≤ M2 = T·top² + e2. Σc·fl(w²) is within
+    2u·M2 of Σc·w² (u = 2**−53), so |s2 − Σc·w²| ≤ e2' = e2 + 2u·M2, and D = T·s2 − s1², computed
+    with a few roundings, is within ΔD = T·e2' + (2·M1 + e1)·e1 + 4u·(T·M2 + M1²) of the true D.
+    The true |t| = √(T−1)·|Σc·w|/√D lies within |t|·ΔD/(D − ΔD) + √(T−1)·e1/√(D − ΔD) of the
+    screened one, and :func:`_exact_t` (pairwise mean, two-pass SD) within γ·A of the true |t|,
+    with γ = (T + 8)·u and A = √(T(T−1)·s2/D) ≥ |t| (Higham, Accuracy and Stability of Numerical
+    Algorithms, SIAM 2002, §3.1 and §4.2; 8γ·A covers it, the second-order terms of the SD and
+    the screen's own roundings). Above the floor returned — the largest of 4ΔD/ρ, ΔD +
+    16(T−1)·e1²/ρ² and T(T−1)·M2·(32γ/ρ)² — the three terms are at most ρ/3·|t|, ρ/4 and ρ/4,
+    so |t*| moves by less than ρ·max(1, b) near b, and by less than its distance to b elsewhere.
+    """
+    u, gamma = 2.0 ** -53, (n + 8) * 2.0 ** -53
+    m1 = n * top + e1
+    m2 = n * top * top + e2
+    delta = n * (e2 + 2 * u * m2) + (2 * m1 + e1) * e1 + 4 * u * (n * m2 + m1 * m1)
+    with np.errstate(invalid="ignore"):
+        floor = np.maximum.reduce([4 * delta / _SCREEN, delta + 16 * (n - 1) * e1 * e1 / _SCREEN ** 2,
+                                   n * (n - 1) * m2 * (32 * gamma / _SCREEN) ** 2])
+    return np.where(np.isfinite(floor), floor, np.inf)
 
 
 def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
