@@ -75,8 +75,8 @@ _EXPONENT_LIMIT = 400
 # small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
 _RESAMPLED_CELLS = 16_000
 _BOOTSTRAP_CELLS = 1 << 17  # (pairs, resamples) cells per block of the bootstrap (1 MB per array)
-# Multiply-adds per matrix product of the bootstrap: OpenBLAS runs a product this small on one
-# thread; on a loaded machine its threads' waiting cost several times the product itself.
+# Multiply-adds per matrix product of the bootstrap (tiles of 64 resamples): OpenBLAS runs a product
+# this small on one thread; on a loaded machine its threads' waiting cost several times the product.
 _PRODUCT_CELLS = 1 << 18
 _TUKEY_CELLS = 1 << 18  # keys per block of Tukey resamples (2 MB)
 _MAX_THREADS = 8
@@ -529,8 +529,7 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
-        t_star = _resampled_t(w, idx, counts, bound)
-        size = np.abs(t_star)
+        t_star, size = _resampled_t(w, idx, counts, bound)
         with np.errstate(invalid="ignore"):
             hits[part] = (size >= bound).sum(axis=1)
         if kept:
@@ -644,60 +643,75 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
-    (pairs, B).
+def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T), and
+    |t*|; shape (pairs, B) each.
 
-    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from one matrix
-    product at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS,
-    CPU or thread count). From them t* = √(T−1)·s1/√D, D = T·s2 − s1², screens every resample
-    against the hit threshold ``bound`` (P, 1); those the screen cannot decide under a rigorous
-    error bound (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or
-    near-degenerate, among them every degenerate one (all topics share one value: D = 0) — are
-    recomputed from their values, two-pass and in a fixed order (:func:`_exact_t`), which is
-    what decides their hit.
+    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from matrix products
+    at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or
+    thread count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with
+    D = T·s2 − s1² is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the
+    same bits: only powers of two differ). Every resample is screened against the hit threshold
+    ``bound`` (P, 1); those the screen cannot decide under a rigorous error bound
+    (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or near-degenerate,
+    among them every degenerate one (all topics share one value: D = 0) — are recomputed from
+    their values, two-pass and in a fixed order (:func:`_exact_t`), which decides their hit.
     """
     n = w.shape[1]
-    (s1, e1), (s2, e2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
-    d = n * s2 - s1 * s1
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_star = s1 * np.sqrt((n - 1) / d)
-        near = np.abs(np.abs(t_star) - bound) <= _SCREEN * np.maximum(1.0, bound)
-    rp, rb = np.nonzero(near | (d <= _screen_floor(n, np.abs(w).max(axis=1, keepdims=True), e1, e2)))
+    (s1, k1), (s2, k2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
+    reach = _SCREEN * np.maximum(1.0, bound)
+    with np.errstate(all="ignore"):  # rows out of range give inf or nan here, and the floor ∞
+        d = np.ldexp(float(n), 2 * k1 - k2) * s2
+        d -= s1 * s1
+        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
+        t_star = np.divide(n - 1, d)
+        np.sqrt(t_star, out=t_star)
+        t_star *= s1
+        size = np.abs(t_star)
+        screened = (size >= bound - reach) & (size <= bound + reach)
+    screened |= ~(d > floor)
+    rows = np.flatnonzero(screened.any(axis=1))  # few: find the cells within these rows only
+    rp, rb = np.nonzero(screened[rows])
+    rp = rows[rp]
     for part in chunks(rp.size, n):
         t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
-    return t_star
+    size[rp, rb] = np.abs(t_star[rp, rb])
+    return t_star, size
 
 
 def _grid_sums(v: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Σ_t c_tb·v_pt for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B), computed
-    exactly on a grid, and each row's error bound (P, 1).
+    """Σ_t c_tb·v_pt·2**k_p for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B),
+    computed exactly on a grid, and the grid's k (P, 1).
 
     Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉; the counts of
     a resample are integers adding up to T, so every product and partial sum of q @ C is an
     integer below 2**53 and a matrix product computes it exactly, in whatever order. The sum
-    returned, (q @ C)·2**−k (exact: a power of two), is off Σc·v by at most T·2**−k/2. A row
-    whose largest |value| lies outside 2**±:data:`_EXPONENT_LIMIT` gets the bound ∞.
+    (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose largest |value| lies outside
+    2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor` sends it to the exact path).
     """
     n = v.shape[1]
-    exponent = np.frexp(np.abs(v).max(axis=1))[1]  # max |v| < 2**exponent
-    out = (np.abs(exponent) > _EXPONENT_LIMIT)[:, None]
-    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent[:, None])
-    q = np.rint(np.ldexp(v, shift))
+    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
+    out = np.abs(exponent) > _EXPONENT_LIMIT
+    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
+    q = np.rint(np.ldexp(np.where(out, 0.0, v), shift))
     sums = np.empty((len(q), counts.shape[1]))
-    rows = max(1, _PRODUCT_CELLS // counts.size)
+    cols = min(counts.shape[1], 64)
+    rows = max(1, _PRODUCT_CELLS // (cols * n))
     for a in range(0, len(q), rows):  # exact integers: the order of the sum cannot matter, so BLAS is safe
-        np.matmul(q[a:a + rows], counts, out=sums[a:a + rows])
-    sums *= np.ldexp(1.0, -shift)
-    return sums, np.where(out, np.inf, np.ldexp(0.5 * n, -shift))
+        for b in range(0, counts.shape[1], cols):
+            np.matmul(q[a:a + rows], counts[:, b:b + cols], out=sums[a:a + rows, b:b + cols])
+    return sums, np.where(out, _EXPONENT_LIMIT * 4, shift)
 
 
-def _screen_floor(n: int, top: np.ndarray, e1: np.ndarray, e2: np.ndarray) -> np.ndarray:
+def _screen_floor(n: int, top: np.ndarray, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
     """Per row of w (P, 1), the D below which :func:`_resampled_t` recomputes a resample; above
     it, the screened |t*| is within ρ·max(1, b) of the |t*| of :func:`_exact_t` whenever it is
     within ρ of the threshold b (ρ = :data:`_SCREEN`), and on b's side otherwise.
 
-    With top = max|w|, |s1| ≤ M1 = T·top + e1 and s2 ≤ M2 = T·top² + e2. Σc·fl(w²) is within
+    The sums are off by at most e1 = T·2**−k1/2 and e2 = T·2**−k2/2 (:func:`_grid_sums`; a row
+    out of range, k = 4·:data:`_EXPONENT_LIMIT`, gets the floor ∞). With top = max|w|,
+    |s1| ≤ M1 = T·top + e1 and s2 ≤ M2 = T·top² + e2. Σc·fl(w²) is within
     2u·M2 of Σc·w² (u = 2**−53), so |s2 − Σc·w²| ≤ e2' = e2 + 2u·M2, and D = T·s2 − s1², computed
     with a few roundings, is within ΔD = T·e2' + (2·M1 + e1)·e1 + 4u·(T·M2 + M1²) of the true D.
     The true |t| = √(T−1)·|Σc·w|/√D lies within |t|·ΔD/(D − ΔD) + √(T−1)·e1/√(D − ΔD) of the
@@ -709,13 +723,14 @@ def _screen_floor(n: int, top: np.ndarray, e1: np.ndarray, e2: np.ndarray) -> np
     so |t*| moves by less than ρ·max(1, b) near b, and by less than its distance to b elsewhere.
     """
     u, gamma = 2.0 ** -53, (n + 8) * 2.0 ** -53
+    e1, e2 = np.ldexp(0.5 * n, -k1), np.ldexp(0.5 * n, -k2)
     m1 = n * top + e1
     m2 = n * top * top + e2
     delta = n * (e2 + 2 * u * m2) + (2 * m1 + e1) * e1 + 4 * u * (n * m2 + m1 * m1)
     with np.errstate(invalid="ignore"):
         floor = np.maximum.reduce([4 * delta / _SCREEN, delta + 16 * (n - 1) * e1 * e1 / _SCREEN ** 2,
                                    n * (n - 1) * m2 * (32 * gamma / _SCREEN) ** 2])
-    return np.where(np.isfinite(floor), floor, np.inf)
+    return np.where(np.isfinite(floor) & (np.maximum(k1, k2) < 4 * _EXPONENT_LIMIT), floor, np.inf)
 
 
 def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
