@@ -74,6 +74,7 @@ _EXPONENT_LIMIT = 400
 # (pairs, resamples) cells per block of the bootstrap and randomisation tests: products this
 # small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
 _RESAMPLED_CELLS = 16_000
+_SPAN_BLOCKS = 4  # blocks of bootstrap resamples processed together (1,000 resamples)
 _BOOTSTRAP_CELLS = 1 << 17  # (pairs, resamples) cells per block of the bootstrap (1 MB per array)
 # Multiply-adds per matrix product of the bootstrap (tiles of 64 resamples): OpenBLAS runs a product
 # this small on one thread; on a loaded machine its threads' waiting cost several times the product.
@@ -514,8 +515,25 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
 
     Each block draws from its own stream and every t* is computed exactly or screened exactly
     (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
-    group's resamples are processed together, one block of pairs at a time.
+    group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
+    and the spans' candidates merged in b order.
     """
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], columns, pairs, k, keep_null)
+             for a in range(0, len(group), _SPAN_BLOCKS)]
+    if len(spans) == 1:
+        return spans[0]
+    largest = _TopK(k)
+    for span in spans:
+        largest.add(span.top, span.top_at)
+    top, top_at = largest.result() if k else (spans[0].top, spans[0].top_at)
+    null = np.concatenate([span.null for span in spans]) if keep_null else None
+    return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
+
+
+def _bootstrap_span(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
+                    keep_null: bool) -> _BootstrapPart:
+    """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
+    of pairs at a time."""
     n = columns.shape[1]
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
