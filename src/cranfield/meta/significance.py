@@ -679,16 +679,17 @@ def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.n
     n = w.shape[1]
     (s1, k1), (s2, k2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
     reach = _SCREEN * np.maximum(1.0, bound)
-    with np.errstate(all="ignore"):  # rows out of range give inf or nan here, and the floor ∞
-        d = np.ldexp(float(n), 2 * k1 - k2) * s2
-        d -= s1 * s1
+    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
+        d = np.multiply(s2, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=s2)
+        d -= np.multiply(s1, s1, out=np.empty_like(s1))
         floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
         t_star = np.divide(n - 1, d)
         np.sqrt(t_star, out=t_star)
         t_star *= s1
-        size = np.abs(t_star)
-        screened = (size >= bound - reach) & (size <= bound + reach)
-    screened |= ~(d > floor)
+        size = np.abs(t_star, out=s1)
+        screened = np.greater_equal(size, bound - reach)
+        screened &= np.less_equal(size, bound + reach)
+    screened |= np.less_equal(d, floor)
     rows = np.flatnonzero(screened.any(axis=1))  # few: find the cells within these rows only
     rp, rb = np.nonzero(screened[rows])
     rp = rows[rp]
