@@ -178,6 +178,28 @@ def test_bootstrap_delta_across_many_blocks_with_ties():
     np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("x", [continuous(n=30, s=6), discrete(), np.round(continuous(n=40, s=5), 2),
+                               continuous(n=9, s=4) * 1e-130, continuous(n=9, s=4) * 1e150])
+def test_bootstrap_screen_decides_as_the_exact_path(x, monkeypatch):
+    """The exact-grid matrix products screen each resample and send the undecided ones to the
+    two-pass recomputation; with every resample recomputed (the screen's window made huge) the
+    ASLs are the same, bit for bit, also where |values| leave float64's safe range."""
+    screened = bootstrap_test(x, n_resamples=500, rng=6)
+    monkeypatch.setattr(sig, "_SCREEN", 1e100)
+    assert np.array_equal(bootstrap_test(x, n_resamples=500, rng=6).pvalue, screened.pvalue)
+
+
+def test_bootstrap_grid_sums_are_exact_and_order_free():
+    """The grid's integer sums are exact: the same as a fixed-order integer sum."""
+    w = continuous(n=50, s=7).T - 0.5
+    counts = np.random.default_rng(1).multinomial(50, np.full(50, 1 / 50), size=300).T.astype(float)
+    sums, shift = sig._grid_sums(w, counts)
+    q = np.rint(np.ldexp(w, shift)).astype(np.int64)
+    assert np.array_equal(sums, (q @ counts.astype(np.int64)).astype(float))
+    assert np.abs(q).max() * 50 < 2 ** 53
+    assert np.all(np.abs(np.ldexp(sums, -shift) - w @ counts) <= np.ldexp(25.0, -shift) + 1e-12)
+
+
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
 def test_a_generator_seeds_the_streams_and_is_advanced(bit_generator):
     """Any Generator works: equal states give equal results, and each call advances it."""

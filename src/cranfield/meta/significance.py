@@ -70,15 +70,20 @@ TUKEY_TESTS = ("tukey", "tukey-randomised")  # one family over all systems: no f
 CORRECTIONS = ("none", "holm", "bonferroni", "hommel", "bh", "by")
 TIES = ("inclusive", "strict")
 DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey-randomised": 5_000}
-# A resample whose variance is below this fraction of its mean square is recomputed from its
-# values (two-pass), where the one-pass formula of the vectorised path would lose digits.
-_NEAR_DEGENERATE = 1e-2
-# A resample whose |t*| is this close (relative) to the hit threshold is recomputed from its values,
-# so that the count does not depend on the order in which a matrix product sums.
-_NEAR_BOUND = 1e-9
+# A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
+# from its values (see _screen_floor for why this suffices).
+_SCREEN = 1e-7
+# Rows of w whose largest |value| lies outside 2**±_EXPONENT_LIMIT are recomputed from their values
+# (their squares could leave float64's normal range).
+_EXPONENT_LIMIT = 400
 # (pairs, resamples) cells per block of the bootstrap and randomisation tests: products this
 # small stay in cache and were several times steadier than large ones under a multi-threaded BLAS.
 _RESAMPLED_CELLS = 16_000
+_SPAN_BLOCKS = 4  # blocks of bootstrap resamples processed together (1,000 resamples)
+_BOOTSTRAP_CELLS = 1 << 17  # (pairs, resamples) cells per block of the bootstrap (1 MB per array)
+# Multiply-adds per matrix product of the bootstrap (tiles of 64 resamples): OpenBLAS runs a product
+# this small on one thread; on a loaded machine its threads' waiting cost several times the product.
+_PRODUCT_CELLS = 1 << 18
 _TUKEY_CELLS = 1 << 18  # keys per block of Tukey resamples (2 MB)
 _MAX_THREADS = 8
 _RAW_DOUBLES = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)  # random() = raw >> 11
@@ -551,38 +556,49 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
     """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair: hit
     counts, the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
 
-    Each block is computed alone, with arrays of the same shapes whatever the group, so a
-    result never depends on how blocks are grouped into tasks; a group only shares the work
-    that depends on the pairs alone (t(z), w and its value classes).
+    Each block draws from its own stream and every t* is computed exactly or screened exactly
+    (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
+    group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
+    and the spans' candidates merged in b order.
     """
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], columns, pairs, k, keep_null)
+             for a in range(0, len(group), _SPAN_BLOCKS)]
+    if len(spans) == 1:
+        return spans[0]
+    largest = _TopK(k)
+    for span in spans:
+        largest.add(span.top, span.top_at)
+    top, top_at = largest.result() if k else (spans[0].top, spans[0].top_at)
+    null = np.concatenate([span.null for span in spans]) if keep_null else None
+    return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
+
+
+def _bootstrap_span(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
+                    keep_null: bool) -> _BootstrapPart:
+    """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
+    of pairs at a time."""
     n = columns.shape[1]
-    draws = []
-    for block in group:
-        idx = block.generator().integers(0, n, (block.size, n))  # topics drawn by each resample, for all pairs
-        draws.append((block, idx, _draw_counts(idx, n)))
+    idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
+    counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
+    numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
     hits = np.zeros(len(pairs), dtype=np.int64)
-    kept = min(k, sum(block.size for block in group))
+    kept = min(k, len(numbers))
     top = np.empty((len(pairs), kept))
     top_at = np.empty((len(pairs), kept), dtype=np.int64)
-    null = [np.empty((block.size, len(pairs))) for block in group] if keep_null else None
-    for part in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+    null = np.empty((len(numbers), len(pairs))) if keep_null else None
+    for part in chunks(len(pairs), len(numbers), _BOOTSTRAP_CELLS):
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
-        largest = _TopK(k)
-        for g, (block, idx, counts) in enumerate(draws):
-            t_star = _resampled_t(w, idx, counts, bound)
-            size = np.abs(t_star)
-            with np.errstate(invalid="ignore"):
-                hits[part] += (size >= bound).sum(axis=1)
-            if kept:
-                at = _largest(size, min(k, block.size))
-                largest.add(np.take_along_axis(size, at, axis=1), at + block.resamples.start)
-            if null is not None:
-                null[g][:, part] = t_star.T
+        t_star, size = _resampled_t(w, idx, counts, bound)
+        with np.errstate(invalid="ignore"):
+            hits[part] = (size >= bound).sum(axis=1)
         if kept:
-            top[part], top_at[part] = largest.result()
-    return _BootstrapPart(hits, top, top_at, np.concatenate(null) if null is not None else None)
+            at = _largest(size, kept)
+            top[part], top_at[part] = np.take_along_axis(size, at, axis=1), numbers[at]
+        if null is not None:
+            null[:, part] = t_star.T
+    return _BootstrapPart(hits, top, top_at, null)
 
 
 class _TopK:
@@ -688,33 +704,95 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray) -> np.ndarray:
-    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T); shape
-    (pairs, B).
+def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T), and
+    |t*|; shape (pairs, B) each.
 
-    The sums Σc·w and Σc·w² come from the topic counts C (T, B) by one matrix product
-    [w; w²] @ C. Two kinds of resample are recomputed from their values, two-pass and in a fixed
-    order (:func:`_exact_t`), so that no decision depends on the product's summation order:
-
-    - the near-degenerate ones, whose variance is below 1e-2 of their mean square. Every
-      degenerate resample (sd = 0: all its topics share one value v) is among them: its
-      one-pass variance is a rounding error of order T·ε·v², and exactly 0 or negative when v² is
-      0 in floating point; recomputed, t* = 0 (v = 0) or ±inf;
-    - those whose |t*| is within 1e-9 (relative) of ``bound``, the threshold of the hit count
-      (P, 1): the one-pass t* is accurate to far better than that outside the first kind.
+    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from matrix products
+    at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or
+    thread count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with
+    D = T·s2 − s1² is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the
+    same bits: only powers of two differ). Every resample is screened against the hit threshold
+    ``bound`` (P, 1); those the screen cannot decide under a rigorous error bound
+    (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or near-degenerate,
+    among them every degenerate one (all topics share one value: D = 0) — are recomputed from
+    their values, two-pass and in a fixed order (:func:`_exact_t`), which decides their hit.
     """
     n = w.shape[1]
-    sums = np.einsum("pt,tb->pb", np.concatenate([w, w * w]), counts)  # numpy's own loops: no BLAS threads
-    s1, s2 = sums[:len(w)], sums[len(w):]
-    means = s1 / n
-    var = (s2 - s1 * means) / (n - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t_star = means / np.sqrt(np.maximum(var, 0.0) / n)
-        near_bound = np.abs(np.abs(t_star) - bound) <= _NEAR_BOUND * np.maximum(1.0, bound)
-    rp, rb = np.nonzero((var <= _NEAR_DEGENERATE * s2 / n) | near_bound)
+    (s1, k1), (s2, k2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
+    reach = _SCREEN * np.maximum(1.0, bound)
+    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
+        d = np.multiply(s2, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=s2)
+        d -= np.multiply(s1, s1, out=np.empty_like(s1))
+        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
+        t_star = np.divide(n - 1, d)
+        np.sqrt(t_star, out=t_star)
+        t_star *= s1
+        size = np.abs(t_star, out=s1)
+        screened = np.greater_equal(size, bound - reach)
+        screened &= np.less_equal(size, bound + reach)
+    screened |= np.less_equal(d, floor)
+    rows = np.flatnonzero(screened.any(axis=1))  # few: find the cells within these rows only
+    rp, rb = np.nonzero(screened[rows])
+    rp = rows[rp]
     for part in chunks(rp.size, n):
         t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
-    return t_star
+    size[rp, rb] = np.abs(t_star[rp, rb])
+    return t_star, size
+
+
+def _grid_sums(v: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Σ_t c_tb·v_pt·2**k_p for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B),
+    computed exactly on a grid, and the grid's k (P, 1).
+
+    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉; the counts of
+    a resample are integers adding up to T, so every product and partial sum of q @ C is an
+    integer below 2**53 and a matrix product computes it exactly, in whatever order. The sum
+    (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose largest |value| lies outside
+    2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor` sends it to the exact path).
+    """
+    n = v.shape[1]
+    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
+    out = np.abs(exponent) > _EXPONENT_LIMIT
+    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
+    q = np.rint(np.ldexp(np.where(out, 0.0, v), shift))
+    sums = np.empty((len(q), counts.shape[1]))
+    cols = min(counts.shape[1], 64)
+    rows = max(1, _PRODUCT_CELLS // (cols * n))
+    for a in range(0, len(q), rows):  # exact integers: the order of the sum cannot matter, so BLAS is safe
+        for b in range(0, counts.shape[1], cols):
+            np.matmul(q[a:a + rows], counts[:, b:b + cols], out=sums[a:a + rows, b:b + cols])
+    return sums, np.where(out, _EXPONENT_LIMIT * 4, shift)
+
+
+def _screen_floor(n: int, top: np.ndarray, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
+    """Per row of w (P, 1), the D below which :func:`_resampled_t` recomputes a resample; above
+    it, the screened |t*| is within ρ·max(1, b) of the |t*| of :func:`_exact_t` whenever it is
+    within ρ of the threshold b (ρ = :data:`_SCREEN`), and on b's side otherwise.
+
+    The sums are off by at most e1 = T·2**−k1/2 and e2 = T·2**−k2/2 (:func:`_grid_sums`; a row
+    out of range, k = 4·:data:`_EXPONENT_LIMIT`, gets the floor ∞). With top = max|w|,
+    |s1| ≤ M1 = T·top + e1 and s2 ≤ M2 = T·top² + e2. Σc·fl(w²) is within
+    2u·M2 of Σc·w² (u = 2**−53), so |s2 − Σc·w²| ≤ e2' = e2 + 2u·M2, and D = T·s2 − s1², computed
+    with a few roundings, is within ΔD = T·e2' + (2·M1 + e1)·e1 + 4u·(T·M2 + M1²) of the true D.
+    The true |t| = √(T−1)·|Σc·w|/√D lies within |t|·ΔD/(D − ΔD) + √(T−1)·e1/√(D − ΔD) of the
+    screened one, and :func:`_exact_t` (pairwise mean, two-pass SD) within γ·A of the true |t|,
+    with γ = (T + 8)·u and A = √(T(T−1)·s2/D) ≥ |t| (Higham, Accuracy and Stability of Numerical
+    Algorithms, SIAM 2002, §3.1 and §4.2; 8γ·A covers it, the second-order terms of the SD and
+    the screen's own roundings). Above the floor returned — the largest of 4ΔD/ρ, ΔD +
+    16(T−1)·e1²/ρ² and T(T−1)·M2·(32γ/ρ)² — the three terms are at most ρ/3·|t|, ρ/4 and ρ/4,
+    so |t*| moves by less than ρ·max(1, b) near b, and by less than its distance to b elsewhere.
+    """
+    u, gamma = 2.0 ** -53, (n + 8) * 2.0 ** -53
+    e1, e2 = np.ldexp(0.5 * n, -k1), np.ldexp(0.5 * n, -k2)
+    m1 = n * top + e1
+    m2 = n * top * top + e2
+    delta = n * (e2 + 2 * u * m2) + (2 * m1 + e1) * e1 + 4 * u * (n * m2 + m1 * m1)
+    with np.errstate(invalid="ignore"):
+        floor = np.maximum.reduce([4 * delta / _SCREEN, delta + 16 * (n - 1) * e1 * e1 / _SCREEN ** 2,
+                                   n * (n - 1) * m2 * (32 * gamma / _SCREEN) ** 2])
+    return np.where(np.isfinite(floor) & (np.maximum(k1, k2) < 4 * _EXPONENT_LIMIT), floor, np.inf)
 
 
 def _exact_t(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
