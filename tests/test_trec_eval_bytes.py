@@ -54,4 +54,5 @@ def test_c_counts_a_missing_topic_as_zero(capsys, write):
         code = main(["eval", "--compat", "trec_eval", "-c", "-q", "-m", "yaap", "-m", "utility.1,-1,2,0", "-m", "num_q",
                      str(DATA / "robust03" / "qrels.txt.gz"), str(run)])
     assert code == 0
-    assert capsys.readouterr().out == gzip.decompress((HERE / "robust03-c-missing.yaap-utility.gz").read_bytes()).decode()
+    expected = gzip.decompress((HERE / "robust03-c-missing.yaap-utility.gz").read_bytes()).decode()
+    assert capsys.readouterr().out == expected
