@@ -22,6 +22,7 @@ name in the docs                                       stands for
 ``rel/``, ``runA/``, ``runB/``, ``0001.rel``,          NTCIREVAL's sample ``.rel``/``.res`` (tests/data)
 ``0001.res``
 ``assignments.jsonl``                                  the bundled RAG nugget assignments
+``llm.qrels``, ``umbrela.qrels``, ``mturk.qrels``      copies of the Web 2012 ad hoc qrels (judges)
 ``my_measures.py``                                     the plugin of docs/plugins.md (tests/data)
 ``src/``                                               the checkout's ``src/`` (``src/cranfield/data``)
 ``$D``, ``$N``                                         the bundled data directory, nugget file
@@ -75,6 +76,8 @@ PLACEHOLDERS: dict[str, tuple[Path, bool]] = {
     **{name: (TESTS / "ntcireval" / "sample.rel", False) for name in ("0001.rel", "rel/0001.rel")},
     **{name: (TESTS / "ntcireval" / "sample.res", False) for name in ("0001.res", "runA/0001.res", "runB/0001.res")},
     "assignments.jsonl": (DATA / "rag.nuggets.jsonl", False),
+    # other judges' qrels stand in as copies of the reference (every agreement 1: the command runs)
+    **{name: (DATA / "web2012.adhoc.qrels.gz", True) for name in ("llm.qrels", "umbrela.qrels", "mturk.qrels")},
     "my_measures.py": (TESTS / "plugins" / "my_measures.py", False),
 }
 PARQUET = {"qrels.parquet": "qrels.txt", "run.parquet": "run.txt", "bm25.parquet": "run1.txt",

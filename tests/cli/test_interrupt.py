@@ -101,7 +101,9 @@ def test_ctrl_c_at_any_moment_of_a_report(tmp_path: Path) -> None:
             (out / "r.html").unlink()
             continue
         landed += 1
-        assert child.returncode == 130, (delay, stderr)
+        # 130, or (rarely, on a loaded machine) ended by the SIGINT itself after saying so: a shell
+        # reports both as status 130 (128 + SIGINT); either way nothing is written (below)
+        assert child.returncode in (130, -signal.SIGINT), (delay, stderr)
         assert stdout == "" and stderr.splitlines()[-1] == "cranfield: interrupted", (delay, stderr)
         assert "Traceback" not in stderr and "Exception ignored" not in stderr, stderr
         assert leftovers(out) == [], delay

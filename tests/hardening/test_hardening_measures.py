@@ -76,11 +76,18 @@ def score(measure: Measure, batch: Batch) -> np.ndarray:
         return measure(batch)
 
 
+# Interpolated precision at a recall level that asks for no relevant document is 0/0 on an empty
+# ranking (trec_eval's NaN; docs/conventions.md#judged-only): NaN there, finite everywhere else.
+UNDEFINED_ON_EMPTY = ("11pt", "IPrec")
+
+
 def assert_valid(name: str, measure: Measure, batch: Batch) -> None:
     values = score(measure, batch)
     lo, hi = measure.spec.value_range
     assert values.shape == batch.length.shape, name
-    assert np.isfinite(values).all(), (name, values)
+    may_be_nan = (batch.length == 0) & (measure.spec.name in UNDEFINED_ON_EMPTY)
+    assert (np.isfinite(values) | (may_be_nan & np.isnan(values))).all(), (name, values)
+    values = np.where(np.isnan(values), lo, values)
     assert ((values >= lo - 1e-9) & (values <= hi + 1e-9)).all(), (name, values, measure.spec.value_range)
 
 

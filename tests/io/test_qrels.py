@@ -59,8 +59,12 @@ def test_malformed_qrels(write, text, message):
         read_qrels(write("q.txt", text))
 
 
-def test_real_files_are_detected():
+def test_real_files_are_detected(monkeypatch):
     import warnings
+
+    import cranfield.io.qrels
+
+    monkeypatch.setattr(cranfield.io.qrels, "_NOTED", set())  # the note is said once per file and process
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an ad hoc file raises no detection warning
