@@ -14,8 +14,20 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._output import atomic_write
+from cranfield.analysis.repro import REPRO_COLUMNS
+from cranfield.analysis.similarity import ROW_COLUMNS
 from cranfield.evaluation.evaluator import Results
-from cranfield.render.tables import format_csv, format_json, format_table, provenance_line, trisk_label
+from cranfield.io.arrow import require_pyarrow, write_results_parquet, write_rows_parquet
+from cranfield.render.outputs import register, register_rows
+from cranfield.render.tables import (
+    format_csv,
+    format_json,
+    format_table,
+    provenance_line,
+    result_rows,
+    trisk_label,
+)
 
 FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval", "parquet")
 BINARY_FORMATS = ("parquet",)  # written to a file (Results.to_parquet, -o FILE), not rendered as text
@@ -168,3 +180,61 @@ def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk:
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
     return FORMATTERS[fmt](results, per_topic, None if trisk is None else np.asarray(trisk, dtype=np.float64))
+
+
+# ---------------------------------------------------------------- the output registry
+# Results (eval, nuggets, aspects) in every text format, the trec layout with trec_eval's
+# options; Parquet files (binary: the writer writes ``path`` whole and returns no text).
+@register_rows("eval", "nuggets", "aspects")
+def result_records(results: Results, per_topic: bool = False, trisk: Any = None, **_: Any) -> list[dict[str, Any]]:
+    """The rows of ``--format json``: run, topic, measure, value (null where undefined)."""
+    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
+    return [{"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
+            for run, topic, measure, value in result_rows(results, per_topic, risk)]
+
+
+@register(("eval", "nuggets", "aspects"), "table", "csv", "json", "ndeval", "gdeval", "ntcireval")
+def _results_text(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None,
+                  **_: Any) -> str:
+    return render(results, fmt, per_topic, trisk)
+
+
+@register(("eval", "nuggets", "aspects"), "trec")
+def _results_trec(results: Results, per_topic: bool = False, trisk: Any = None, relstrings: Any = None,
+                  header: bool = True, runid: bool | None = None, **_: Any) -> str:
+    """trec_eval's layout; with ``relstrings`` (:class:`~cranfield.compat.presets.TrecTopics`),
+    trec_eval's topic rules and relstring lines."""
+    if relstrings is None:
+        return render(results, "trec", per_topic, trisk)
+    text = str(relstrings.render(results, per_topic, header=header, runid=runid))
+    return text if trisk is None else with_trec_trisk(text, results, np.asarray(trisk, dtype=np.float64))
+
+
+@register(("eval", "nuggets"), "parquet")
+def _results_parquet(results: Results, path: str, per_topic: bool = False, trisk: Any = None, **_: Any) -> str:
+    """run, topic, measure, value; the provenance in the schema metadata (docs/parquet.md)."""
+    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
+    write_results_parquet(path, result_rows(results, per_topic, risk), results.provenance)
+    return ""
+
+
+@register("judges", "parquet")
+def _judges_parquet(result: Any, path: str, **_: Any) -> str:
+    require_pyarrow("writing Parquet")
+    frame = result.to_frame()
+    with atomic_write(path, "wb") as f:
+        frame.to_parquet(f, index=False)
+    return ""
+
+
+@register("similarity", "parquet")
+def _similarity_parquet(result: Any, path: str, **_: Any) -> str:
+    write_rows_parquet(path, zip(ROW_COLUMNS, ["string"] * 4 + ["float64"]), result.rows())
+    return ""
+
+
+@register("repro", "parquet")
+def _repro_parquet(result: Any, path: str, **_: Any) -> str:
+    kinds = ["string"] * 3 + ["int64", "string", "float64"]
+    write_rows_parquet(path, zip(REPRO_COLUMNS, kinds), result.rows, result.metadata)
+    return ""
