@@ -19,7 +19,7 @@ from cranfield.analysis.repro import REPRO_COLUMNS
 from cranfield.analysis.similarity import ROW_COLUMNS
 from cranfield.evaluation.evaluator import Results
 from cranfield.io.arrow import require_pyarrow, write_results_parquet, write_rows_parquet
-from cranfield.render.outputs import register, register_rows
+from cranfield.render.outputs import is_binary, register, register_rows
 from cranfield.render.tables import (
     format_csv,
     format_json,
@@ -28,9 +28,6 @@ from cranfield.render.tables import (
     result_rows,
     trisk_label,
 )
-
-FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval", "parquet")
-BINARY_FORMATS = ("parquet",)  # written to a file (Results.to_parquet, -o FILE), not rendered as text
 
 
 def _summary_only(results: Results) -> set[str]:
@@ -172,10 +169,10 @@ FORMATTERS: dict[str, Callable[..., str]] = {
 
 
 def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None) -> str:
-    """Render results in one of :data:`FORMATS` (the text ones: Parquet is written by
+    """Render results in one of the text formats of :data:`FORMATTERS` (Parquet is written by
     :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); ``trisk`` (runs × measures)
     adds the ``MEASURE[TRisk]`` rows."""
-    if fmt in BINARY_FORMATS:
+    if is_binary(fmt):
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
