@@ -38,10 +38,11 @@ class OutputFormat:
 
 
 FORMATS: dict[str, OutputFormat] = {f.name: f for f in (
-    OutputFormat("table", (".txt",), "an aligned text table after a # line of settings"),
+    OutputFormat("table", (), "an aligned text table after a # line of settings"),
     OutputFormat("trec", (".trec",), "trec_eval's layout and order (measure, topic, value)"),
     OutputFormat("csv", (".csv",), "CSV that pandas reads as is: a header row and data rows"),
     OutputFormat("json", (".json",), "a JSON array of objects (the rows)"),
+    OutputFormat("jsonl", (".jsonl", ".ndjson"), "JSON Lines: one object per line, the rows of json"),
     OutputFormat("parquet", (".parquet",), "a Parquet file of the rows (needs -o FILE and pyarrow)", binary=True),
     OutputFormat("latex", (".tex",), "a booktabs table with significance marks"),
     OutputFormat("markdown", (".md",), "a Markdown table with significance marks"),
@@ -82,8 +83,9 @@ _ROW_MAKERS: dict[str, Callable[..., list[dict[str, Any]]]] = {}
 
 
 def formats_for(kind: str) -> tuple[str, ...]:
-    """The formats of ``kind`` (:data:`OUTPUTS`), its default first."""
-    return OUTPUTS[kind]
+    """The formats of ``kind`` (:data:`OUTPUTS`), its default first; every kind with json has jsonl."""
+    declared = OUTPUTS[kind]
+    return (*declared, "jsonl") if "json" in declared else declared
 
 
 def is_binary(fmt: str) -> bool:

@@ -61,6 +61,12 @@ def rows_json(rows: list[dict[str, Any]], **_: Any) -> str:
     return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
 
 
+@register("*", "jsonl")
+def rows_jsonl(rows: list[dict[str, Any]], **_: Any) -> str:
+    """Rows as JSON Lines (jsonlines.org): one compact object per line, NaN and infinities null."""
+    return "".join(json.dumps({k: _jsonable(v) for k, v in r.items()}) + "\n" for r in rows)
+
+
 @register("*", "csv")
 def rows_csv(rows: list[dict[str, Any]], **_: Any) -> str:
     """Rows as CSV (:func:`~cranfield.render.tables.records_csv`)."""
