@@ -8,6 +8,7 @@ Regenerate (only for a deliberate change of an output, reviewed in the diff) wit
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import os
 import shlex
@@ -44,8 +45,8 @@ CASES: dict[str, str] = {
     "eval-compat-ndeval": f"eval --compat ndeval {W12}",
     "eval-compat-gdeval": f"eval --compat gdeval {S}/web2012.adhoc.qrels.gz {S}/web2012.ql.run.gz",
     "eval-compat-ntcireval": f"eval --compat ntcireval -g 1:2:3 {W12}",
-    "eval-dd-per-iteration": f"eval --dd-truth {D}/trec-dd/trecdd2016-truth.xml.gz {D}/trec-dd/trecdd2016-sample-run.txt "
-                             "-m CT@10 --per-iteration --format json",
+    "eval-dd-per-iteration": f"eval --dd-truth {D}/trec-dd/trecdd2016-truth.xml.gz "
+                             f"{D}/trec-dd/trecdd2016-sample-run.txt -m CT@10 --per-iteration --format json",
     "measures-json": "measures --format json",
     **{f"compare-{f}": f"compare {R03} -m AP -m P@10 --format {f}"
        for f in ("table", "csv", "json", "latex", "markdown")},
@@ -65,16 +66,18 @@ CASES: dict[str, str] = {
                      f"--orig-advanced {D}/robust03/input.pircRBa1.gz --rep-baseline {D}/robust03/input.humR03dc.gz "
                      f"--rep-advanced {D}/robust03/input.NLPR03vb10.gz -m AP -m P@10 --format {f}"
        for f in ("table", "csv", "json")},
-    **{f"judges-{f}": f"judges {S}/web2012.adhoc.qrels.gz second={D}/web2012/qrels.adhoc.txt --runs {W12_RUNS} -m AP --ci-B 50 --format {f}"
+    **{f"judges-{f}": f"judges {S}/web2012.adhoc.qrels.gz second={D}/web2012/qrels.adhoc.txt "
+                      f"--runs {W12_RUNS} -m AP --ci-B 50 --format {f}"
        for f in ("table", "csv", "json")},
-    **{f"nuggets-{f}": f"nuggets {S}/rag.nuggets.jsonl -m V_strict -m A --format {f}" for f in ("table", "csv", "json")},
+    **{f"nuggets-{f}": f"nuggets {S}/rag.nuggets.jsonl -m V_strict -m A --format {f}"
+       for f in ("table", "csv", "json")},
 }
 
 
 def _run(line: str) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONHASHSEED": "0", "COLUMNS": "100"}
-    return subprocess.run([sys.executable, "-m", "cranfield.cli.main", *shlex.split(line)], capture_output=True, env=env,
-                          cwd=ROOT, timeout=600)
+    return subprocess.run([sys.executable, "-m", "cranfield.cli.main", *shlex.split(line)], capture_output=True,
+                          env=env, cwd=ROOT, timeout=600)
 
 
 @pytest.mark.slow
@@ -85,11 +88,7 @@ def test_golden_output(name: str) -> None:
     out = done.stdout.replace(str(ROOT).encode(), b"ROOT")
     path = GOLDEN / f"{name}.out.gz"
     if os.environ.get("CRANFIELD_UPDATE_GOLDEN"):
-        import gzip
-
         path.write_bytes(gzip.compress(out, mtime=0))
-    import gzip
-
     expected = gzip.decompress(path.read_bytes())
     assert out == expected, (f"{name}: output changed (sha256 {hashlib.sha256(out).hexdigest()[:12]} vs "
                              f"{hashlib.sha256(expected).hexdigest()[:12]})")
