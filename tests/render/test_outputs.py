@@ -56,7 +56,7 @@ def test_format_is_declared_once():
 
 
 def test_every_declared_format_of_every_kind_has_a_writer():
-    for kind, declared in OUTPUTS.items():
+    for kind in OUTPUTS:
         for fmt in formats_for(kind):
             assert fmt in FORMATS
             generic = kind in outputs._ROW_MAKERS and ("*", fmt) in outputs._WRITERS
