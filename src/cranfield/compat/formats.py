@@ -17,6 +17,7 @@ import numpy as np
 from cranfield._output import atomic_write
 from cranfield.analysis.repro import REPRO_COLUMNS
 from cranfield.analysis.similarity import ROW_COLUMNS
+from cranfield.compat.trec_order import RELSTRING, trec_eval_key
 from cranfield.evaluation.evaluator import Results
 from cranfield.io.arrow import require_pyarrow, write_results_parquet, write_rows_parquet
 from cranfield.render.outputs import is_binary, register, register_rows
@@ -37,14 +38,16 @@ def _summary_only(results: Results) -> set[str]:
             if how == "geom" or getattr(getattr(spec, "spec", None), "name", None) == "NumQ"}
 
 
-def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
-    """One row as trec_eval prints it: ``%-22s\t%s\t%6.4f``, or ``%ld`` for its counts."""
-    text = "nan" if math.isnan(value) else str(int(value)) if how == "sum" else f"{value:6.4f}"
+def _trec_row(measure: str, topic: str, value: float, how: str, undefined: str = "nan") -> str:
+    """One row as trec_eval prints it: ``%-22s\t%s\t%6.4f``, or ``%ld`` for its counts;
+    ``undefined`` for NaN."""
+    text = undefined if math.isnan(value) else str(int(value)) if how == "sum" else f"{value:6.4f}"
     return f"{measure:<22}\t{topic}\t{text}"
 
 
 def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None, *, header: bool = True,
-                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None) -> str:
+                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None,
+                relstring_label: str = RELSTRING, undefined: str = "nan") -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
     Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
@@ -53,10 +56,11 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
     asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
     shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``relstrings`` (one ``{topic: text}``
     per run, :func:`cranfield.compat.presets.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
-    ``'%s'``. ``header`` writes the ``#`` provenance line first (docs/conventions.md#output); ``--compat trec_eval``
-    leaves it out, so the text is trec_eval's byte for byte.
+    ``'%s'``, labelled ``relstring_label`` (``relstring_20``). NaN prints as ``undefined`` (``--compat
+    trec_eval``: C's ``  -nan``). ``header`` writes the ``#`` provenance line first
+    (docs/conventions.md#output); ``--compat trec_eval`` leaves it out, so the text is trec_eval's
+    byte for byte.
     """
-    from cranfield.compat.presets import RELSTRING, trec_eval_key
 
     how = dict(zip(results.measures, results.aggregate))
     key = {m: trec_eval_key(m, i) for i, m in enumerate(results.measures)}
@@ -67,16 +71,16 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
     for s, run in enumerate(results.runs):
         mine = [(i, r) for i, r in enumerate(rows) if r[0] == run]
         topic_rows = [((r[1].encode(), key[r[2].partition("[")[0]], i),
-                       _trec_row(r[2], r[1], r[3], how.get(r[2].partition("[")[0], "mean")))
+                       _trec_row(r[2], r[1], r[3], how.get(r[2].partition("[")[0], "mean"), undefined))
                       for i, r in mine if r[1] != "all" and r[2].partition("[")[0] not in summary_only]
         if relstrings is not None:
-            topic_rows += [((t.encode(), trec_eval_key(RELSTRING, -1), -1), f"{RELSTRING:<22}\t{t}\t'{text}'")
+            topic_rows += [((t.encode(), trec_eval_key(RELSTRING, -1), -1), f"{relstring_label:<22}\t{t}\t'{text}'")
                            for t, text in relstrings[s].items()]
         lines += [line for _, line in sorted(topic_rows)]
         if show_runid:
             lines.append(f"{'runid':<22}\tall\t{run}")
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
-        lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
+        lines += [_trec_row(m, t, v, how[m], undefined) for _, (_, t, m, v) in all_rows]
     text = "\n".join(lines) + "\n"
     return text if trisk is None else with_trec_trisk(text, results, trisk)
 
