@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
     """``cranfield aspects order`` and ``cranfield aspects eval``."""
     import argparse
 
-    from cranfield.cli.options import add_output_option, add_run_options
+    from cranfield.cli.options import add_format_option, add_output_option, add_run_options
 
     p = sub.add_parser("aspects", help="multi-aspect evaluation: TOMA, CAM, MM",
                        description="Evaluate rankings judged on several aspects (Maistro et al., CIKM 2021).")
@@ -83,7 +83,7 @@ def add_parser(sub: Any) -> None:
                            help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
             q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
             q.add_argument("--per-topic", "-q", action="store_true")
-            q.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table")
+            add_format_option(q, "aspects", note="--report and --study print with table or json")
             q.add_argument("--report", action="store_true",
                            help="also the upper bound of each CAM/MM measure per topic: its best score over "
                                 "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
@@ -125,8 +125,7 @@ def _run_order(args: Any) -> int:
 
 
 def _run_eval(args: Any) -> int:
-    from cranfield.cli.options import check_output, emit, run_options_from, split_measures
-    from cranfield.compat.formats import render
+    from cranfield.cli.options import check_output, chosen_format, emit, render_result, run_options_from, split_measures
     from cranfield.io import as_run
 
     config = load_config(args.config) if args.config else {}
@@ -136,7 +135,7 @@ def _run_eval(args: Any) -> int:
     studies = list(dict.fromkeys(args.study or []))
     depth = check_int(args.zero_depth, "--zero-depth", low=1)
     bands = [check_int(b, "last rank of a band (--bands)", low=1) for b in args.bands.split(",")]
-    if (args.report or studies) and args.format not in ("table", "json"):
+    if (args.report or studies) and chosen_format(args) not in ("table", "json"):
         raise CranfieldError("--report and --study print with --format table or json")
     names = list(dict.fromkeys(split_measures(args.measure)))
     measures = [multi_aspect_measure(n) for n in names]
@@ -145,7 +144,6 @@ def _run_eval(args: Any) -> int:
     judgments = _read_judgments(args, sp.labels)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
     merged = _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
-    text = render(merged, args.format, args.per_topic)
     extra: dict[str, Any] = {}
     if args.report:
         extra["upper_bounds"] = _report(sp, judgments, names, grades, args.plot, weights.get("aspect_weights"))
@@ -158,14 +156,17 @@ def _run_eval(args: Any) -> int:
                 "zero": lambda: zero_aspect_documents(sp, judgments, runs, scores, topics, depth),
                 "bands": lambda: band_quality(sp, judgments, runs, scores, topics, bands)}
         extra.update({s: made[s]() for s in studies})
-    if args.format == "json" and extra:
+    if chosen_format(args) == "json" and extra:
         import json
 
-        document = {"results": json.loads(text), "runs": [r.name for r in runs] if studies else None,
-                    **{k: v.to_dict() for k, v in extra.items()}}
+        from cranfield.render.outputs import rows_of
+
+        document = {"results": rows_of("aspects", merged, {"per_topic": args.per_topic}),
+                    "runs": [r.name for r in runs] if studies else None, **{k: v.to_dict() for k, v in extra.items()}}
         text = json.dumps({k: v for k, v in document.items() if v is not None}, indent=1) + "\n"
-    elif extra:
-        text += "".join(_study_text(k, v) for k, v in extra.items())
+    else:
+        text = render_result(args, merged, per_topic=args.per_topic) + "".join(_study_text(k, v)
+                                                                               for k, v in extra.items())
     emit(text, args.output)
     return 0
 
