@@ -84,8 +84,11 @@ def _check_files(args: argparse.Namespace) -> None:
 
 def add_parser(sub: Any) -> None:
     """The ``cranfield collection`` and ``cranfield dss`` subcommands."""
-    from cranfield.cli.options import split_measures
+    _add_collection(sub)
+    _add_dss(sub)
 
+
+def _add_collection(sub: Any) -> None:
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
         description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): "
@@ -119,6 +122,10 @@ def add_parser(sub: Any) -> None:
     add_test_options(g, "bootstrap", seed_of="the permutations and the resampling")
     add_run_options(c.add_argument_group("reading the runs (as in `cranfield eval`)"))
     c.set_defaults(handler=_run_collection)
+
+
+def _add_dss(sub: Any) -> None:
+    from cranfield.cli.options import split_measures
 
     d = sub.add_parser(
         "dss", help="document selection sensitivity of measures (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7)",
