@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "cranfield"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "cranfield"
 MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
 
 

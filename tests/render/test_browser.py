@@ -6,7 +6,7 @@ and ``data:`` images are fetched), that no script ran (no dialog, no ``<script>`
 title intact) although a run is tagged ``<script>alert(1)</script>``, and that the page's
 Content-Security-Policy is in force.
 
-``python tests/report/test_browser.py docs/report.png`` writes the screenshot of the README
+``python tests/render/test_browser.py docs/report.png`` writes the screenshot of the README
 (the bundled TREC Web 2012 runs against their ad hoc qrels, the QL run as baseline).
 """
 
