@@ -25,7 +25,7 @@ from cranfield.errors import check_choice, check_int, invalid
 if TYPE_CHECKING:
     from cranfield.meta.significance import PairwiseResult
 
-__all__ = ["MAX_RESAMPLES", "SignificanceTest", "register", "unregister", "lookup", "names", "resampling",
+__all__ = ["MAX_RESAMPLES", "OPTIONS", "SignificanceTest", "register", "unregister", "lookup", "names", "resampling",
            "check_resamples"]
 
 # B of every resampling test: its (B, topics) draws are held in memory at once (docs/meta.md#command-line)
