@@ -84,7 +84,7 @@ class SignificanceTest:
             wanted |= {"n_resamples", "rng"}
         if not wanted <= taken:
             raise invalid(f"kernel of the {self.name} test", "a function taking " + ", ".join(sorted(wanted)),
-                          f"{self.kernel.__name__}{inspect.signature(self.kernel)}")
+                          f"{getattr(self.kernel, '__name__', 'kernel')}{inspect.signature(self.kernel)}")
 
     @property
     def resampling(self) -> bool:
