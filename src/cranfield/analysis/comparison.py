@@ -52,9 +52,9 @@ _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (floa
 def default_correction(test: str) -> str:
     """The correction used when none is given: Holm's step-down (Holm, Scand. J. Stat. 1979)
     for the pairwise tests, none for Tukey HSD, which controls the family-wise error itself."""
-    from cranfield.meta.significance import TUKEY_TESTS
+    from cranfield.meta.registry import lookup
 
-    return "none" if test in TUKEY_TESTS else "holm"
+    return "none" if lookup(test).all_systems else "holm"
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,7 +221,8 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     ----------
     results : Results or any score matrix input of :mod:`cranfield.meta.scores`
     measure : str
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
+    test : str
+        A registered significance test (:func:`cranfield.meta.registry.names`).
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
@@ -312,7 +313,8 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
             seed: int, confidence: float, b: int) -> Comparison:
     """The :class:`Comparison` of one run: its mean and interval, no pairs."""
     from cranfield.errors import CranfieldError, check_choice
-    from cranfield.meta.significance import DEFAULT_RESAMPLES, check_test
+    from cranfield.meta.registry import lookup
+    from cranfield.meta.significance import check_test
 
     check_test(test, correction)
     check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True, text=False)
@@ -329,6 +331,6 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
         losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
         significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
-        n_resamples=n_resamples or DEFAULT_RESAMPLES[test] if test in DEFAULT_RESAMPLES else None,
+        n_resamples=lookup(test).resamples(n_resamples or None),
         confidence=confidence, bootstrap_resamples=b, seed=seed, baseline=None, topics=tuple(results.topics),
     )

@@ -8,7 +8,8 @@ import argparse
 import sys
 from typing import Any
 
-from cranfield.cli.meta import CORRECTION_CHOICES, add_test_options
+from cranfield.cli.meta import CORRECTION_CHOICES, add_test_options, listed
+from cranfield.meta.registry import lookup, names
 
 REPORT_EPILOG = """\
 the HTML report is one file that loads nothing at view time (inline CSS and SVG figures; a
@@ -56,8 +57,9 @@ def add_parser(sub: Any) -> None:
                    help="also compare another judge's qrels (a path, or name=path; repeatable) with QRELS on these "
                         "runs and measures: a section of the .md, .html and .json report (docs/judges.md)")
     add_test_options(p, "t")
+    family = listed([name for name in names() if lookup(name).all_systems])
     p.add_argument("--correction", choices=CORRECTION_CHOICES,
-                   help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
+                   help=f"multiple-comparison correction (default: holm; none for {family})")
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
@@ -72,7 +74,8 @@ def _check(args: argparse.Namespace) -> None:
     from cranfield._output import check_writable
     from cranfield.analysis.comparison import default_correction
     from cranfield.errors import check_float, check_int, invalid
-    from cranfield.meta._common import check_alpha, check_count
+    from cranfield.meta._common import check_alpha
+    from cranfield.meta.registry import check_resamples
     from cranfield.meta.significance import check_test
     from cranfield.render.report import SAVE_FORMATS
 
@@ -80,7 +83,7 @@ def _check(args: argparse.Namespace) -> None:
         raise invalid("report file", "named with one of the extensions " + ", ".join(SAVE_FORMATS), args.output)
     check_writable(args.output, "report file")
     args.seed = check_int(args.seed, "--seed", low=0)
-    args.B = None if args.B is None else check_count(args.B, "number of resamples --B", text=True)
+    args.B = None if args.B is None else check_resamples(args.B, "number of resamples --B", text=True)
     args.alpha = check_alpha(args.alpha, text=True)
     args.confidence = check_float(args.confidence, "confidence level --confidence", low=0, high=1,
                                   open_low=True, open_high=True)

@@ -28,6 +28,7 @@ from cranfield.analysis.comparison import BOOTSTRAP_CI_RESAMPLES, Comparison, co
 from cranfield.errors import CranfieldError, EvaluationWarning, listing
 from cranfield.evaluation.evaluator import Evaluator, Results
 from cranfield.io.ir_metadata import read_ir_metadata
+from cranfield.meta.registry import lookup
 
 __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_letter", "SAVE_FORMATS"]
 
@@ -143,7 +144,7 @@ class Report:
         Compare every run with this one (a run name, one of the run files given, or its index)
         instead of every pair of runs; with several baselines every run with each of them, the
         correction over all those pairs, marked with letters as for all pairs.
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
+    test : str
         The significance test (:func:`cranfield.meta.pairwise_test`; default the paired t-test).
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Multiple-comparison correction over the pairs of each measure; default Holm (Holm, Scand.
@@ -377,11 +378,8 @@ class Report:
         return f"{marks}: significantly better/worse than the baseline {escape(self.baseline)} ({how}, {level})."
 
     def _how(self) -> str:
-        names = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomization":
-                 "randomisation test", "bootstrap": "paired bootstrap test", "tukey": "Tukey HSD",
-                 "tukey-randomised": "randomised Tukey HSD"}
         s = self.settings
-        how = names.get(s["test"], s["test"])
+        how = lookup(s["test"]).title
         if s["B"]:
             how += f", B = {s['B']}"
         if s["correction"] != "none":
