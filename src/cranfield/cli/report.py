@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from cranfield.cli.meta import CORRECTION_CHOICES, add_test_options
+from cranfield.cli.meta import add_correction_option, add_test_options
 
 REPORT_EPILOG = """\
 the HTML report is one file that loads nothing at view time (inline CSS and SVG figures; a
@@ -56,8 +56,7 @@ def add_parser(sub: Any) -> None:
                    help="also compare another judge's qrels (a path, or name=path; repeatable) with QRELS on these "
                         "runs and measures: a section of the .md, .html and .json report (docs/judges.md)")
     add_test_options(p, "t")
-    p.add_argument("--correction", choices=CORRECTION_CHOICES,
-                   help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
+    add_correction_option(p)
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
