@@ -338,7 +338,7 @@ def _data_sections(report: ReportData, order: np.ndarray, results: Any) -> tuple
     toc.append(("precision-recall", "Precision–recall"))
     if figures.coverage is not None and figures.irec is not None:
         depth = figures.coverage_depth
-        typed = " (nav)igational or (inf)ormational" if any(x.endswith(("(nav)", "(inf)"))
+        typed = ", then (nav) or (inf), its type" if any(x.endswith(("(nav)", "(inf)"))
                                                               for x in figures.coverage_labels) else ""
         body = _figure(plots.coverage_figure(figures.coverage, names, figures.coverage_labels, depth, order),
                        "intent-coverage",

@@ -430,11 +430,20 @@ def draw_coverage(ax: Any, coverage: np.ndarray, runs: Sequence[str], labels: Se
     ax.set_xlim(-0.5, grid.shape[1] - 0.5)
     ax.set_ylim(0.5, grid.shape[0] + 0.5)
     _run_ticks(ax, [runs[s] for s in order[::-1]])
+    topics = [str(x).rsplit(":", 1)[0] for x in labels]
+    starts = [k for k in range(len(topics)) if k == 0 or topics[k] != topics[k - 1]]
     if len(labels) <= 60:
-        ax.set_xticks(np.arange(len(labels)), [plot_label(x, 16) for x in labels], rotation=90, fontsize=6)
+        ax.set_xticks(np.arange(len(labels)), [plot_label(x, 20) for x in labels], rotation=90, fontsize=6)
+        ax.set_xlabel(f"intents (topic:intent), covered in the first {depth} ranks")
+    elif len(starts) <= 60:  # too many intents to name: each topic named at its first intent, topics ruled off
+        ax.set_xticks(np.array(starts, dtype=float), [plot_label(topics[k], 12) for k in starts], rotation=90,
+                      fontsize=6)
+        for k in starts[1:]:
+            ax.axvline(k - 0.5, color="0.6", linewidth=0.4)
+        ax.set_xlabel(f"intents by topic (hover a column: topic:intent), covered in the first {depth} ranks")
     else:
         ax.set_xticks([])
-    ax.set_xlabel(f"intents (topic:intent), covered in the first {depth} ranks")
+        ax.set_xlabel(f"intents (hover a column: topic:intent), covered in the first {depth} ranks")
     return image
 
 
