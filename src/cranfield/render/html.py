@@ -170,7 +170,8 @@ def _mark(report: ReportData, mark: list[str], many: bool) -> str:
     shown = ("," if many else "").join(mark)
     if len(mark) > 8:
         shown = f"{len(mark)} runs"
-    return f'<sup title="significantly better than {esc(" ".join(mark))}">{esc(shown)}</sup>'
+    say = f"significantly better than {esc(' '.join(mark))}"
+    return f'<sup title="{say}" aria-label="{say}">{esc(shown)}</sup>'
 
 
 def _results_table(report: ReportData, legend: str, pairs: bool = True, names: Sequence[str] | None = None) -> str:

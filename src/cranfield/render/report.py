@@ -115,28 +115,11 @@ class Report:
     Attributes
     ----------
     data : ReportData
-        Everything below, computed once.
-    results : Results
-    comparisons : list of Comparison
-        One per measure, in measure order (:class:`cranfield.analysis.comparison.Comparison`).
-    baseline : str or None
-        The baseline's run name (None for all pairs and for several baselines).
-    baselines : tuple of str
-        Every baseline's run name (empty for all pairs).
-    settings : dict
-        test, correction, alpha, B, seed, confidence, bootstrap_resamples, baseline and
-        ``evaluation`` (the Results' provenance).
-    inputs : list of dict
-        Per input file: role (``"qrels"`` or ``"run"``), path, name, bytes, sha256 (nothing for
-        in-memory data).
-    warnings : list of str
-        The :class:`~cranfield.EvaluationWarning` messages raised while evaluating and comparing
-        (they are shown as well).
-    evaluator : Evaluator or None
-    runs : list of Run or None
-        The runs as read (None for :meth:`from_results`).
-    judges : JudgeComparison or None
-        After :meth:`compare_judges`.
+        Everything the report shows, computed once; its fields are read through the properties
+        ``results``, ``comparisons`` (a list), ``baseline`` (None for all pairs and for several
+        baselines), ``baselines``, ``settings``, ``inputs`` (a list), ``warnings`` (a list; the
+        :class:`~cranfield.EvaluationWarning` messages, also shown), ``evaluator``, ``runs`` (a
+        list; None with :meth:`from_results`) and ``judges`` (after :meth:`compare_judges`).
     """
 
     data: ReportData
