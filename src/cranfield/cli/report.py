@@ -12,12 +12,13 @@ from cranfield.cli.meta import add_correction_option, add_test_options
 
 REPORT_EPILOG = """\
 the HTML report is one file that loads nothing at view time (inline CSS and SVG figures; a
-Content-Security-Policy forbids every request): settings and provenance (version, options, file
-names with sizes and SHA-256, topic-set warnings), the results table with significance and
-confidence intervals, per measure the system ranking with CIs, the per-topic score distribution
-of every run and (with --baseline) the per-topic differences sorted by size, interpolated
-precision-recall curves, for diversity qrels the per-intent coverage and I-rec at depth, and for
-truncation-aware measures the run lengths. Run tags, topic ids and file names are escaped.
+Content-Security-Policy forbids every request): the results table with significance and
+confidence intervals and the per-pair tables first, per measure the system ranking with CIs, the
+per-topic score distribution of every run and (with --baseline) the per-topic differences sorted
+by size (hover a bar for its topic) with a per-topic table, interpolated precision-recall curves,
+for diversity qrels the per-intent coverage and I-rec at depth, for truncation-aware measures the
+run lengths, and last the settings and provenance (version, test and correction, options, file
+names with sizes and SHA-256, topic-set warnings). Run tags, topic ids and file names are escaped.
 
 -o picks the format by extension: .html, .tex (booktabs table), .md, .csv, .json, .parquet.
 
