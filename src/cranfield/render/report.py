@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -226,11 +226,16 @@ class Report:
         return self.data.best()
 
     # ------------------------------------------------------------------ tables
-    def legend(self, fmt: str = "text") -> str:
+    def legend(self, fmt: str = "text", labels: Mapping[str, str] | None = None) -> str:
         """What the marks mean: the test, B, correction and α; ``fmt`` (``"text"``, ``"latex"``,
         ``"markdown"``, ``"html"``: ▲/▼, escaped by the page) decides the marks shown and how the
-        baseline's name is escaped."""
-        escape = {"latex": escape_latex, "markdown": escape_markdown}.get(fmt, str)
+        baseline's name is escaped; ``labels`` maps run names to the labels the table shows."""
+        label = dict(labels or {})
+        plain = {"latex": escape_latex, "markdown": escape_markdown}.get(fmt, str)
+
+        def escape(name: str) -> str:
+            return plain(label.get(name, name))
+
         how = self._how()
         level = f"$p < {self.settings['alpha']:g}$" if fmt == "latex" else f"p < {self.settings['alpha']:g}"
         if self.baseline is None:
@@ -386,8 +391,10 @@ class Report:
         return lines
 
     def to_html(self) -> str:
-        """One self-contained HTML page (:func:`cranfield.render.html.html_report`)."""
-        return html.html_report(self.data, self.legend("html"))
+        """One self-contained HTML page (:func:`cranfield.render.html.html_report`), the baseline
+        named in the legend as in the table (:func:`cranfield.render.html.short_run_names`)."""
+        runs = self.results.runs
+        return html.html_report(self.data, self.legend("html", dict(zip(runs, html.short_run_names(runs)))))
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the results table with significance marks and intervals
