@@ -43,18 +43,25 @@ import numpy as np
 from cranfield._numeric import equal, ordered_matmul
 from cranfield.errors import check_float, check_int
 
-__all__ = ["Comparison", "compare_runs", "default_correction", "BOOTSTRAP_CI_RESAMPLES"]
+__all__ = ["Comparison", "compare_runs", "default_correction", "DEFAULT_CORRECTION", "BOOTSTRAP_CI_RESAMPLES"]
+
+DEFAULT_CORRECTION = "holm"
+"""The multiple-comparison correction of every command and function that compares pairs of runs
+when none is given: Holm's step-down (Holm, Scand. J. Statist. 1979) controls the family-wise
+error rate under any dependence between the tests and rejects everything Bonferroni rejects
+(docs/meta.md#the-default-correction)."""
 
 BOOTSTRAP_CI_RESAMPLES = 2_000  # B of the percentile bootstrap interval (Efron & Tibshirani 1993, §13.3)
 _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (float64: 16 MB)
 
 
 def default_correction(test: str) -> str:
-    """The correction used when none is given: Holm's step-down (Holm, Scand. J. Stat. 1979)
-    for the pairwise tests, none for Tukey HSD, which controls the family-wise error itself."""
+    """The correction used when none is given: :data:`DEFAULT_CORRECTION` (Holm's step-down, Holm,
+    Scand. J. Statist. 1979) for the pairwise tests, none for the tests over all systems (Tukey
+    HSD), which control the family-wise error themselves."""
     from cranfield.meta.registry import lookup
 
-    return "none" if lookup(test).all_systems else "holm"
+    return "none" if lookup(test).all_systems else DEFAULT_CORRECTION
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,10 +135,9 @@ class Comparison:
     topics: tuple[str, ...] = ()
 
     def to_frame(self) -> Any:
-        """One row per pair: measure, run_1, run_2, mean_1, mean_2, difference, ci_t_low/high,
-        ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses, statistic, pvalue,
-        pvalue_adjusted,
-        significant (a pandas DataFrame)."""
+        """One row per pair: measure, test, correction, run_1, run_2, mean_1, mean_2, difference,
+        ci_t_low/high, ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses,
+        statistic, pvalue, pvalue_adjusted, significant (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.records())
@@ -141,7 +147,8 @@ class Comparison:
         rows = []
         for k, (i, j) in enumerate(self.pairs.tolist()):
             rows.append({
-                "measure": self.measure, "test": self.test, "run_1": self.runs[i], "run_2": self.runs[j],
+                "measure": self.measure, "test": self.test, "correction": self.correction,
+                "run_1": self.runs[i], "run_2": self.runs[j],
                 "mean_1": float(self.means[i]), "mean_2": float(self.means[j]),
                 "difference": float(self.difference[k]),
                 "ci_t_low": float(self.ci_t[k, 0]), "ci_t_high": float(self.ci_t[k, 1]),

@@ -17,6 +17,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cranfield.analysis.comparison import DEFAULT_CORRECTION
 from cranfield.cli.options import add_format_option, add_nuggets_option, write_result
 from cranfield.meta._common import MAX_SAMPLES
 from cranfield.meta.registry import MAX_RESAMPLES, lookup, names, resampling
@@ -226,10 +227,19 @@ def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> N
     _random_options(p, seed_of)
 
 
+CORRECTION_HELP = (f"multiple-comparison correction over the pairs compared (default: {DEFAULT_CORRECTION}; none for "
+                   "tukey and tukey-randomised, which control the family-wise error themselves)")
+
+
+def add_correction_option(p: Any) -> None:
+    """``--correction``, its default :data:`~cranfield.analysis.comparison.DEFAULT_CORRECTION` (None
+    here, resolved with the test by :func:`~cranfield.analysis.comparison.default_correction`)."""
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, help=CORRECTION_HELP)
+
+
 def _test_options(p: argparse.ArgumentParser, default: str) -> None:
     add_test_options(p, default)
-    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
-                   help="multiple-comparison correction of the pairwise tests (default: none)")
+    add_correction_option(p)
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
@@ -304,6 +314,7 @@ def _header(args: argparse.Namespace, results: Any, command: str, settings: dict
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
+    from cranfield.analysis.comparison import default_correction
     from cranfield.cli.options import check_cluster_options, check_output
     from cranfield.errors import check_int, warn
     from cranfield.meta._common import check_alpha, check_count
@@ -320,6 +331,8 @@ def _check_options(args: argparse.Namespace) -> None:
     if hasattr(args, "pairs"):
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
+        if getattr(args, "correction", "none") is None:
+            args.correction = default_correction(args.test)
         check_test(args.test, args.correction)
         if args.B is not None and not lookup(args.test).resampling:
             warn(f"--B sets the resamples of the {listed([t.name for t in resampling()])} tests; the {args.test} "
