@@ -145,7 +145,9 @@ def check_everywhere(name: str, results, capsys, tmp_path) -> None:
     np.testing.assert_array_equal([r["pvalue"] for r in rows], raw.pvalue)
     rows = json.loads(run_cli(capsys, "discpower", "--nuggets", NUGGETS, "-m", "A", "--test", name, *b_of(name),
                               "--format", "json"))
-    assert rows[0]["test"] == name and rows[0]["significant"] == power.n_significant
+    corrected = discriminative_power(results, measure="A", test=name, n_resamples=b, rng=0,
+                                     correction=default_correction(name))  # the command's default correction
+    assert rows[0]["test"] == name and rows[0]["significant"] == corrected.n_significant
     out = tmp_path / f"{name}.md"
     run_cli(capsys, "report", "--nuggets", NUGGETS, "-m", "A", "--test", name, *b_of(name), "-o", out)
     assert f"({spec.title}" in out.read_text()
