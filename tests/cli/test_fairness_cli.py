@@ -9,6 +9,7 @@ import json
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from cranfield.cli.main import main
@@ -82,3 +83,19 @@ def test_axioms_refuse_the_measures_of_groups(capsys: pytest.CaptureFixture[str]
     code, _, err = _cli(capsys, "axioms", "-m", measure, "--depth", "2")
     assert code == 2
     assert err.startswith(f"cranfield: error: {measure} needs document groups") and "fairness.md#axioms" in err
+
+
+def test_judges_read_a_loss_with_its_smallest_mean_on_top() -> None:
+    """Three policies, EE-L 0.1 < 0.2 < 0.3 under the reference and 0.15 < 0.35 > 0.25 under a
+    judge (0.05 higher each, the last two swapped): the same best policy (same_top 1), the
+    one swap costing one place (max_drop 1), and the bias +0.05 (judge − reference)."""
+    from cranfield.analysis.judges import _leaderboard
+    from cranfield.meta.scores import ScoreMatrix
+
+    reference = ScoreMatrix(np.array([[0.1, 0.2, 0.3], [0.1, 0.2, 0.3]]), ("a", "b", "c"), measure="EE-L")
+    judge = ScoreMatrix(np.array([[0.15, 0.35, 0.25], [0.15, 0.35, 0.25]]), ("a", "b", "c"), measure="EE-L")
+    loss = _leaderboard(reference, judge, True, n_resamples=0).statistics
+    gain = _leaderboard(reference, judge, False, n_resamples=0).statistics
+    assert loss["same_top"] == 1.0 and gain["same_top"] == 0.0
+    assert loss["max_drop"] == 1.0 and loss["tau_b"] == gain["tau_b"] == pytest.approx(1 / 3)
+    assert loss["bias"] == pytest.approx(0.05) and loss["loa_low"] <= 0.05 <= loss["loa_high"]
