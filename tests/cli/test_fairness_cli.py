@@ -20,11 +20,10 @@ FAIR = ["--stochastic", "--groups", FILES["groups"], "--target", FILES["target"]
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Exit status, standard output and error of ``cranfield ARGS`` (warnings silenced)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
+        return (main(list(args)), *capsys.readouterr())
 
 
 def test_compare_prints_the_policies_expected_values(capsys: pytest.CaptureFixture[str]) -> None:
