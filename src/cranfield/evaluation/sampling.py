@@ -137,7 +137,7 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
     key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
     docno = _strings(run.docno, rows)
     code, first = _document_codes(topic_local_keys(list_topic, count, key, t), _ranges(starts, count, slot == 0))
-    if not _same_bytes(np.take(docno, np.take(first, code)), docno):  # a 64-bit collision: tell the documents apart
+    if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell the documents apart
         _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
                                    return_inverse=True)
         code = code.ravel()
