@@ -294,21 +294,19 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         from cranfield.render.plots import plot_results
 
         plot_results(results, args.plot, baseline=_baseline_index(args.baseline, runs))
-    risk = None
     if args.baseline:  # URisk in the all rows, TRisk as ordinary rows MEASURE[TRisk] in every format
-        from cranfield.evaluation.evaluator import risk_adjusted, trisk
+        from cranfield.evaluation.risk import risk_adjusted
 
         base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
                                   score_dtype=score_dtype, client=client)
         results = risk_adjusted(results, base, args.risk_alpha)
-        risk = trisk(results)
     if fmt == "parquet":  # binary, to -o only (docs/parquet.md)
         from cranfield.io.arrow import write_results_parquet
         from cranfield.render.tables import result_rows
 
-        write_results_parquet(args.output, result_rows(results, detail, risk), results.provenance)
+        write_results_parquet(args.output, result_rows(results, detail), results.provenance)
     else:
-        emit(_render(results, fmt, detail, risk, **shape), args.output)
+        emit(_render(results, fmt, detail, **shape), args.output)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -387,17 +385,15 @@ def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_t
     return TrecTopics(evaluator, runs, relstring, version) if fmt == "trec" else None
 
 
-def _render(results: Any, fmt: str, per_topic: bool, trisk: Any = None, *, header: bool, runid: bool,
-            relstrings: Any) -> str:
+def _render(results: Any, fmt: str, per_topic: bool, *, header: bool, runid: bool, relstrings: Any) -> str:
     """The results as text; the trec layout takes ``header`` (the ``#`` line; without it,
     ``--compat trec_eval``, trec_eval's own text), ``runid`` and the evaluated runs
-    (``relstrings``, from :func:`_relstrings`); ``trisk`` adds the rows ``MEASURE[TRisk]``."""
-    from cranfield.compat.formats import render, with_trec_trisk
+    (``relstrings``, from :func:`_relstrings`); TRisk, when the results hold it, is in rows ``MEASURE[TRisk]``."""
+    from cranfield.compat.formats import render
 
     if fmt == "trec":
-        text = relstrings.render(results, per_topic, header=header, runid=runid)
-        return text if trisk is None else with_trec_trisk(text, results, trisk)
-    return render(results, fmt, per_topic, trisk)
+        return relstrings.render(results, per_topic, header=header, runid=runid)
+    return render(results, fmt, per_topic)
 
 
 def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202

@@ -2,15 +2,14 @@
 :mod:`cranfield.render.tables`) and the layouts of the tools users compare with — trec_eval's
 ``-q`` text, ndeval's and gdeval's CSV, NTCIREVAL's value lines.
 
-Every formatter takes ``trisk`` (runs × measures, risk-sensitive evaluation with a baseline):
-the TRisk values are then ordinary ``MEASURE[TRisk]`` rows of topic ``all`` (columns of the
-``amean`` row in ndeval's and gdeval's CSV)."""
+Results of risk-sensitive evaluation with a baseline hold TRisk (``Results.trisk``, runs ×
+measures): every formatter writes it as ordinary ``MEASURE[TRisk]`` rows of topic ``all``
+(columns of the ``amean`` row in ndeval's and gdeval's CSV)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 
@@ -34,8 +33,8 @@ def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
     return f"{measure:<22}\t{topic}\t{text}"
 
 
-def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None, *, header: bool = True,
-                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None) -> str:
+def format_trec(results: Results, per_topic: bool = False, *, header: bool = True, runid: bool | None = None,
+                relstrings: list[dict[str, str]] | None = None) -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
     Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
@@ -69,15 +68,19 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
         lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
     text = "\n".join(lines) + "\n"
-    return text if trisk is None else with_trec_trisk(text, results, trisk)
+    return with_trec_trisk(text, results)
 
 
-def with_trec_trisk(text: str, results: Results, trisk: np.ndarray) -> str:
-    """trec layout text with each run's ``MEASURE[TRisk]  all  value`` rows after its ``all`` rows.
+def with_trec_trisk(text: str, results: Results) -> str:
+    """trec layout text with each run's ``MEASURE[TRisk]  all  value`` rows after its ``all`` rows
+    (the text as it is when the results hold no TRisk).
 
     A run's ``all`` rows are the contiguous ``all`` lines that start after a per-topic line or at
     its ``runid`` line; when they cannot be told apart (one block for several runs without
     ``runid``), the rows go at the end, each after a ``runid all <run>`` line."""
+    trisk = results.trisk
+    if trisk is None:
+        return text
     lines = text.rstrip("\n").split("\n")
     groups: list[list[int]] = []
     before = False
@@ -100,9 +103,10 @@ def with_trec_trisk(text: str, results: Results, trisk: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _csv_with_amean(results: Results, digits: int, trisk: np.ndarray | None = None) -> str:
+def _csv_with_amean(results: Results, digits: int) -> str:
     """``runid,topic,<measures>``, a row per scored topic, then an ``amean`` row per run (with
-    ``trisk``, columns ``MEASURE[TRisk]``, empty but in the ``amean`` rows)."""
+    TRisk, columns ``MEASURE[TRisk]``, empty but in the ``amean`` rows)."""
+    trisk = results.trisk
     risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
     lines = ["runid,topic," + ",".join([*results.measures, *risk])]
     means = results.summary()
@@ -120,26 +124,26 @@ def _csv_with_amean(results: Results, digits: int, trisk: np.ndarray | None = No
     return "\n".join(lines) + "\n"
 
 
-def format_ndeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_ndeval(results: Results, per_topic: bool = True) -> str:
     """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
     (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
-    return _csv_with_amean(results, 6, trisk)
+    return _csv_with_amean(results, 6)
 
 
-def format_gdeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_gdeval(results: Results, per_topic: bool = True) -> str:
     """gdeval.pl's CSV layout: ``runid,topic,ndcg@20,err@20``, a row per topic, then ``amean``,
     values with 5 decimals (``printf "%.5f"``); no provenance line."""
-    return _csv_with_amean(results, 5, trisk)
+    return _csv_with_amean(results, 5)
 
 
-def format_ntcireval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_ntcireval(results: Results, per_topic: bool = True) -> str:
     """NTCIREVAL ``compute``'s value lines (``--out <topic>``): ``"<topic> "``, then ``"<name>="``
     padded to 21 characters and the value with 4 decimals, one block per topic, then the ``all``
-    block of topic means (with ``trisk``, then ``MEASURE[TRisk]=`` lines).
+    block of topic means (with TRisk, then ``MEASURE[TRisk]=`` lines).
     NTCIREVAL's ``# syslen= ... / # r1= ...`` comment lines are not written; with several runs
     each run's blocks open with ``# run=<name>``."""
     lines: list[str] = []
-    means = results.summary()
+    means, trisk = results.summary(), results.trisk
     for s, run in enumerate(results.runs):
         if len(results.runs) > 1:
             lines.append(f"# run={run}")
@@ -159,12 +163,12 @@ FORMATTERS: dict[str, Callable[..., str]] = {
 }
 
 
-def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None) -> str:
+def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
     """Render results in one of :data:`FORMATS` (the text ones: Parquet is written by
-    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); ``trisk`` (runs × measures)
-    adds the ``MEASURE[TRisk]`` rows."""
+    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); results that hold TRisk
+    (:func:`~cranfield.evaluation.risk.risk_adjusted`) get the ``MEASURE[TRisk]`` rows."""
     if fmt in BINARY_FORMATS:
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
-    return FORMATTERS[fmt](results, per_topic, None if trisk is None else np.asarray(trisk, dtype=np.float64))
+    return FORMATTERS[fmt](results, per_topic)

@@ -473,9 +473,11 @@ class TrecTopics:
 
     def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
         """:func:`~cranfield.render.tables.format_trec`'s text, relstring rows under trec_eval's name
-        (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text."""
-        from cranfield.compat.formats import format_trec
+        (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text; TRisk
+        rows, when the results hold TRisk, after it (trec_eval's spelling of NaN is for its own rows)."""
+        from cranfield.compat.formats import format_trec, with_trec_trisk
 
+        risk, results = results, dataclasses.replace(results, trisk=None)
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
         topic_rules = trec_eval and (may_be_nan or self.evaluator.missing != "skip")
@@ -488,7 +490,7 @@ class TrecTopics:
         text = format_trec(results, per_topic, header=header, runid=runid, relstrings=texts)
         if self.relstring is not None and self.relstring.label != RELSTRING:
             text = re.sub(rf"^{RELSTRING} +\t", f"{self.relstring.label:<22}\t", text, flags=re.MULTILINE)
-        return re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE) if trec_eval else text
+        return with_trec_trisk(re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE) if trec_eval else text, risk)
 
     def _prepared(self, results: Results) -> list[Run]:
         """The runs as the evaluator scored them (the CLI reads them once and passes the Run objects;

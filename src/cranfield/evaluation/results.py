@@ -52,6 +52,10 @@ class Results:
     group_ids, group_values, group_target
         With ``per_group`` (docs/fairness.md#per-group): the groups, each group's share of the
         attention per run and topic (S, T, G), and the target distribution (T, G).
+    trisk : ndarray of float64, shape (S, M), optional
+        Risk-sensitive scores (:func:`~cranfield.evaluation.risk.risk_adjusted`): ``values`` are
+        the risk-adjusted differences, so the ``all`` row is URisk, and ``trisk`` is TRisk
+        (Dinçer, Macdonald & Ounis, SIGIR 2014), written as the rows ``MEASURE[TRisk]``.
     """
 
     runs: list[str]
@@ -71,6 +75,7 @@ class Results:
     group_ids: list[str] | None = None
     group_values: np.ndarray | None = None
     group_target: np.ndarray | None = None
+    trisk: np.ndarray | None = None
 
     def summary(self) -> np.ndarray:
         """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)

@@ -16,7 +16,8 @@ def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Re
     """Risk-sensitive scores against a baseline run (Dinçer, Macdonald, Ounis SIGIR 2014; TREC Web
     2013–14; ndeval ``-baseline -riskAlpha``): per topic Δ = run − baseline when it is not negative,
     else (1 + α)·Δ. The ``all`` row is then URisk; ``TRisk`` = URisk / (sd(Δ')/√n) (sample sd)
-    is returned in ``trisk`` (S, M). A topic left out of either run (NaN) is left out of Δ."""
+    is computed once, here, and kept in the result's ``trisk`` (S, M). A topic left out of either
+    run (NaN) is left out of Δ."""
     alpha = check_float(alpha, "risk alpha", low=0)
     if baseline.values.shape[0] != 1 or baseline.topics != results.topics or baseline.measures != results.measures:
         raise CranfieldError("the baseline must be one run scored with the same measures and topics")
@@ -25,18 +26,24 @@ def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Re
     unscored = np.zeros(results.values.shape[::2], dtype=bool)  # (S, T): announced when each was evaluated
     for known in (results.unscored, None if baseline.unscored is None else baseline.unscored[0]):
         unscored = unscored if known is None else unscored | known
-    out = dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
-                              unscored=unscored,
-                              provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
-    return out
+    return dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
+                               unscored=unscored, trisk=_trisk(adjusted, results.runs, results.measures),
+                               provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
 
 
 def trisk(adjusted: Results) -> np.ndarray:
-    """TRisk = URisk / (sample sd of the risk-adjusted differences / √n), shape (S, M).
+    """TRisk of risk-adjusted results (:func:`risk_adjusted`), shape (S, M): their ``trisk``,
+    computed when they were made; for other results, TRisk of their values as differences."""
+    if adjusted.trisk is not None:
+        return adjusted.trisk
+    return _trisk(adjusted.values, adjusted.runs, adjusted.measures)
+
+
+def _trisk(v: np.ndarray, runs: list[str], measures: list[str]) -> np.ndarray:
+    """TRisk = URisk / (sample sd of the risk-adjusted differences ``v`` (S, M, T) / √n), shape (S, M).
 
     0 when every difference is 0; NaN, with a warning, where it is undefined: fewer than two
     scored topics, or differences that are all equal but not 0 (sd = 0)."""
-    v = adjusted.values
     scored = ~np.isnan(v)
     n = scored.sum(axis=2)
     with np.errstate(divide="ignore", invalid="ignore"):  # n < 2 and sd = 0 are masked below
@@ -48,5 +55,5 @@ def trisk(adjusted: Results) -> np.ndarray:
     undefined = ~(defined | zero)
     for s, m in zip(*np.nonzero(undefined)):
         why = "fewer than 2 topics are scored" if n[s, m] < 2 else "every topic has the same difference (sd = 0)"
-        warn(f"{adjusted.runs[s]}: TRisk of {adjusted.measures[m]} is undefined (NaN): {why}")
+        warn(f"{runs[s]}: TRisk of {measures[m]} is undefined (NaN): {why}")
     return np.where(defined, t, np.where(zero, 0.0, np.nan))
