@@ -12,7 +12,7 @@ import copy
 import dataclasses
 import functools
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from cranfield._numeric import EVAL_CELL_BUDGET
 from cranfield._version import __version__
-from cranfield.errors import CranfieldError, check_bool, check_choice, check_int, listing, warn
+from cranfield.errors import CranfieldError, check_bool, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
 from cranfield.evaluation.inputs import (
     is_run_dict,
@@ -31,12 +31,20 @@ from cranfield.evaluation.inputs import (
     unique_names,
     unique_run_names,
 )
+from cranfield.evaluation.options import (
+    EMPTY_INTENTS,
+    MISSING,
+    NOREL,
+    ON_DUPLICATE,
+    SCORE_DTYPES,
+    EvalOptions,
+    check_option,
+)
 from cranfield.evaluation.results import Results, RunScores
 from cranfield.evaluation.risk import risk_adjusted, trisk
 from cranfield.evaluation.sampling import Fairness, relevant_groups, sampled_batch
 from cranfield.evaluation.scheduling import RunSettings, score_runs
-from cranfield.io import Intents, Qrels, Run, as_intent_types, as_qrels, check_stdin_once, read_intents
-from cranfield.io.run import ORDERS
+from cranfield.io import Qrels, Run, as_intent_types, as_qrels, check_stdin_once, read_intents
 from cranfield.io.stochastic import SampledRun
 from cranfield.measures.fairness import group_shares, needs_groups
 from cranfield.measures.registry import Measure, parse_measure
@@ -46,19 +54,6 @@ __all__ = [  # the names of the modules split from this one are kept importable 
     "run_list", "is_run_dict", "named_runs", "run_labels", "unique_names", "unique_run_names",
     "MISSING", "NOREL", "EMPTY_INTENTS", "ON_DUPLICATE", "SCORE_DTYPES",
 ]
-
-MISSING = ("auto", "zero", "empty", "skip")
-NOREL = ("include", "exclude")
-EMPTY_INTENTS = ("drop", "keep")
-ON_DUPLICATE = ("error", "first")
-SCORE_DTYPES = ("float32", "float64")
-
-
-def _check_type(value: Any, what: str, types: tuple[type, ...], expected: str) -> None:
-    """A TypeError saying what was expected when ``value`` is none of ``types``."""
-    if not isinstance(value, types):
-        raise TypeError(f"{what} must be {expected}; got {type(value).__name__}")
-
 
 class Evaluator:
     """Qrels and measures compiled once, applied to many runs (ir_measures' ``evaluator``).
@@ -119,27 +114,18 @@ class Evaluator:
         strip_topic_prefix: bool = False, dd_depth: Any = "xi", stochastic: bool = False, groups: Any = None,
         target: Any = None,
     ) -> None:
-        from cranfield.evaluation.averaging import AVERAGES
-        from cranfield.measures.topics import check_depth
-
-        self.dd_depth = check_depth(dd_depth)
-
-        self.missing = check_choice(missing, "missing option", MISSING)
-        self.norel = check_choice(norel, "norel option", NOREL)
-        self.average = check_choice(average, "average option", AVERAGES)
-        check_choice(empty_intents, "empty_intents option", EMPTY_INTENTS)
-        _check_type(diversity, "diversity", (bool, type(None)), "True, False or None")
-        _check_type(intents, "intents", (str, Path, Intents, type(None)),
-                    "a path, an Intents, 'uniform' or 'nonuniform'")
-        _check_type(intent_types, "intent_types", (str, Path, Mapping, type(None)),
-                    "a path or a dict {(qid, intent): 'inf' or 'nav'}")
+        self.options = options = EvalOptions(
+            dd_depth=dd_depth, missing=missing, norel=norel, average=average, empty_intents=empty_intents,
+            diversity=diversity, intents=intents, intent_types=intent_types, depth=depth, judged_only=judged_only,
+            strip_topic_prefix=strip_topic_prefix, stochastic=stochastic, groups=groups, target=target)
+        self.dd_depth, self.missing, self.norel, self.average = (options.dd_depth, options.missing, options.norel,
+                                                                 options.average)
+        self.max_depth, self.judged_only = options.depth, options.judged_only
+        self.strip_topic_prefix, self.stochastic = options.strip_topic_prefix, options.stochastic
         measures = measure_list(measures)
         self.names = [str(m) for m in (measures if names is None else names)]
         if len(self.names) != len(measures):
             raise CranfieldError(f"{len(self.names)} names given for {len(measures)} measures")
-        self.max_depth = None if depth is None else check_int(depth, "depth", low=1, text=False)
-        self.judged_only = check_bool(judged_only, "judged_only option")
-        self.strip_topic_prefix = check_bool(strip_topic_prefix, "strip_topic_prefix option")
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
@@ -161,7 +147,6 @@ class Evaluator:
         self.depth = deepest_cutoff(self.measures)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
-        self.stochastic = bool(stochastic)
         self.fairness = Fairness.of(groups, target)
         self.sampled = self.stochastic or any(m.spec.sampled for m in self.measures) or groups is not None
         self._check_groups()
@@ -387,9 +372,8 @@ class Evaluator:
         """
         runs, given = named_runs(runs, names)
         check_stdin_once([self.qrels.source, *(getattr(r, "source", r) for r in runs)])
-        check_choice(order, "order option", ORDERS)
-        check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
-        check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
+        for option, value in (("order", order), ("on_duplicate", on_duplicate), ("score_dtype", score_dtype)):
+            check_option(option, value)
         per_intent = check_bool(per_intent, "per_intent option")
         per_iteration = check_bool(per_iteration, "per_iteration option")
         labels = run_labels(runs, given)

@@ -27,6 +27,7 @@ from cranfield._version import __version__
 from cranfield.analysis.comparison import BOOTSTRAP_CI_RESAMPLES, Comparison, compare_runs, default_correction
 from cranfield.errors import CranfieldError, EvaluationWarning, listing
 from cranfield.evaluation.evaluator import Evaluator, Results
+from cranfield.evaluation.options import EVALUATOR_OPTIONS, RUN_OPTIONS
 from cranfield.io.ir_metadata import read_ir_metadata
 
 __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_letter", "SAVE_FORMATS"]
@@ -34,9 +35,8 @@ __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_l
 SAVE_FORMATS = (".tex", ".md", ".html", ".csv", ".json", ".parquet")
 
 # keyword arguments of Evaluator(...) and of Evaluator.evaluate(...) a Report accepts
-_EVALUATOR_OPTIONS = ("missing", "norel", "diversity", "intents", "intent_types", "empty_intents", "depth",
-                      "judged_only", "average", "strip_topic_prefix", "dd_depth")
-_EVALUATE_OPTIONS = ("order", "on_duplicate", "score_dtype", "names")
+_EVALUATOR_OPTIONS = EVALUATOR_OPTIONS
+_EVALUATE_OPTIONS = (*RUN_OPTIONS, "names")
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
