@@ -10,6 +10,7 @@ from typing import Any
 
 from cranfield.errors import CranfieldError
 from cranfield.io import Run, needs_run_name
+from cranfield.measures.ir_measures_names import is_ir_measure  # ir_measures objects (nDCG@10) are names too
 from cranfield.measures.registry import Measure
 
 
@@ -19,8 +20,6 @@ def measure_list(measures: Any) -> list[str | Measure]:
     Raises TypeError for anything that is not a name, a Measure or an iterable of them, and
     :class:`CranfieldError` for an empty list.
     """
-    from cranfield.measures.ir_measures_names import is_ir_measure  # ir_measures objects (nDCG@10) are names too
-
     if isinstance(measures, (str, Measure)) or is_ir_measure(measures):
         return [measures]
     expected = "a measure name such as 'AP', a Measure, or a list of them"
