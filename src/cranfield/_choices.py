@@ -1,7 +1,8 @@
-"""The allowed values of the options that read a run, declared once, below every reader: the
-readers of ``io/`` check them, :mod:`cranfield.evaluation.options` declares the evaluation's
-options with them, and the command line offers them as its choices, without importing numpy
-(``cranfield --help`` stays light)."""
+"""The allowed values of the options that read a run, and the labels of a nugget assignment file,
+declared once, below every reader: the readers of ``io/`` check them,
+:mod:`cranfield.evaluation.options` declares the evaluation's options with them, the command
+line offers them as its choices, and the nugget measures read their labels from here, all
+without importing numpy or the readers (``cranfield --help`` stays light)."""
 
 from __future__ import annotations
 
@@ -14,3 +15,9 @@ ON_DUPLICATE = ("error", "first")
 
 SCORE_DTYPES = ("float32", "float64")
 """Run scores compared as C floats (trec_eval) or doubles (gdeval)."""
+
+IMPORTANCE = ("vital", "okay")
+"""The importance of a nugget (docs/nuggets.md), in the order of the count tensor's first axis."""
+
+ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
+"""How far an answer supports a nugget (docs/nuggets.md), in the order of the count tensor's second axis."""

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._choices import ASSIGNMENTS, IMPORTANCE
 from cranfield.errors import MeasureError
-from cranfield.io.nuggets import ASSIGNMENTS, IMPORTANCE
 from cranfield.measures.registry import ELSEWHERE, REGISTRY, Measure, MeasureSpec, Param, parse_measure
 
 SUPPORT, PARTIAL = ASSIGNMENTS.index("support"), ASSIGNMENTS.index("partial_support")
