@@ -74,8 +74,7 @@ def test_nuggets_missing_choices_are_the_library_constant() -> None:
 @pytest.mark.parametrize("function, names", [
     (Evaluator.__init__, EVALUATOR_OPTIONS),
     (Evaluator.evaluate, RUN_OPTIONS),
-    (evaluate, tuple(n for n in (*EVALUATOR_OPTIONS, *RUN_OPTIONS) if n not in
-                     ("depth", "judged_only", "strip_topic_prefix", "score_dtype"))),
+    (evaluate, (*EVALUATOR_OPTIONS, *RUN_OPTIONS)),
     (Report.from_evaluator, RUN_OPTIONS),
 ])
 def test_signatures_take_the_declared_defaults(function, names) -> None:

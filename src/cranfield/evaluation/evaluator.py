@@ -494,7 +494,8 @@ def evaluate(
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
     names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None, stochastic: bool = False,
-    groups: Any = None, target: Any = None, per_group: bool = False,
+    groups: Any = None, target: Any = None, per_group: bool = False, depth: int | None = None,
+    judged_only: bool = False, strip_topic_prefix: bool = False, score_dtype: str = "float32",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -530,6 +531,9 @@ def evaluate(
         Score the runs on a Dask cluster, one task per run, bit for bit as in this process
         (:meth:`Evaluator.evaluate`; docs/scaling.md).
     stochastic, groups, target : see :class:`Evaluator` (docs/fairness.md)
+    depth, judged_only, strip_topic_prefix : see :class:`Evaluator` (trec_eval ``-M``, ``-J``)
+    score_dtype : {"float32", "float64"}
+        Compare run scores as C floats (trec_eval) or doubles (gdeval); see :meth:`Evaluator.evaluate`.
     per_group : bool
         Also each group's share of the attention, its target and their ratio, as rows
         ``exposure[group=g]``, ``exposure[group=g].target`` and ``exposure[group=g].ratio``.
@@ -546,7 +550,9 @@ def evaluate(
     check_bool(per_topic, "per_topic option")  # per_intent and per_iteration: by Evaluator.evaluate
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
-                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target)
+                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target,
+                          depth=depth, judged_only=judged_only, strip_topic_prefix=strip_topic_prefix)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group)
+                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group,
+                                 score_dtype=score_dtype)
     return results.to_frame(per_topic or per_intent or per_iteration or per_group)
