@@ -114,9 +114,12 @@ def import_graph() -> dict[str, set[str]]:
         for node in _runtime_imports(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 targets.update(alias.name for alias in node.names)
-            elif node.module and node.level == 0:
-                targets.update(f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
-                               for a in node.names)
+            else:
+                base = node.module or ""
+                if node.level:  # relative: from the package of this module, up level - 1
+                    package = here.split(".") if path.name == "__init__.py" else here.split(".")[:-1]
+                    base = ".".join(package[:len(package) - node.level + 1] + ([base] if base else []))
+                targets.update(f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names)
         graph[here] = {t for t in targets if t in modules and t not in (here, "cranfield")}
     return graph
 
