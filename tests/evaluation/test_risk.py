@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from cranfield.compat.formats import BINARY_FORMATS, FORMATS, render
+from cranfield.compat.formats import FORMATTERS, render
 from cranfield.errors import EvaluationWarning
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.risk import risk_adjusted, trisk
@@ -44,7 +44,7 @@ def test_trisk_is_computed_once_whatever_is_rendered() -> None:
     assert [str(w.message) for w in made] == ["run: TRisk of P@1 is undefined (NaN): fewer than 2 topics are scored"]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for fmt in set(FORMATS) - set(BINARY_FORMATS):
+        for fmt in FORMATTERS:
             assert "P@1[TRisk]" in render(adjusted, fmt, per_topic=True), fmt
     assert np.isnan(adjusted.trisk).all()
 
@@ -52,7 +52,7 @@ def test_trisk_is_computed_once_whatever_is_rendered() -> None:
 def test_every_format_writes_trisk_rows_only_for_risk_adjusted_results() -> None:
     adjusted, plain = _adjusted()
     value = float(adjusted.trisk[0, 0])
-    for fmt in set(FORMATS) - set(BINARY_FORMATS):
+    for fmt in FORMATTERS:
         assert "[TRisk]" in render(adjusted, fmt) and "[TRisk]" not in render(plain, fmt), fmt
     assert f"{value:.4f}" in render(adjusted, "table")
     assert f"{'P@1[TRisk]':<22}\tall\t{value:6.4f}" in render(adjusted, "trec")
