@@ -230,7 +230,7 @@ RANDOM = json.loads(gzip.decompress((EXPECTED / "random.json.gz").read_bytes()))
 
 @pytest.mark.parametrize("key", sorted(RANDOM, key=lambda k: (int(k.split()[0]), k)))
 def test_random_cases(capsys, write, key):
-    """40 random qrels/run pairs (tests/test_trec_eval_parity.random_case: ties, doubles equal only
+    """40 random qrels/run pairs (tests/compat/test_trec_eval_parity.random_case: ties, doubles equal only
     as floats, unjudged documents, negative labels, topics on one side only), each with -q,
     -c -q and -J -q, -m all_trec; trec_eval 10.0 refuses the ones without -c where the run lacks
     a qrels topic (None), and so does cranfield."""

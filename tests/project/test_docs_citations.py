@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SCANNED = [ROOT / "src", DOCS, ROOT / "README.md", ROOT / "benchmarks"]
 LINKING = SCANNED + [ROOT / "tests"]

@@ -49,7 +49,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "cranfield" / "data"
 TESTS = ROOT / "tests" / "data"
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -16,9 +16,9 @@ import warnings
 
 import numpy as np
 import pytest
+from test_trec_eval_parity import random_case
 
 from conftest import DATA, qrels_dict, run_dict
-from test_trec_eval_parity import random_case
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

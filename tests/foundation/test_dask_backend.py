@@ -18,6 +18,7 @@ distributed = pytest.importorskip("distributed", reason="the Dask backend needs 
                                                         "(pip install 'cranfield[dask]')")
 
 import cloudpickle  # noqa: E402  (a dependency of dask)
+from distributed import Client, LocalCluster, WorkerPlugin  # noqa: E402
 
 import cranfield  # noqa: E402
 from conftest import DATA  # noqa: E402
@@ -30,7 +31,6 @@ from cranfield.meta import (  # noqa: E402
     randomization_test,
     tukey_hsd,
 )
-from distributed import Client, LocalCluster, WorkerPlugin  # noqa: E402
 
 cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
 

@@ -13,9 +13,9 @@ import warnings
 
 import numpy as np
 import pytest
+from test_trec_eval_layout import OFFICIAL, WEB, cranfield_q, relstrings, trec_eval_q
 
 from conftest import DATA, qrels_dict, read_text, run_dict
-from test_trec_eval_layout import OFFICIAL, WEB, cranfield_q, relstrings, trec_eval_q
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
