@@ -29,6 +29,7 @@ from cranfield.analysis import report_data as figure_data
 from cranfield.analysis.comparison import BOOTSTRAP_CI_RESAMPLES, Comparison, compare_runs, default_correction
 from cranfield.errors import CranfieldError, EvaluationWarning, listing
 from cranfield.evaluation.evaluator import Evaluator, Results, named_runs, run_labels
+from cranfield.evaluation.options import EVALUATOR_OPTIONS, RUN_OPTIONS
 from cranfield.io import as_run
 from cranfield.io.ir_metadata import read_ir_metadata
 from cranfield.io.stochastic import as_sampled_run
@@ -37,12 +38,9 @@ from cranfield.meta.registry import lookup
 __all__ = ["ReportData", "FigureData", "report_data", "report_from_evaluator", "report_from_results",
            "EVALUATOR_OPTIONS", "EVALUATE_OPTIONS", "ord_index"]
 
-EVALUATOR_OPTIONS = ("missing", "norel", "diversity", "intents", "intent_types", "empty_intents", "depth",
-                     "judged_only", "average", "strip_topic_prefix", "dd_depth")
-"""Keyword arguments of ``Evaluator(...)`` a report accepts."""
-
-EVALUATE_OPTIONS = ("order", "on_duplicate", "score_dtype", "names")
-"""Keyword arguments of ``Evaluator.evaluate(...)`` a report accepts."""
+EVALUATE_OPTIONS = (*RUN_OPTIONS, "names")
+"""Keyword arguments of ``Evaluator.evaluate(...)`` a report accepts (those of ``Evaluator(...)``:
+:data:`~cranfield.evaluation.options.EVALUATOR_OPTIONS`)."""
 
 
 def ord_index(letter: str) -> int:

@@ -10,6 +10,7 @@ from cranfield.analysis.permuted import MAX_RUNS
 from cranfield.cli.meta import add_test_options
 from cranfield.cli.options import add_format_option, add_run_options, chosen_format, write_result
 from cranfield.errors import CranfieldError
+from cranfield.evaluation.options import AVERAGES
 from cranfield.render.plots import plot_collection_diversity, plot_dss
 
 COLLECTION_EPILOG = """\
@@ -140,7 +141,7 @@ def _add_dss(sub: Any) -> None:
     d.add_argument("--n", default="1000", help="permutations per topic, 2 to 100,000, n times the largest k at most "
                                               "4,194,304 (default 1000)")
     d.add_argument("--seed", default="0", help="random seed, an integer >= 0 (default 0)")
-    d.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
+    d.add_argument("--average", choices=AVERAGES, default="avg",
                    help="topic averaging: avg (default), geom (floor --geom-floor) or dd (weights 1 - dd at --depth)")
     d.add_argument("--geom-floor", default="1e-5", metavar="EPS",
                    help="floor of each topic's DSS in --average geom, > 0 (default 1e-5, trec_eval's gm_map)")

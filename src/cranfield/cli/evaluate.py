@@ -22,6 +22,7 @@ from cranfield.cli.options import (
     write_result,
 )
 from cranfield.errors import CranfieldError, check_float, check_int, invalid, listing, warn
+from cranfield.evaluation.options import AVERAGES, SCORE_DTYPES
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
 
@@ -108,7 +109,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cutoffs", metavar="L[,L...]",
                    help="--compat ntcireval: the cutoffs of its @l measures (NTCIREVAL --cutoffs; default 1000); "
                         "--compat gdeval: its depth k (gdeval -k; default 20)")
-    p.add_argument("--score-dtype", choices=("float32", "float64"), default=None,
+    p.add_argument("--score-dtype", choices=SCORE_DTYPES, default=None,
                    help="compare run scores as C floats (trec_eval; default) or doubles (gdeval)")
     p.add_argument("-c", dest="complete", action="store_true",
                    help="average over all qrels topics, missing ones scored as the empty ranking (trec_eval -c; "
@@ -120,7 +121,7 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-l", "--rel-level", metavar="L",
                    help="the lowest label counted as relevant by binary measures (trec_eval -l; measure parameter "
                         "rel=L; L >= 1); a warning when no topic has a document labelled L or more")
-    p.add_argument("--average", choices=("avg", "geom", "dd"), default="avg",
+    p.add_argument("--average", choices=AVERAGES, default="avg",
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
                         "or dd (weights 1 - diversity difficulty; Golbus, Aslam & Clarke, Inf. Retr. 2013)")
     p.add_argument("--dd-depth", default="xi", metavar="{xi,xi+1,N}",
@@ -291,15 +292,13 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         from cranfield.render.plots import plot_results
 
         plot_results(results, args.plot, baseline=_baseline_index(args.baseline, runs))
-    risk = None
     if args.baseline:  # URisk in the all rows, TRisk as ordinary rows MEASURE[TRisk] in every format
-        from cranfield.evaluation.evaluator import risk_adjusted, trisk
+        from cranfield.evaluation.risk import risk_adjusted
 
         base = evaluator.evaluate([args.baseline], order=args.order, on_duplicate=args.on_duplicate,
                                   score_dtype=score_dtype, client=client)
         results = risk_adjusted(results, base, args.risk_alpha)
-        risk = trisk(results)
-    write_result(args, results, per_topic=detail, trisk=risk, **shape)
+    write_result(args, results, per_topic=detail, **shape)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0

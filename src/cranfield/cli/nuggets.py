@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from cranfield.cli.options import add_format_option, add_output_option, check_output, split_measures, write_result
+from cranfield.evaluation.options import NUGGET_MISSING
 
 NUGGETS_EPILOG = """\
 inputs: nuggetizer's assignment JSONL (one record per answer: run_id, qid and nuggets, each with
@@ -57,7 +58,7 @@ def add_parser(sub: Any) -> None:
 
 def add_missing_option(p: Any) -> None:
     """``--missing zero|skip`` of the nugget scores."""
-    p.add_argument("--missing", choices=("zero", "skip"), default="zero",
+    p.add_argument("--missing", choices=NUGGET_MISSING, default="zero",
                    help="a topic some run answers and another does not: zero (default) or skip (left out of "
                         "that run's mean, as nuggetizer averages)")
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from cranfield.errors import CranfieldError, invalid
+from cranfield.evaluation.options import EMPTY_INTENTS, MISSING, NOREL, ON_DUPLICATE, ORDERS
 
 
 def split_measures(values: list[str] | None) -> list[str]:
@@ -52,15 +53,15 @@ def add_input_options(p: Any) -> None:
 def add_run_options(p: Any) -> None:
     """How runs are read and which topics count: ``--order``, ``--missing``, ``--norel``,
     ``--on-duplicate`` and ``--strip-topic-prefix`` (:func:`run_options_from` reads them back)."""
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
+    p.add_argument("--order", choices=ORDERS, default="score",
                    help="how run lines are ranked: score (trec_eval, ndeval -traditional; default), rank column "
                         "(ndeval's own default), or file order")
-    p.add_argument("--missing", choices=("auto", "zero", "empty", "skip"), default="auto",
+    p.add_argument("--missing", choices=MISSING, default="auto",
                    help="qrels topics absent from a run: auto (default: 0, or the empty ranking for "
                         "truncation-aware measures), zero, empty, or skip (trec_eval without -c)")
-    p.add_argument("--norel", choices=("include", "exclude"), default="include",
+    p.add_argument("--norel", choices=NOREL, default="include",
                    help="topics without relevant documents: include (trec_eval; default) or exclude (gdeval)")
-    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
+    p.add_argument("--on-duplicate", choices=ON_DUPLICATE, default="error",
                    help="a document twice in a topic of a run: error (default) or keep the first line")
     p.add_argument("--strip-topic-prefix", action="store_true",
                    help="read run topic ids such as wt09-1 as 1 (the text up to the last '-' is dropped, "
@@ -90,7 +91,7 @@ def add_qrels_options(p: Any) -> None:
                         "in id order gets 2^(n-j+1)/sum_k 2^k)")
     p.add_argument("--intent-types", metavar="FILE",
                    help="intent types: qid intent inf|nav lines, or a TREC Web topics XML file")
-    p.add_argument("--empty-intents", choices=("drop", "keep"), default="drop",
+    p.add_argument("--empty-intents", choices=EMPTY_INTENTS, default="drop",
                    help="intents without relevant documents: drop (ndeval; default) or keep")
 
 

@@ -43,7 +43,7 @@ examples:
 def add_parser(sub: Any) -> None:
     """The ``cranfield similarity`` and ``cranfield repro`` subcommands."""
     from cranfield.cli.options import add_input_options, add_output_option
-    from cranfield.io.run import ORDERS
+    from cranfield.evaluation.options import ON_DUPLICATE, ORDERS
 
     p = sub.add_parser(
         "similarity", help="how alike are the rankings of runs? (RBO, KTU, Jaccard per topic and mean)",
@@ -61,7 +61,7 @@ def add_parser(sub: Any) -> None:
     add_format_option(p, "similarity", note="the rows of csv, json and parquet are run_a, run_b, topic, measure, value")
     p.add_argument("--order", choices=ORDERS, default="score",
                    help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
-    p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
+    p.add_argument("--on-duplicate", choices=ON_DUPLICATE, default="error",
                    help="a document twice in a topic of a run: error (default) or keep the first line")
     add_output_option(p)
     p.set_defaults(handler=_similarity)

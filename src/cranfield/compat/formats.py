@@ -2,9 +2,9 @@
 :mod:`cranfield.render.tables`) and the layouts of the tools users compare with — trec_eval's
 ``-q`` text, ndeval's and gdeval's CSV, NTCIREVAL's value lines.
 
-Every formatter takes ``trisk`` (runs × measures, risk-sensitive evaluation with a baseline):
-the TRisk values are then ordinary ``MEASURE[TRisk]`` rows of topic ``all`` (columns of the
-``amean`` row in ndeval's and gdeval's CSV)."""
+Results of risk-sensitive evaluation with a baseline hold TRisk (``Results.trisk``, runs ×
+measures): every formatter writes it as ordinary ``MEASURE[TRisk]`` rows of topic ``all``
+(columns of the ``amean`` row in ndeval's and gdeval's CSV)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,9 @@ def _trec_row(measure: str, topic: str, value: float, how: str, undefined: str =
     return f"{measure:<22}\t{topic}\t{text}"
 
 
-def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None, *, header: bool = True,
-                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None,
-                relstring_label: str = RELSTRING, undefined: str = "nan") -> str:
+def format_trec(results: Results, per_topic: bool = False, *, header: bool = True, runid: bool | None = None,
+                relstrings: list[dict[str, str]] | None = None, relstring_label: str = RELSTRING,
+                undefined: str = "nan") -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
     Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
@@ -82,15 +82,19 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
         lines += [_trec_row(m, t, v, how[m], undefined) for _, (_, t, m, v) in all_rows]
     text = "\n".join(lines) + "\n"
-    return text if trisk is None else with_trec_trisk(text, results, trisk)
+    return with_trec_trisk(text, results)
 
 
-def with_trec_trisk(text: str, results: Results, trisk: np.ndarray) -> str:
-    """trec layout text with each run's ``MEASURE[TRisk]  all  value`` rows after its ``all`` rows.
+def with_trec_trisk(text: str, results: Results) -> str:
+    """trec layout text with each run's ``MEASURE[TRisk]  all  value`` rows after its ``all`` rows
+    (the text as it is when the results hold no TRisk).
 
     A run's ``all`` rows are the contiguous ``all`` lines that start after a per-topic line or at
     its ``runid`` line; when they cannot be told apart (one block for several runs without
     ``runid``), the rows go at the end, each after a ``runid all <run>`` line."""
+    trisk = results.trisk
+    if trisk is None:
+        return text
     lines = text.rstrip("\n").split("\n")
     groups: list[list[int]] = []
     before = False
@@ -113,9 +117,10 @@ def with_trec_trisk(text: str, results: Results, trisk: np.ndarray) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _csv_with_amean(results: Results, digits: int, trisk: np.ndarray | None = None) -> str:
+def _csv_with_amean(results: Results, digits: int) -> str:
     """``runid,topic,<measures>``, a row per scored topic, then an ``amean`` row per run (with
-    ``trisk``, columns ``MEASURE[TRisk]``, empty but in the ``amean`` rows)."""
+    TRisk, columns ``MEASURE[TRisk]``, empty but in the ``amean`` rows)."""
+    trisk = results.trisk
     risk = [trisk_label(m) for m in results.measures] if trisk is not None else []
     lines = ["runid,topic," + ",".join([*results.measures, *risk])]
     means = results.summary()
@@ -133,26 +138,26 @@ def _csv_with_amean(results: Results, digits: int, trisk: np.ndarray | None = No
     return "\n".join(lines) + "\n"
 
 
-def format_ndeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_ndeval(results: Results, per_topic: bool = True) -> str:
     """ndeval's CSV layout: ``runid,topic,<measures>``, a row per topic, then an ``amean`` row
     (values with 6 decimals, as ndeval prints them); no provenance line, so ndeval's readers work."""
-    return _csv_with_amean(results, 6, trisk)
+    return _csv_with_amean(results, 6)
 
 
-def format_gdeval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_gdeval(results: Results, per_topic: bool = True) -> str:
     """gdeval.pl's CSV layout: ``runid,topic,ndcg@20,err@20``, a row per topic, then ``amean``,
     values with 5 decimals (``printf "%.5f"``); no provenance line."""
-    return _csv_with_amean(results, 5, trisk)
+    return _csv_with_amean(results, 5)
 
 
-def format_ntcireval(results: Results, per_topic: bool = True, trisk: np.ndarray | None = None) -> str:
+def format_ntcireval(results: Results, per_topic: bool = True) -> str:
     """NTCIREVAL ``compute``'s value lines (``--out <topic>``): ``"<topic> "``, then ``"<name>="``
     padded to 21 characters and the value with 4 decimals, one block per topic, then the ``all``
-    block of topic means (with ``trisk``, then ``MEASURE[TRisk]=`` lines).
+    block of topic means (with TRisk, then ``MEASURE[TRisk]=`` lines).
     NTCIREVAL's ``# syslen= ... / # r1= ...`` comment lines are not written; with several runs
     each run's blocks open with ``# run=<name>``."""
     lines: list[str] = []
-    means = results.summary()
+    means, trisk = results.summary(), results.trisk
     for s, run in enumerate(results.runs):
         if len(results.runs) > 1:
             lines.append(f"# run={run}")
@@ -172,50 +177,46 @@ FORMATTERS: dict[str, Callable[..., str]] = {
 }
 
 
-def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None) -> str:
+def render(results: Results, fmt: str = "table", per_topic: bool = False) -> str:
     """Render results in one of the text formats of :data:`FORMATTERS` (Parquet is written by
-    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); ``trisk`` (runs × measures)
-    adds the ``MEASURE[TRisk]`` rows."""
+    :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); results that hold TRisk
+    (:func:`~cranfield.evaluation.risk.risk_adjusted`) get the ``MEASURE[TRisk]`` rows."""
     if is_binary(fmt):
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
-    return FORMATTERS[fmt](results, per_topic, None if trisk is None else np.asarray(trisk, dtype=np.float64))
+    return FORMATTERS[fmt](results, per_topic)
 
 
 # ---------------------------------------------------------------- the output registry
 # Results (eval, nuggets, aspects) in every text format, the trec layout with trec_eval's
 # options; Parquet files (binary: the writer writes ``path`` whole and returns no text).
 @register_rows("eval", "nuggets", "aspects")
-def result_records(results: Results, per_topic: bool = False, trisk: Any = None, **_: Any) -> list[dict[str, Any]]:
+def result_records(results: Results, per_topic: bool = False, **_: Any) -> list[dict[str, Any]]:
     """The rows of ``--format json``: run, topic, measure, value (null where undefined)."""
-    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
     return [{"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
-            for run, topic, measure, value in result_rows(results, per_topic, risk)]
+            for run, topic, measure, value in result_rows(results, per_topic)]
 
 
 @register(("eval", "nuggets", "aspects"), "table", "csv", "json", "ndeval", "gdeval", "ntcireval")
-def _results_text(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None,
-                  **_: Any) -> str:
-    return render(results, fmt, per_topic, trisk)
+def _results_text(results: Results, fmt: str = "table", per_topic: bool = False, **_: Any) -> str:
+    return render(results, fmt, per_topic)
 
 
 @register(("eval", "nuggets", "aspects"), "trec")
-def _results_trec(results: Results, per_topic: bool = False, trisk: Any = None, relstrings: Any = None,
-                  header: bool = True, runid: bool | None = None, **_: Any) -> str:
+def _results_trec(results: Results, per_topic: bool = False, relstrings: Any = None, header: bool = True,
+                  runid: bool | None = None, **_: Any) -> str:
     """trec_eval's layout; with ``relstrings`` (:class:`~cranfield.compat.presets.TrecTopics`),
     trec_eval's topic rules and relstring lines."""
     if relstrings is None:
-        return render(results, "trec", per_topic, trisk)
-    text = str(relstrings.render(results, per_topic, header=header, runid=runid))
-    return text if trisk is None else with_trec_trisk(text, results, np.asarray(trisk, dtype=np.float64))
+        return render(results, "trec", per_topic)
+    return str(relstrings.render(results, per_topic, header=header, runid=runid))
 
 
 @register(("eval", "nuggets"), "parquet")
-def _results_parquet(results: Results, path: str, per_topic: bool = False, trisk: Any = None, **_: Any) -> str:
+def _results_parquet(results: Results, path: str, per_topic: bool = False, **_: Any) -> str:
     """run, topic, measure, value; the provenance in the schema metadata (docs/parquet.md)."""
-    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
-    write_results_parquet(path, result_rows(results, per_topic, risk), results.provenance)
+    write_results_parquet(path, result_rows(results, per_topic), results.provenance)
     return ""
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from cranfield.compat.formats import format_trec
+from cranfield.compat.formats import format_trec, with_trec_trisk
 from cranfield.compat.trec_order import RELSTRING
 from cranfield.evaluation.evaluator import Results
 from cranfield.io import Run, as_run
@@ -448,8 +448,9 @@ class TrecTopics:
 
     def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
         """:func:`~cranfield.render.tables.format_trec`'s text, relstring rows under trec_eval's name
-        (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text."""
-
+        (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text; TRisk
+        rows, when the results hold TRisk, after it (trec_eval's spelling of NaN is for its own rows)."""
+        risk, results = results, dataclasses.replace(results, trisk=None)
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
         topic_rules = trec_eval and (may_be_nan or self.evaluator.missing != "skip")
@@ -460,8 +461,9 @@ class TrecTopics:
         texts = None if self.relstring is None else [relstrings(self.evaluator, run, self.relstring.length,
                                                                 every_topic) for run in runs]
         label = RELSTRING if self.relstring is None else self.relstring.label
-        return format_trec(results, per_topic, header=header, runid=runid, relstrings=texts, relstring_label=label,
+        text = format_trec(results, per_topic, header=header, runid=runid, relstrings=texts, relstring_label=label,
                            undefined=C_NAN if trec_eval else "nan")
+        return with_trec_trisk(text, risk)
 
     def _prepared(self, results: Results) -> list[Run]:
         """The runs as the evaluator scored them (the CLI reads them once and passes the Run objects;

@@ -28,8 +28,8 @@ import numpy as np
 
 from cranfield._numeric import GEOM_EPSILON, ordered_sum
 from cranfield.errors import CranfieldError, check_choice, listing, warn
+from cranfield.evaluation.options import AVERAGES
 
-AVERAGES = ("avg", "geom", "dd")
 _KINDS = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean", "sum": "sum"}
 
 __all__ = ["AVERAGES", "GEOM_EPSILON", "average", "total", "dd_weights"]

@@ -19,11 +19,10 @@ import numpy as np
 
 from cranfield.batch import Batch, Topics, adhoc_labels
 from cranfield.errors import CranfieldError, InputError, check_choice, listing, warn
+from cranfield.evaluation.options import INTENT_SCHEMES
 from cranfield.io import Intents, Qrels, Run
 from cranfield.io._tokens import doc_keys
 from cranfield.io.run import topic_doc_keys
-
-INTENT_SCHEMES = ("uniform", "nonuniform")
 
 
 def is_intent_scheme(value: Any) -> bool:

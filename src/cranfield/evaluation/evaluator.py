@@ -8,388 +8,52 @@ relevant documents, topics only in the run) follow docs/conventions.md#topics an
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import dataclasses
 import functools
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from cranfield._display import first_names, html_table
 from cranfield._numeric import EVAL_CELL_BUDGET
-from cranfield._parallel import map_blocks
-from cranfield._progress import progress
 from cranfield._version import __version__
-from cranfield.errors import CranfieldError, check_bool, check_choice, check_float, check_int, listing, warn
+from cranfield.errors import CranfieldError, check_bool, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
-from cranfield.evaluation.sampling import Fairness, block_topics, relevant_groups, sampled_batch
-from cranfield.io import (
-    Intents,
-    Qrels,
-    Run,
-    as_intent_types,
-    as_qrels,
-    as_run,
-    check_stdin_once,
-    needs_run_name,
-    read_intents,
+from cranfield.evaluation.inputs import (
+    is_run_dict,
+    measure_list,
+    named_runs,
+    run_labels,
+    run_list,
+    unique_names,
+    unique_run_names,
 )
-from cranfield.io.run import ORDERS
-from cranfield.io.stochastic import SampledRun, as_sampled_run
+from cranfield.evaluation.options import (
+    EMPTY_INTENTS,
+    MISSING,
+    NOREL,
+    ON_DUPLICATE,
+    SCORE_DTYPES,
+    EvalOptions,
+    check_option,
+)
+from cranfield.evaluation.results import Results, RunScores
+from cranfield.evaluation.risk import risk_adjusted, trisk
+from cranfield.evaluation.sampling import Fairness, block_topics, relevant_groups, sampled_batch
+from cranfield.evaluation.scheduling import RunSettings, score_runs
+from cranfield.io import Qrels, Run, as_intent_types, as_qrels, check_stdin_once, read_intents
+from cranfield.io.stochastic import SampledRun
 from cranfield.measures.fairness import group_shares, needs_groups
 from cranfield.measures.registry import Measure, parse_measure
 
-MISSING = ("auto", "zero", "empty", "skip")
-NOREL = ("include", "exclude")
-EMPTY_INTENTS = ("drop", "keep")
-ON_DUPLICATE = ("error", "first")
-SCORE_DTYPES = ("float32", "float64")
-
-
-def _check_type(value: Any, what: str, types: tuple[type, ...], expected: str) -> None:
-    """A TypeError saying what was expected when ``value`` is none of ``types``."""
-    if not isinstance(value, types):
-        raise TypeError(f"{what} must be {expected}; got {type(value).__name__}")
-
-
-def measure_list(measures: Any) -> list[str | Measure]:
-    """``measures`` as a list: one name (``"AP"``) or Measure is a list of one, not its letters.
-
-    Raises TypeError for anything that is not a name, a Measure or an iterable of them, and
-    :class:`CranfieldError` for an empty list.
-    """
-    from cranfield.measures.ir_measures_names import is_ir_measure  # ir_measures objects (nDCG@10) are names too
-
-    if isinstance(measures, (str, Measure)) or is_ir_measure(measures):
-        return [measures]
-    expected = "a measure name such as 'AP', a Measure, or a list of them"
-    if isinstance(measures, (bytes, Mapping)) or not isinstance(measures, Iterable):
-        raise TypeError(f"measures must be {expected}; got {type(measures).__name__}")
-    items = list(measures)
-    wrong = [type(m).__name__ for m in items if not (isinstance(m, (str, Measure)) or is_ir_measure(m))]
-    if wrong:
-        raise TypeError(f"measures must be {expected}; got a list holding {wrong[0]}")
-    if not items:
-        raise CranfieldError("no measures given")
-    return items
-
-
-def run_list(runs: Any) -> list[Any]:
-    """``runs`` as a list: one run (a path, a dict, a DataFrame or a Run) is a list of one.
-
-    Raises TypeError for ``None`` and other objects that are neither a run nor a list of runs.
-    """
-    if isinstance(runs, (str, Path, Run, Mapping)) or hasattr(runs, "columns"):
-        return [runs]
-    if not isinstance(runs, Iterable):
-        raise TypeError("runs must be a run (a path, a dict {qid: {docno: score}}, a DataFrame or a Run) "
-                        f"or a list of runs; got {type(runs).__name__}")
-    return list(runs)
-
-
-def is_run_dict(runs: Any) -> bool:
-    """Whether ``runs`` is a dict of named runs ``{name: run}`` rather than one pytrec_eval run
-    ``{qid: {docno: score}}``: every value is a run itself (a path, a Run, a DataFrame or Arrow
-    table, or a non-empty dict of dicts)."""
-    if not isinstance(runs, Mapping) or not runs:
-        return False
-    return all(isinstance(v, (str, Path, Run)) or hasattr(v, "columns")
-               or (isinstance(v, Mapping) and bool(v) and all(isinstance(x, Mapping) for x in v.values()))
-               for v in runs.values())
-
-
-def named_runs(runs: Any, names: Sequence[str] | None = None) -> tuple[list[Any], list[str] | None]:
-    """The runs as a list, and their names when given: the keys of a dict ``{name: run}``
-    (:func:`is_run_dict`) or ``names`` (a list as long as the runs). Names must be unique,
-    non-empty strings (docs/parquet.md#names)."""
-    if is_run_dict(runs):
-        if names is not None:
-            raise CranfieldError("runs given as a dict {name: run} are named by its keys; leave out names=")
-        items, given = list(runs.values()), list(runs.keys())
-    else:
-        items = run_list(runs)
-        if names is None:
-            return items, None
-        if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
-            raise TypeError(f"names must be a list of run names, one per run; got {type(names).__name__}")
-        given = list(names)
-        if len(given) != len(items):
-            raise CranfieldError(f"{len(given)} run names given for {len(items)} runs")
-    wrong = [n for n in given if not isinstance(n, str) or not n.strip()]
-    if wrong:
-        raise CranfieldError(f"run names must be non-empty strings; got {wrong[0]!r}")
-    twice = next((n for k, n in enumerate(given) if n in given[:k]), None)
-    if twice is not None:
-        raise CranfieldError(f"the run name {twice!r} is given twice; run names must be unique")
-    return items, given
-
-
-@dataclass(frozen=True)
-class Results:
-    """Scores of runs × measures × topics, with the settings that produced them.
-
-    Attributes
-    ----------
-    runs : list of str
-        Run names, unique (``tag#filename`` when two runs share a tag).
-    measures : list of str
-        Measure names as the user wrote them.
-    topics : list of str
-        The evaluated topics.
-    values : ndarray of float64, shape (S, M, T)
-        NaN where a topic is not scored (``missing="skip"``).
-    aggregate : list of str
-        ``"mean"``, ``"sum"`` (trec_eval sums its counts) or ``"geom"`` (the geometric mean
-        whatever ``average`` says: trec_eval's ``gm_map``) per measure.
-    provenance : dict
-        Version and settings, written as a ``#`` header or with ``--provenance``.
-    intent_values : ndarray of float64, shape (S, M, T, I), optional
-        Each intent's score of the intent-aware measures (NaN elsewhere), with ``per_intent``.
-    intent_ids, intent_weights
-        The intents of each topic and their probabilities (T, I).
-    iteration_values : ndarray of float64, shape (S, M, T, C), optional
-        For iteration measures (the Cube Test family), the value after each iteration 1..C,
-        with ``per_iteration``.
-    average : {"avg", "geom", "dd"}
-        How the ``all`` row averages topics (:func:`cranfield.evaluation.averaging.average`); counts are
-        always summed.
-    topic_weights : ndarray, shape (T,), optional
-        1 − dd(t) for ``average="dd"``.
-    unscored : ndarray of bool, shape (S, T), optional
-        The topics each run leaves out by a rule already announced (``missing="skip"``); every
-        other NaN value left out of an ``all`` row is named in a warning.
-    group_ids, group_values, group_target
-        With ``per_group`` (docs/fairness.md#per-group): the groups, each group's share of the
-        attention per run and topic (S, T, G), and the target distribution (T, G).
-    """
-
-    runs: list[str]
-    measures: list[str]
-    topics: list[str]
-    values: np.ndarray
-    aggregate: list[str]
-    provenance: dict[str, Any]
-    intent_values: np.ndarray | None = None
-    intent_ids: list[tuple[str, ...]] | None = None
-    intent_weights: np.ndarray | None = None
-    iteration_values: np.ndarray | None = None
-    average: str = "avg"
-    topic_weights: np.ndarray | None = None
-    measure_specs: list[Any] | None = None
-    unscored: np.ndarray | None = None
-    group_ids: list[str] | None = None
-    group_values: np.ndarray | None = None
-    group_target: np.ndarray | None = None
-
-    def summary(self) -> np.ndarray:
-        """The ``all`` row per run and measure, shape (S, M): the topic average (``average``)
-        over scored topics, the sum for trec_eval's counts, the geometric mean for ``geom``.
-        NaN values are left out, with a warning unless ``unscored`` says they were announced."""
-        from cranfield.evaluation.averaging import average, total
-
-        out = np.empty(self.values.shape[:2])
-        for m, how in enumerate(self.aggregate):
-            label, x = self.measures[m], self.values[:, m]
-            if how == "sum":
-                out[:, m] = total(x, topics=self.topics, name=label, announced=self.unscored)
-            else:
-                out[:, m] = average(x, "geom" if how == "geom" else self.average, weights=self.topic_weights,
-                                    topics=self.topics, measure=self.measure_specs[m] if self.measure_specs else None,
-                                    name=label, announced=self.unscored)
-        return out
-
-    def rows(self, per_topic: bool = True) -> Iterator[tuple[str, str, str, float]]:
-        """(run, topic, measure, value) rows: per topic when asked, then ``all`` per run.
-
-        With per-intent values, each topic row of an intent-aware measure is followed by
-        ``measure[intent=i]`` (X_i) and ``measure[intent=i].w`` (w_i) rows (docs/conventions.md#output).
-        """
-        means = self.summary()
-        for s, run in enumerate(self.runs):
-            if per_topic:
-                for t, topic in enumerate(self.topics):
-                    for m, measure in enumerate(self.measures):
-                        v = self.values[s, m, t]
-                        if not np.isnan(v):
-                            yield run, topic, measure, float(v)
-                            yield from self._intent_rows(s, m, t, run, topic, measure)
-                    yield from self._group_rows(s, t, run, topic)
-            for m, measure in enumerate(self.measures):
-                yield run, "all", measure, float(means[s, m])
-
-    def _intent_rows(self, s: int, m: int, t: int, run: str, topic: str, measure: str
-                     ) -> Iterator[tuple[str, str, str, float]]:
-        if self.iteration_values is not None:
-            for c, v in enumerate(self.iteration_values[s, m, t].tolist(), start=1):
-                if not np.isnan(v):
-                    yield run, topic, f"{measure}[iteration={c}]", float(v)
-        if self.intent_values is None or self.intent_ids is None or self.intent_weights is None:
-            return
-        for i, name in enumerate(self.intent_ids[t]):
-            v = self.intent_values[s, m, t, i]
-            if not np.isnan(v):
-                yield run, topic, f"{measure}[intent={name}]", float(v)
-                yield run, topic, f"{measure}[intent={name}].w", float(self.intent_weights[t, i])
-
-    def _group_rows(self, s: int, t: int, run: str, topic: str) -> Iterator[tuple[str, str, str, float]]:
-        """``exposure[group=g]`` (the group's share of the attention), ``.target`` and ``.ratio``
-        (share / target, where the target is positive) rows of one run and topic."""
-        if self.group_values is None or self.group_ids is None or self.group_target is None:
-            return
-        for g, name in enumerate(self.group_ids):
-            share, target = float(self.group_values[s, t, g]), float(self.group_target[t, g])
-            if np.isnan(share) or np.isnan(target):
-                continue
-            yield run, topic, f"exposure[group={name}]", share
-            yield run, topic, f"exposure[group={name}].target", target
-            if target > 0:
-                yield run, topic, f"exposure[group={name}].ratio", share / target
-
-    def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
-        """Plain Python values: ``runs``, ``measures``, ``topics``, ``average`` and ``rows``, the
-        ``{run, topic, measure, value}`` objects of :meth:`rows` (``--format json``; None for NaN)."""
-        rows = [{"run": run, "topic": topic, "measure": measure, "value": None if np.isnan(value) else value}
-                for run, topic, measure, value in self.rows(per_topic)]
-        return {"runs": list(self.runs), "measures": list(self.measures), "topics": list(self.topics),
-                "average": self.average, "rows": rows}
-
-    def to_frame(self, per_topic: bool = True) -> Any:
-        """A tidy pandas DataFrame with columns ``run``, ``topic``, ``measure``, ``value``."""
-        import pandas as pd
-
-        return pd.DataFrame(list(self.rows(per_topic)), columns=["run", "topic", "measure", "value"])
-
-    def to_parquet(self, path: str | Path, per_topic: bool = True) -> None:
-        """Write :meth:`rows` as a Parquet file with columns ``run``, ``topic``, ``measure`` (strings)
-        and ``value`` (float64, null where undefined), atomically; the provenance is kept in the
-        schema metadata (docs/parquet.md). Needs pyarrow (``pip install 'cranfield[parquet]'``)."""
-        from cranfield.io.arrow import write_results_parquet
-
-        write_results_parquet(path, self.rows(per_topic), self.provenance)
-
-    def __repr__(self) -> str:
-        """``Results(2 runs × 2 measures × 50 topics; AP, nDCG@10)``: the shape, not the numbers."""
-        return (f"Results({len(self.runs)} runs × {len(self.measures)} measures × {len(self.topics)} topics; "
-                f"{first_names(self.measures)})")
-
-    def _repr_html_(self) -> str:
-        """What a notebook shows: the ``all`` row (:meth:`summary`) as runs × measures, the
-        settings (the provenance) below (:func:`cranfield._display.html_table`)."""
-        import pandas as pd
-
-        frame = pd.DataFrame(self.summary(), index=pd.Index(self.runs, name="run"), columns=self.measures)
-        how = {"avg": "mean", "geom": "geometric mean", "dd": "dd-weighted mean"}.get(self.average, self.average)
-        settings = {k: v for k, v in self.provenance.items() if k != "measures"}
-        return html_table(frame, f"{len(self.runs)} runs × {len(self.measures)} measures, {how} over "
-                          f"{len(self.topics)} topics", settings)
-
-
-class RunScores(NamedTuple):
-    """One run's scores over the collection's topics (:meth:`Evaluator.score_run`)."""
-
-    values: np.ndarray
-    """Shape (M, T); NaN where a topic is not scored (``missing="skip"``) or a measure is undefined."""
-    intents: np.ndarray | None
-    """With ``per_intent``: each intent's score of the intent-aware measures, (M, T, I)."""
-    iterations: list[np.ndarray] | None
-    """With ``per_iteration``: each iteration measure's value after every iteration, M × (T, C)."""
-    unscored: np.ndarray | None
-    """With ``missing="skip"``: the topics left out (absent from the run), shape (T,)."""
-    groups: np.ndarray | None = None
-    """With ``per_group``: each group's share of the attention, (T, G)."""
-
-
-class _RunSettings(NamedTuple):
-    """How :meth:`Evaluator.evaluate` reads and scores each run (sent once to every worker)."""
-
-    order: str
-    on_duplicate: str
-    score_dtype: str
-    per_intent: bool
-    per_iteration: bool
-    record_warnings: bool
-    per_group: bool = False
-
-
-class _Scored(NamedTuple):
-    """What one run task returns: its scores, the facts its name needs, and (on a worker) the
-    warnings it raised."""
-
-    scores: RunScores
-    name: str
-    source: str
-    warnings: list[Warning | str]
-    comments: int = 0
-    iterations: bool = False  # whether the run has search iterations (a TREC DD run)
-
-
-def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: _RunSettings,
-                columns: Any = None) -> _Scored:
-    """Read one run (a path is read here, on the worker, unless its ``columns`` were read ahead),
-    prepare and score it, and drop it."""
-    obj, label = item
-    with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
-        if caught is not None:
-            warnings.simplefilter("always")
-        if evaluator.sampled:
-            sampled = (as_sampled_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
-                                      score_dtype=settings.score_dtype) if evaluator.stochastic else
-                       SampledRun.single(as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
-                                                score_dtype=settings.score_dtype, columns=columns)))
-            sampled = sampled if label is None else sampled.with_name(label)
-            scores = evaluator.score_sampled(sampled, settings.per_group)
-            name, source, plain = sampled.name, sampled.source, sampled.run
-        else:
-            run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
-                         score_dtype=settings.score_dtype, columns=columns)
-            run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
-            scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
-            name, source, plain = run.name, run.source, run
-    return _Scored(scores, name, str(source), [w.message for w in caught] if caught is not None else [],
-                   plain.comments, plain.iteration is not None)
-
-
-READ_AHEAD = 2
-"""Run files parsed ahead, on threads, while this process scores the current run."""
-
-
-def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: _RunSettings,
-                progress_bar: bool | None) -> list[_Scored]:
-    """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
-    parsed on threads (pyarrow's reader and numpy release the GIL), so at most READ_AHEAD + 1
-    runs are held at once. Only the column reader, which neither warns nor raises
-    (:func:`~cranfield.io.fastcsv.read_run_columns`), runs on the threads: every warning and
-    error comes from this thread, in run order."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from cranfield.io.arrow import is_parquet_path
-    from cranfield.io.fastcsv import read_run_columns, worth_it
-
-    def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
-        return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
-                and not evaluator.stochastic and worth_it(obj))
-
-    def ahead(obj: Any) -> Any:
-        return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
-
-    if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
-        return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",
-                                                                            progress_bar)]
-    out: list[_Scored] = []
-    with ThreadPoolExecutor(READ_AHEAD) as pool:
-        pending: list[Future[Any] | None] = [pool.submit(ahead, obj) for obj, _ in items[:READ_AHEAD]]
-        for k, item in enumerate(progress(items, len(items), "evaluating", progress_bar)):
-            if k + READ_AHEAD < len(items):
-                pending.append(pool.submit(ahead, items[k + READ_AHEAD][0]))
-            columns, pending[k] = pending[k].result(), None  # type: ignore[union-attr]
-            out.append(_score_task(item, evaluator, settings, columns))
-    return out
-
+__all__ = [  # the names of the modules split from this one are kept importable from here
+    "Evaluator", "evaluate", "deepest_cutoff", "Results", "RunScores", "risk_adjusted", "trisk", "measure_list",
+    "run_list", "is_run_dict", "named_runs", "run_labels", "unique_names", "unique_run_names",
+    "MISSING", "NOREL", "EMPTY_INTENTS", "ON_DUPLICATE", "SCORE_DTYPES",
+]
 
 class Evaluator:
     """Qrels and measures compiled once, applied to many runs (ir_measures' ``evaluator``).
@@ -450,27 +114,18 @@ class Evaluator:
         strip_topic_prefix: bool = False, dd_depth: Any = "xi", stochastic: bool = False, groups: Any = None,
         target: Any = None,
     ) -> None:
-        from cranfield.evaluation.averaging import AVERAGES
-        from cranfield.measures.topics import check_depth
-
-        self.dd_depth = check_depth(dd_depth)
-
-        self.missing = check_choice(missing, "missing option", MISSING)
-        self.norel = check_choice(norel, "norel option", NOREL)
-        self.average = check_choice(average, "average option", AVERAGES)
-        check_choice(empty_intents, "empty_intents option", EMPTY_INTENTS)
-        _check_type(diversity, "diversity", (bool, type(None)), "True, False or None")
-        _check_type(intents, "intents", (str, Path, Intents, type(None)),
-                    "a path, an Intents, 'uniform' or 'nonuniform'")
-        _check_type(intent_types, "intent_types", (str, Path, Mapping, type(None)),
-                    "a path or a dict {(qid, intent): 'inf' or 'nav'}")
+        self.options = options = EvalOptions(
+            dd_depth=dd_depth, missing=missing, norel=norel, average=average, empty_intents=empty_intents,
+            diversity=diversity, intents=intents, intent_types=intent_types, depth=depth, judged_only=judged_only,
+            strip_topic_prefix=strip_topic_prefix, stochastic=stochastic, groups=groups, target=target)
+        self.dd_depth, self.missing, self.norel, self.average = (options.dd_depth, options.missing, options.norel,
+                                                                 options.average)
+        self.max_depth, self.judged_only = options.depth, options.judged_only
+        self.strip_topic_prefix, self.stochastic = options.strip_topic_prefix, options.stochastic
         measures = measure_list(measures)
         self.names = [str(m) for m in (measures if names is None else names)]
         if len(self.names) != len(measures):
             raise CranfieldError(f"{len(self.names)} names given for {len(measures)} measures")
-        self.max_depth = None if depth is None else check_int(depth, "depth", low=1, text=False)
-        self.judged_only = check_bool(judged_only, "judged_only option")
-        self.strip_topic_prefix = check_bool(strip_topic_prefix, "strip_topic_prefix option")
         self.measures = [parse_measure(m) for m in measures]
         if intents is not None and diversity is None and not is_intent_scheme(intents):
             diversity = True
@@ -492,7 +147,6 @@ class Evaluator:
         self.depth = deepest_cutoff(self.measures)
         self.topic_mask = self._norel_rule()
         self._warn_nothing_relevant()
-        self.stochastic = bool(stochastic)
         self.fairness = Fairness.of(groups, target)
         self.sampled = self.stochastic or any(m.spec.sampled for m in self.measures) or groups is not None
         self._check_groups()
@@ -718,21 +372,17 @@ class Evaluator:
         """
         runs, given = named_runs(runs, names)
         check_stdin_once([self.qrels.source, *(getattr(r, "source", r) for r in runs)])
-        check_choice(order, "order option", ORDERS)
-        check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
-        check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
+        for option, value in (("order", order), ("on_duplicate", on_duplicate), ("score_dtype", score_dtype)):
+            check_option(option, value)
         per_intent = check_bool(per_intent, "per_intent option")
         per_iteration = check_bool(per_iteration, "per_iteration option")
         labels = run_labels(runs, given)
         if self.sampled and (per_intent or per_iteration):
             raise CranfieldError("per-intent and per-iteration rows are not available for stochastic runs and "
                                  "exposure measures (docs/fairness.md)")
-        settings = _RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None,
-                                per_group)
-        items = list(zip(runs, labels))
-        done = (_score_here(self, items, settings, progress_bar) if client is None else
-                map_blocks(_score_task, items, client=client, shared={"evaluator": self, "settings": settings},
-                           label="evaluating", progress_bar=progress_bar))
+        settings = RunSettings(order, on_duplicate, score_dtype, per_intent, per_iteration, client is not None,
+                               per_group)
+        done = score_runs(self, list(zip(runs, labels)), settings, client, progress_bar)
         for item in done:
             for message in item.warnings:
                 warnings.warn(message, stacklevel=2)
@@ -783,46 +433,6 @@ def _skipped_comments(counts: list[tuple[str, int]]) -> dict[str, list[str]]:
     return {"comment_lines": said} if said else {}
 
 
-def risk_adjusted(results: Results, baseline: Results, alpha: float = 0.0) -> Results:
-    """Risk-sensitive scores against a baseline run (Dinçer, Macdonald, Ounis SIGIR 2014; TREC Web
-    2013–14; ndeval ``-baseline -riskAlpha``): per topic Δ = run − baseline when it is not negative,
-    else (1 + α)·Δ. The ``all`` row is then URisk; ``TRisk`` = URisk / (sd(Δ')/√n) (sample sd)
-    is returned in ``trisk`` (S, M). A topic left out of either run (NaN) is left out of Δ."""
-    alpha = check_float(alpha, "risk alpha", low=0)
-    if baseline.values.shape[0] != 1 or baseline.topics != results.topics or baseline.measures != results.measures:
-        raise CranfieldError("the baseline must be one run scored with the same measures and topics")
-    delta = results.values - baseline.values[0]
-    adjusted = np.where(delta >= 0, delta, (1.0 + alpha) * delta)
-    unscored = np.zeros(results.values.shape[::2], dtype=bool)  # (S, T): announced when each was evaluated
-    for known in (results.unscored, None if baseline.unscored is None else baseline.unscored[0]):
-        unscored = unscored if known is None else unscored | known
-    out = dataclasses.replace(results, values=adjusted, aggregate=["mean"] * len(results.measures),
-                              unscored=unscored,
-                              provenance={**results.provenance, "baseline": baseline.runs[0], "risk_alpha": alpha})
-    return out
-
-
-def trisk(adjusted: Results) -> np.ndarray:
-    """TRisk = URisk / (sample sd of the risk-adjusted differences / √n), shape (S, M).
-
-    0 when every difference is 0; NaN, with a warning, where it is undefined: fewer than two
-    scored topics, or differences that are all equal but not 0 (sd = 0)."""
-    v = adjusted.values
-    scored = ~np.isnan(v)
-    n = scored.sum(axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):  # n < 2 and sd = 0 are masked below
-        mean = np.where(scored, v, 0.0).sum(axis=2) / n
-        sd = np.sqrt((np.where(scored, v - mean[..., None], 0.0) ** 2).sum(axis=2) / (n - 1))
-        t = mean / (sd / np.sqrt(n))
-    zero = (n > 1) & (sd == 0) & (mean == 0)
-    defined = (n > 1) & (sd > 0)
-    undefined = ~(defined | zero)
-    for s, m in zip(*np.nonzero(undefined)):
-        why = "fewer than 2 topics are scored" if n[s, m] < 2 else "every topic has the same difference (sd = 0)"
-        warn(f"{adjusted.runs[s]}: TRisk of {adjusted.measures[m]} is undefined (NaN): {why}")
-    return np.where(defined, t, np.where(zero, 0.0, np.nan))
-
-
 def _named(measure: Measure) -> bool:
     """Whether ``measure`` is the one its canonical name parses to (a registered measure)."""
     try:
@@ -870,37 +480,11 @@ def _iteration_array(steps: list[list[np.ndarray] | None], keep: np.ndarray) -> 
     ])
 
 
-def run_labels(runs: Sequence[Any], given: Sequence[str] | None) -> list[str | None]:
-    """The name each run takes: its given name, else ``run<k>`` (its place in the list) for an
-    in-memory run without a name of its own among several, else None (its own name; docs/parquet.md#names)."""
-    return [given[k] if given else f"run{k + 1}" if len(runs) > 1 and needs_run_name(obj) else None
-            for k, obj in enumerate(runs)]
-
-
 def deepest_cutoff(measures: Sequence[Measure]) -> int | None:
     """The depth a batch needs for ``measures``: their largest cutoff, None (the whole ranking)
     when one of them has none."""
     depths = [m.depth for m in measures]
     return None if any(d is None for d in depths) else max(d for d in depths if d is not None)
-
-
-def unique_names(runs: Sequence[Run]) -> list[str]:
-    """Run names, with ``tag#filename`` for runs that share a tag (docs/conventions.md#output)."""
-    return unique_run_names([r.name for r in runs], [str(r.source) for r in runs])
-
-
-def unique_run_names(names: Sequence[str], sources: Sequence[str]) -> list[str]:
-    """:func:`unique_names` from the runs' names and sources alone (the runs may be gone)."""
-    out = []
-    for name, source in zip(names, sources):
-        if names.count(name) > 1:
-            out.append(f"{name}#{Path(source).name}")
-        else:
-            out.append(name)
-    for k, name in enumerate(out):
-        if out.count(name) > 1:
-            out[k] = f"{name}#{k + 1}"
-    return out
 
 
 def evaluate(
@@ -910,7 +494,8 @@ def evaluate(
     diversity: bool | None = None, intents: Any = None,
     intent_types: Any = None, empty_intents: str = "drop", average: str = "avg",
     names: Sequence[str] | None = None, dd_depth: Any = "xi", client: Any = None, stochastic: bool = False,
-    groups: Any = None, target: Any = None, per_group: bool = False,
+    groups: Any = None, target: Any = None, per_group: bool = False, depth: int | None = None,
+    judged_only: bool = False, strip_topic_prefix: bool = False, score_dtype: str = "float32",
 ) -> Any:
     """Evaluate runs against qrels; a tidy DataFrame with columns run, topic, measure, value.
 
@@ -946,6 +531,9 @@ def evaluate(
         Score the runs on a Dask cluster, one task per run, bit for bit as in this process
         (:meth:`Evaluator.evaluate`; docs/scaling.md).
     stochastic, groups, target : see :class:`Evaluator` (docs/fairness.md)
+    depth, judged_only, strip_topic_prefix : see :class:`Evaluator` (trec_eval ``-M``, ``-J``)
+    score_dtype : {"float32", "float64"}
+        Compare run scores as C floats (trec_eval) or doubles (gdeval); see :meth:`Evaluator.evaluate`.
     per_group : bool
         Also each group's share of the attention, its target and their ratio, as rows
         ``exposure[group=g]``, ``exposure[group=g].target`` and ``exposure[group=g].ratio``.
@@ -962,7 +550,9 @@ def evaluate(
     check_bool(per_topic, "per_topic option")  # per_intent and per_iteration: by Evaluator.evaluate
     evaluator = Evaluator(qrels, measures, missing=missing, norel=norel, diversity=diversity,
                           intents=intents, intent_types=intent_types, empty_intents=empty_intents,
-                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target)
+                          average=average, dd_depth=dd_depth, stochastic=stochastic, groups=groups, target=target,
+                          depth=depth, judged_only=judged_only, strip_topic_prefix=strip_topic_prefix)
     results = evaluator.evaluate(runs, order=order, on_duplicate=on_duplicate, per_intent=per_intent,
-                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group)
+                                 per_iteration=per_iteration, names=names, client=client, per_group=per_group,
+                                 score_dtype=score_dtype)
     return results.to_frame(per_topic or per_intent or per_iteration or per_group)

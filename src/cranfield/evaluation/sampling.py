@@ -12,9 +12,8 @@ import numpy as np
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.evaluation.collection import Collection, find_keys, key_slots, records
+from cranfield.evaluation.options import TARGETS
 from cranfield.io.stochastic import Groups, SampledRun, Target, read_groups, read_target
-
-TARGETS = ("uniform", "relevant")
 
 
 @dataclass(frozen=True, eq=False)

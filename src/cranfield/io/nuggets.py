@@ -32,10 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._choices import ASSIGNMENTS, IMPORTANCE
 from cranfield.errors import CranfieldError, InputError, warn
 
-IMPORTANCE = ("vital", "okay")
-ASSIGNMENTS = ("support", "partial_support", "not_support", "failed")
 FAILED = ASSIGNMENTS.index("failed")
 COLUMNS = ("qid", "run", "nugget_id", "importance", "assignment")
 _IMPORTANCE_CODE = {name: k for k, name in enumerate(IMPORTANCE)}

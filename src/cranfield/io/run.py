@@ -19,6 +19,7 @@ from typing import Any, Literal, cast
 
 import numpy as np
 
+from cranfield._choices import ON_DUPLICATE, ORDERS, SCORE_DTYPES
 from cranfield._numeric import distinct
 from cranfield.errors import InputError, check_choice, warn
 from cranfield.io._tokens import (
@@ -39,7 +40,6 @@ from cranfield.io.fastcsv import read_run_columns
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
-ORDERS = ("score", "rank", "file")
 MEAN_TOPIC = "all"  # the topic column's name for the mean over topics in every output
 
 
@@ -293,9 +293,9 @@ def build_run(
     """Assemble a :class:`Run` from parallel row arrays (``topic`` codes into ``topic_ids``),
     applying the duplicate and order rules; ``score_dtype="float64"`` compares scores as doubles
     (gdeval) instead of C floats (trec_eval)."""
-    check_choice(score_dtype, "score_dtype option", ("float32", "float64"))
+    check_choice(score_dtype, "score_dtype option", SCORE_DTYPES)
     check_choice(order, "order option", ORDERS)
-    check_choice(on_duplicate, "on_duplicate option", ("error", "first"))
+    check_choice(on_duplicate, "on_duplicate option", ON_DUPLICATE)
     check_topic_ids(topic_ids, topic, line, source)
     keys = doc_keys(docno) if doc_key is None else doc_key
     keep = _check_duplicates(topic, docno, keys, line, source, topic_ids, on_duplicate)

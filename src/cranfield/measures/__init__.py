@@ -27,7 +27,9 @@ from cranfield.measures import (  # noqa: F401  (each family registers its measu
     diversity,
     extra,
     fairness,
+    ir_measures_names,  # parse_measure reads ir_measures' objects
     ncu,
+    nuggets,  # the registry names the nugget measures as such
     registry,  # noqa: F401  (first: the families register into it)
     sakai,
     trec_eval10,

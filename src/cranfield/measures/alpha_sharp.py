@@ -49,7 +49,7 @@ import numpy as np
 from cranfield._numeric import ordered_dot, safe_div
 from cranfield.batch import Batch, Topics
 from cranfield.measures._common import REL, gain, gain_shift, log2_discount, ranks
-from cranfield.measures.diversity import subtopic_recall
+from cranfield.measures.diversity import greedy_ideal, subtopic_recall
 from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
 
 DISCOUNTS = ("err", "dcg", "rbp")
@@ -101,40 +101,6 @@ def _relative_weights(topics: Topics) -> np.ndarray:
     """w_i / max_j w_j, (T, I): exactly 1 for uniform weights (the scale cancels in ratios)."""
     w = topics.weights
     return safe_div(w, w.max(axis=1, keepdims=True) if w.shape[1] else np.zeros((w.shape[0], 1)))
-
-
-def greedy_ideal(doc_gains: np.ndarray, hits: np.ndarray, alpha: float, steps: int) -> np.ndarray:
-    """The marginal gains of a greedy novelty-discounted ideal list, shape (T, steps).
-
-    ``doc_gains`` (T, J, I) is each document's gain per intent, ``hits`` (T, J, I) whether it
-    counts as relevant to the intent (each such document multiplies the intent's later gains by
-    1 − α). Each step takes the document with the largest Σ_i gain·(1 − α)^{C_i}, summed over the
-    intents in order (ndeval's order of operations); ties go to the first document of the J
-    axis (the larger docno for ``Topics.rel_docs``). Vectorised over topics and documents, one
-    iteration per rank (ranks past J score 0). With 0/1 gains this is ndeval's greedy α-ideal
-    (:func:`cranfield.measures.diversity.greedy_alpha_ideal`). The first k steps do not depend
-    on ``steps``: a list built to the cutoff is the prefix of the full one.
-    """
-    n_topics, n_docs, n_int = doc_gains.shape
-    gains = np.ascontiguousarray(np.moveaxis(doc_gains, 2, 0))  # (I, T, J): one contiguous plane per intent
-    factor = np.ones((n_int, n_topics, 1))
-    taken = np.zeros((n_topics, n_docs), dtype=bool)
-    out = np.zeros((n_topics, steps))
-    rows = np.arange(n_topics)
-    score = np.zeros((n_topics, n_docs))
-    for step in range(min(steps, n_docs)):
-        # the intents are added one after the other, as ndeval's loop does (a pairwise sum
-        # could round a tie differently)
-        if n_int:
-            np.multiply(gains[0], factor[0], out=score)
-            for i in range(1, n_int):
-                score += gains[i] * factor[i]
-        score[taken] = -1.0
-        pick = score.argmax(axis=1)
-        out[:, step] = np.maximum(score[rows, pick], 0.0)
-        taken[rows, pick] = True
-        factor = np.where(hits[rows, pick].T[:, :, None], factor * (1.0 - alpha), factor)
-    return out
 
 
 def cascade_ideal(topics: Topics, cutoff: int, alpha: float, gains: Any = None, rel: int = 1,

@@ -68,6 +68,40 @@ def batch_novelty_gain(batch: Batch, cutoff: int | None, alpha: float, rel: int 
                                lambda k: novelty_gain(intent_hits(batch, k, rel), alpha))
 
 
+def greedy_ideal(doc_gains: np.ndarray, hits: np.ndarray, alpha: float, steps: int) -> np.ndarray:
+    """The marginal gains of a greedy novelty-discounted ideal list, shape (T, steps).
+
+    ``doc_gains`` (T, J, I) is each document's gain per intent, ``hits`` (T, J, I) whether it
+    counts as relevant to the intent (each such document multiplies the intent's later gains by
+    1 − α). Each step takes the document with the largest Σ_i gain·(1 − α)^{C_i}, summed over the
+    intents in order (ndeval's order of operations); ties go to the first document of the J
+    axis (the larger docno for ``Topics.rel_docs``). Vectorised over topics and documents, one
+    iteration per rank (ranks past J score 0). With 0/1 gains this is ndeval's greedy α-ideal
+    (:func:`greedy_alpha_ideal`). The first k steps do not depend
+    on ``steps``: a list built to the cutoff is the prefix of the full one.
+    """
+    n_topics, n_docs, n_int = doc_gains.shape
+    gains = np.ascontiguousarray(np.moveaxis(doc_gains, 2, 0))  # (I, T, J): one contiguous plane per intent
+    factor = np.ones((n_int, n_topics, 1))
+    taken = np.zeros((n_topics, n_docs), dtype=bool)
+    out = np.zeros((n_topics, steps))
+    rows = np.arange(n_topics)
+    score = np.zeros((n_topics, n_docs))
+    for step in range(min(steps, n_docs)):
+        # the intents are added one after the other, as ndeval's loop does (a pairwise sum
+        # could round a tie differently)
+        if n_int:
+            np.multiply(gains[0], factor[0], out=score)
+            for i in range(1, n_int):
+                score += gains[i] * factor[i]
+        score[taken] = -1.0
+        pick = score.argmax(axis=1)
+        out[:, step] = np.maximum(score[rows, pick], 0.0)
+        taken[rows, pick] = True
+        factor = np.where(hits[rows, pick].T[:, :, None], factor * (1.0 - alpha), factor)
+    return out
+
+
 def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int, depth: int | None = None) -> np.ndarray:
     """The novelty gains NG*(r) of ndeval's greedy ideal list, ranks 1..min(depth, J) (all J
     relevant documents when ``depth`` is None), shape (T, ·).
@@ -79,8 +113,6 @@ def greedy_alpha_ideal(batch: Batch, alpha: float, rel: int, depth: int | None =
     builds (and caches) only k ranks. A heuristic: the true maximum of α-DCG is NP-hard, and a
     run can beat this list.
     """
-    from cranfield.measures.alpha_sharp import greedy_ideal
-
     def compute(steps: int) -> np.ndarray:
         docs = batch.topics.rel_docs >= rel  # (T, J, I)
         return greedy_ideal(docs.astype(np.float64), docs, alpha, steps)
@@ -280,7 +312,7 @@ for base, names, ref in [
     ))
 
 __all__ = [
-    "intent_hits", "novelty_gain", "batch_novelty_gain", "greedy_alpha_ideal", "nrbp_ideal_depth", "alpha_ndcg",
-    "alpha_dcg", "err_ia", "nerr_ia", "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores", "folded_intents",
-    "intent_aware", "ia",
+    "intent_hits", "novelty_gain", "batch_novelty_gain", "greedy_ideal", "greedy_alpha_ideal", "nrbp_ideal_depth",
+    "alpha_ndcg", "alpha_dcg", "err_ia", "nerr_ia", "nrbp", "nnrbp", "subtopic_recall", "per_intent_scores",
+    "folded_intents", "intent_aware", "ia",
 ]

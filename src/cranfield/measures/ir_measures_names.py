@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from cranfield.errors import MeasureError
+from cranfield.measures.registry import READERS, Measure, lookup
 
 __all__ = ["SHARED", "UNSUPPORTED", "is_ir_measure", "from_ir_measure", "split_ir_measure"]
 
@@ -182,8 +183,6 @@ def split_ir_measure(obj: Any) -> tuple[Any, bool]:
     MeasureError
         For a measure cranfield does not have or a parameter it cannot honour, naming it.
     """
-    from cranfield.measures.registry import Measure, lookup
-
     name = obj.NAME
     given = _given(obj)
     judged_only = bool(given.pop("judged_only", False))
@@ -238,3 +237,6 @@ def from_ir_measure(obj: Any) -> Any:
                            "to the whole evaluation. Pass judged_only=True to cranfield.evaluate / Evaluator "
                            "(trec_eval -J), or evaluate through cranfield's ir_measures provider.")
     return measure
+
+
+READERS.append((is_ir_measure, from_ir_measure))  # parse_measure reads ir_measures' objects

@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._choices import ASSIGNMENTS, IMPORTANCE
 from cranfield.errors import MeasureError
-from cranfield.io.nuggets import ASSIGNMENTS, IMPORTANCE
-from cranfield.measures.registry import REGISTRY, Measure, MeasureSpec, Param, parse_measure
+from cranfield.measures.registry import ELSEWHERE, REGISTRY, Measure, MeasureSpec, Param, parse_measure
 
 SUPPORT, PARTIAL = ASSIGNMENTS.index("support"), ASSIGNMENTS.index("partial_support")
 VITAL, OKAY = IMPORTANCE.index("vital"), IMPORTANCE.index("okay")
@@ -114,6 +114,10 @@ NUGGET_MEASURES: dict[str, MeasureSpec] = {spec.name: spec for spec in (
     MeasureSpec("NuggetRecall", nugget_recall, (IMPORTANCE_PARAM, PARTIAL_PARAM), CITE,
                 "weighted nugget recall: per-importance weights, a credit for partial support", cutoff="none"),
 )}
+
+
+ELSEWHERE.update(dict.fromkeys(NUGGET_MEASURES, "scores nugget assignments of generated answers, not rankings: use "
+                               "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets"))
 
 
 def lookup_nugget(name: str) -> MeasureSpec:

@@ -300,6 +300,13 @@ class MeasureSpec:
 
 REGISTRY: dict[str, MeasureSpec] = {}
 _ALIASES: dict[str, str] = {}
+ELSEWHERE: dict[str, str] = {}
+"""Names of the measures of another catalogue (the nugget measures of :mod:`cranfield.measures.nuggets`,
+which fills it), each with what to use instead: :func:`lookup` says so rather than "unknown measure"."""
+READERS: list[tuple[Callable[[Any], bool], Callable[[Any], Measure]]] = []
+"""Readers of other libraries' measure objects, ``(is_one, to_measure)``, added by the module that
+knows them (:mod:`cranfield.measures.ir_measures_names`: ir_measures' ``nDCG@10``);
+:func:`parse_measure` reads such an object with the first reader that takes it."""
 
 
 def register(spec: MeasureSpec) -> MeasureSpec:
@@ -343,11 +350,8 @@ def lookup(name: str) -> MeasureSpec:
     folded = [a for a in _ALIASES if a.lower() == name.lower()]
     if len({_ALIASES[a] for a in folded}) == 1:
         return REGISTRY[_ALIASES[folded[0]]]
-    from cranfield.measures.nuggets import NUGGET_MEASURES  # a measure of another input
-
-    if name in NUGGET_MEASURES:
-        raise MeasureError(f"{name} scores nugget assignments of generated answers, not rankings: use "
-                           "`cranfield nuggets FILE...`, --nuggets FILE... or cranfield.evaluate_nuggets")
+    if name in ELSEWHERE:  # a measure of another input
+        raise MeasureError(f"{name} {ELSEWHERE[name]}")
     from cranfield.measures.trec_eval_names import from_printed, printed_hint  # trec_eval's P_10, ndcg_cut_10
 
     if (printed := from_printed(name)) is not None:
@@ -572,10 +576,9 @@ def parse_measure(text: str | Measure, *, catalogue: Callable[[str], MeasureSpec
     """
     if isinstance(text, Measure):
         return text
-    from cranfield.measures.ir_measures_names import from_ir_measure, is_ir_measure  # an ir_measures object
-
-    if is_ir_measure(text):
-        return from_ir_measure(text)
+    reader = next((read for is_one, read in READERS if is_one(text)), None)  # an ir_measures object
+    if reader is not None:
+        return reader(text)
     if not isinstance(text, str):
         raise TypeError(f"A measure must be a name such as 'nDCG@10' (a str) or a Measure. "
                         f"Got {text!r} ({type(text).__name__}) instead.")
@@ -647,7 +650,6 @@ class Catalogue:
 
 def catalogue() -> Catalogue:
     """Every registered measure, in registration order, as a listing that a notebook shows as a
-    table (``cranfield.measures.registry.catalogue()``; the CLI's ``cranfield measures``)."""
-    import cranfield.measures  # noqa: F401  every family registered
-
+    table (``cranfield.measures.registry.catalogue()``; the CLI's ``cranfield measures``). Every
+    family is registered: importing this module runs the package's ``__init__`` first."""
     return Catalogue(tuple(iter_specs()))

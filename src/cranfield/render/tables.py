@@ -5,8 +5,8 @@ settings); CSV is a header row and data rows only, so ``pandas.read_csv(path)`` 
 is (the provenance goes to ``--provenance FILE``); JSON is exactly an array of
 ``{"run", "topic", "measure", "value"}`` objects, undefined values as ``null``.
 
-With risk-sensitive evaluation (``--baseline``), TRisk is given as ``trisk`` (runs ×
-measures) and appears in every format as ordinary ``all`` rows ``MEASURE[TRisk]`` after each
+With risk-sensitive evaluation (``--baseline``), the results hold TRisk (``Results.trisk``, runs ×
+measures), which appears in every format as ordinary ``all`` rows ``MEASURE[TRisk]`` after each
 run's ``all`` rows (:func:`result_rows`); the aligned table gives them as columns.
 """
 
@@ -67,10 +67,10 @@ def trisk_label(measure: str) -> str:
     return f"{measure}[TRisk]"
 
 
-def result_rows(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None
-                ) -> Iterator[tuple[str, str, str, float]]:
+def result_rows(results: Results, per_topic: bool = False) -> Iterator[tuple[str, str, str, float]]:
     """:meth:`Results.rows`, with each run's ``MEASURE[TRisk]`` rows (topic ``all``) right after
-    its ``all`` rows when ``trisk`` (shape (S, M)) is given."""
+    its ``all`` rows when the results hold TRisk (``trisk``, shape (S, M))."""
+    trisk = results.trisk
     if trisk is None:
         yield from results.rows(per_topic)
         return
@@ -125,31 +125,32 @@ def records_csv(rows: Sequence[Mapping[str, Any]]) -> str:
                            for r in rows))
 
 
-def format_csv(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
+def format_csv(results: Results, per_topic: bool = False) -> str:
     """Tidy CSV ``run,topic,measure,value`` with full precision: the header row and data rows only
     (the provenance goes to ``--provenance FILE``)."""
-    return csv_text(["run", "topic", "measure", "value"], result_rows(results, per_topic, trisk))
+    return csv_text(["run", "topic", "measure", "value"], result_rows(results, per_topic))
 
 
-def format_json(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
+def format_json(results: Results, per_topic: bool = False) -> str:
     """One JSON array of objects with exactly the keys run, topic, measure, value."""
     rows = [
         {"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
-        for run, topic, measure, value in result_rows(results, per_topic, trisk)
+        for run, topic, measure, value in result_rows(results, per_topic)
     ]
     return json.dumps(rows, indent=1) + "\n"
 
 
-def format_table(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None) -> str:
+def format_table(results: Results, per_topic: bool = False) -> str:
     """An aligned table: one row per run (per run and topic with ``per_topic``), one column
     per measure (then one per ``MEASURE[TRisk]``, filled in the ``all`` rows), 4 decimals; with
     per-intent or per-iteration values, one row per (run, topic, measure), so the rows
     ``measure[intent=i]``, ``measure[iteration=k]`` and ``MEASURE[TRisk]`` have a place."""
     how = dict(zip(results.measures, results.aggregate))
+    trisk = results.trisk
     body: list[list[str]] = []
     if results.intent_values is not None or results.iteration_values is not None:
         head, n_text = ["run", "topic", "measure", "value"], 3
-        for run, topic, measure, value in result_rows(results, True, trisk):
+        for run, topic, measure, value in result_rows(results, True):
             body.append([run, topic, measure, _value(value, how.get(measure, "mean"))])
         return _aligned(results, head, body, n_text)
     risk = [trisk_label(m) for m in results.measures] if trisk is not None else []

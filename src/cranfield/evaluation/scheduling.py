@@ -1,0 +1,120 @@
+"""Where the runs of an evaluation are scored: in this process, the next run files parsed ahead on
+threads while the current one is scored, or one task per run on a Dask cluster
+(docs/scaling.md); either way bit for bit the same scores, and the runs' warnings in run order."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import warnings
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from cranfield._parallel import map_blocks
+from cranfield._progress import progress
+from cranfield.evaluation.results import RunScores
+from cranfield.io import as_run
+from cranfield.io.stochastic import SampledRun, as_sampled_run
+
+if TYPE_CHECKING:
+    from cranfield.evaluation.evaluator import Evaluator
+
+
+class RunSettings(NamedTuple):
+    """How :meth:`Evaluator.evaluate` reads and scores each run (sent once to every worker)."""
+
+    order: str
+    on_duplicate: str
+    score_dtype: str
+    per_intent: bool
+    per_iteration: bool
+    record_warnings: bool
+    per_group: bool = False
+
+
+class Scored(NamedTuple):
+    """What one run task returns: its scores, the facts its name needs, and (on a worker) the
+    warnings it raised."""
+
+    scores: RunScores
+    name: str
+    source: str
+    warnings: list[Warning | str]
+    comments: int = 0
+    iterations: bool = False  # whether the run has search iterations (a TREC DD run)
+
+
+def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: RunSettings,
+                columns: Any = None) -> Scored:
+    """Read one run (a path is read here, on the worker, unless its ``columns`` were read ahead),
+    prepare and score it, and drop it."""
+    obj, label = item
+    with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
+        if caught is not None:
+            warnings.simplefilter("always")
+        if evaluator.sampled:
+            sampled = (as_sampled_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                                      score_dtype=settings.score_dtype) if evaluator.stochastic else
+                       SampledRun.single(as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                                                score_dtype=settings.score_dtype, columns=columns)))
+            sampled = sampled if label is None else sampled.with_name(label)
+            scores = evaluator.score_sampled(sampled, settings.per_group)
+            name, source, plain = sampled.name, sampled.source, sampled.run
+        else:
+            run = as_run(obj, order=settings.order, on_duplicate=settings.on_duplicate,  # type: ignore[arg-type]
+                         score_dtype=settings.score_dtype, columns=columns)
+            run = evaluator.prepare(run if label is None else dataclasses.replace(run, name=label))
+            scores = evaluator.score_run(run, settings.per_intent, settings.per_iteration)
+            name, source, plain = run.name, run.source, run
+    return Scored(scores, name, str(source), [w.message for w in caught] if caught is not None else [],
+                   plain.comments, plain.iteration is not None)
+
+
+READ_AHEAD = 2
+"""Run files parsed ahead, on threads, while this process scores the current run."""
+
+
+def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings,
+                progress_bar: bool | None) -> list[Scored]:
+    """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
+    parsed on threads (pyarrow's reader and numpy release the GIL), so at most READ_AHEAD + 1
+    runs are held at once. Only the column reader, which neither warns nor raises
+    (:func:`~cranfield.io.fastcsv.read_run_columns`), runs on the threads: every warning and
+    error comes from this thread, in run order."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from cranfield.io.arrow import is_parquet_path
+    from cranfield.io.fastcsv import read_run_columns, worth_it
+
+    def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
+        return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
+                and not evaluator.stochastic and worth_it(obj))
+
+    def ahead(obj: Any) -> Any:
+        return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
+
+    if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
+        return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",
+                                                                            progress_bar)]
+    out: list[Scored] = []
+    with ThreadPoolExecutor(READ_AHEAD) as pool:
+        pending: list[Future[Any] | None] = [pool.submit(ahead, obj) for obj, _ in items[:READ_AHEAD]]
+        for k, item in enumerate(progress(items, len(items), "evaluating", progress_bar)):
+            if k + READ_AHEAD < len(items):
+                pending.append(pool.submit(ahead, items[k + READ_AHEAD][0]))
+            columns, pending[k] = pending[k].result(), None  # type: ignore[union-attr]
+            out.append(_score_task(item, evaluator, settings, columns))
+    return out
+
+
+
+def score_runs(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings, client: Any,
+               progress_bar: bool | None) -> list[Scored]:
+    """Every run of ``items`` (a run and the name it takes, or None) read, scored and dropped, in
+    order: in this process (``client`` None; :func:`_score_here`) or one task per run on a Dask
+    cluster (:func:`cranfield._parallel.map_blocks`; the evaluator is sent to each worker once,
+    paths are read there, only the scores come back)."""
+    if client is None:
+        return _score_here(evaluator, items, settings, progress_bar)
+    return map_blocks(_score_task, items, client=client, shared={"evaluator": evaluator, "settings": settings},
+                      label="evaluating", progress_bar=progress_bar)
