@@ -103,6 +103,8 @@ def _fill_paths(template: str, judges: list[str]) -> dict[str, str]:
 
 def _check(args: argparse.Namespace) -> None:
     """Check the options of ``judges`` before any work."""
+    from pathlib import Path
+
     from cranfield._output import check_writable
     from cranfield.analysis.judges import judge_names
     from cranfield.errors import CranfieldError, check_int
@@ -131,12 +133,13 @@ def _check(args: argparse.Namespace) -> None:
         if first not in groups:
             raise CranfieldError(f"{args.reference} has no judgment group {first!r}; its groups are "
                                  f"{', '.join(groups)}")
-        args.reference = groups.pop(first)
+        args.reference, args.reference_name = groups.pop(first), first
         args.named = {**groups, **judge_names(args.judges)} if args.judges else groups
     elif args.reference_group is not None:
         raise CranfieldError("--reference-group needs --jg")
     else:
         args.named = judge_names(args.judges)
+        args.reference_name = Path(args.reference).name
     if args.fill:
         args.fill_paths = _fill_paths(args.fill, list(args.named))
         for path in args.fill_paths.values():
@@ -198,25 +201,30 @@ def _run(args: argparse.Namespace, client: Any) -> int:
 
 
 def _write_fills(args: argparse.Namespace, diversity: bool | None) -> None:
-    """--fill: each judge's layered qrels, written whole or not at all."""
+    """--fill: each judge's layered qrels (``qid iter docno rel source``, docs/judges.md#layered),
+    written whole or not at all."""
     from cranfield._output import write_text
     from cranfield.analysis.judges import filled_qrels
     from cranfield.io import as_qrels
 
     reference = as_qrels(args.reference, diversity=diversity)
     for name, path in args.fill_paths.items():
-        q = filled_qrels(reference, as_qrels(args.named[name], diversity=diversity))
+        q = filled_qrels(reference, as_qrels(args.named[name], diversity=diversity), (args.reference_name, name))
         write_text(path, qrels_text(q), "--fill file")
 
 
 def qrels_text(q: Any) -> str:
-    """Qrels as TREC text: ``qid iter docno rel`` (``qid intent docno rel`` for diversity qrels)."""
+    """Qrels as TREC text: ``qid iter docno rel`` (``qid intent docno rel`` for diversity qrels),
+    with a fifth column, the source of each label, for layered qrels."""
     import numpy as np
 
     topics = np.array(q.topic_ids, dtype=object)[q.topic]
     intents = np.array(q.intent_ids, dtype=object)[q.intent]
     docnos = [d.decode() if isinstance(d, bytes) else str(d) for d in q.docno]
-    return "".join(f"{t} {i} {d} {r}\n" for t, i, d, r in zip(topics, intents, docnos, q.rel.tolist()))
+    lines = [f"{t} {i} {d} {r}" for t, i, d, r in zip(topics, intents, docnos, q.rel.tolist())]
+    if q.judged_by is not None:
+        lines = [f"{line} {source}" for line, source in zip(lines, np.array(q.judges, dtype=object)[q.judged_by])]
+    return "".join(line + "\n" for line in lines)
 
 
 def _write_parquet(path: str, result: Any) -> None:
