@@ -22,40 +22,40 @@ HERE = DATA / "qrels_jg"
 CASES = [line.split("\t") for line in (HERE / "cases.tsv").read_text().splitlines()]
 
 
-@pytest.mark.parametrize(("name", "qrels", "run", "options"), CASES, ids=[f"{c[0]} {c[2]} {c[3]}" for c in CASES])
-def test_qrels_jg_bytes(capsys, name, qrels, run, options):
+def expected(name: str) -> str:
+    return gzip.decompress((HERE / f"expected-{name}.gz").read_bytes()).decode()
+
+
+def printed(capsys, *argv: str) -> str:
+    """What ``cranfield eval ARGV`` prints (warnings silenced), checking it exits 0."""
     from cranfield.cli.main import main
 
     capsys.readouterr()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        code = main(["eval", "--compat", "trec_eval", "-q", "-R", "qrels_jg", *options.split(),
-                     str(DATA / qrels), str(DATA / run)])
-    assert code == 0
-    expected = gzip.decompress((HERE / f"expected-{name}.gz").read_bytes()).decode()
-    assert capsys.readouterr().out == expected
+        assert main(["eval", *argv]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("name", "qrels", "run", "options"), CASES, ids=[f"{c[0]} {c[2]} {c[3]}" for c in CASES])
+def test_qrels_jg_bytes(capsys, name, qrels, run, options):
+    argv = ["--compat", "trec_eval", "-q", "-R", "qrels_jg", *options.split(), str(DATA / qrels), str(DATA / run)]
+    assert printed(capsys, *argv) == expected(name)
 
 
 def test_long_option_and_default_measures(capsys):
     """``--qrels-format qrels_jg`` is ``-R qrels_jg``; without -m, --compat trec_eval prints
     ``-m qrels_jg`` (trec_eval's default measures cannot read the file: it stops)."""
-    from cranfield.cli.main import main
-
     qrels, run = str(HERE / "groups.qrels_jg"), str(HERE / "groups.run1")
-    assert main(["eval", "--compat", "trec_eval", "-q", "--qrels-format", "qrels_jg", qrels, run]) == 0
-    expected = gzip.decompress((HERE / "expected-008.gz").read_bytes()).decode()
-    assert capsys.readouterr().out == expected
+    assert printed(capsys, "--compat", "trec_eval", "-q", "--qrels-format", "qrels_jg", qrels, run) == expected("008")
 
 
 def test_native_names_and_formats(capsys):
     """Without --compat, any measure is averaged over the groups, in any format."""
-    from cranfield.cli.main import main
-
     qrels, run = str(HERE / "groups.qrels_jg"), str(HERE / "groups.run1")
-    assert main(["eval", "-R", "qrels_jg", "-m", "AP,P@5", "--format", "csv", "-q", qrels, run]) == 0
-    rows = [line.split(",") for line in capsys.readouterr().out.splitlines()[1:]]
-    expected = gzip.decompress((HERE / "expected-008.gz").read_bytes()).decode().splitlines()
-    trec = {(f[1], f[0].strip()): float(f[2]) for f in (line.split("\t") for line in expected)
+    rows = [line.split(",") for line in printed(capsys, "-R", "qrels_jg", "-m", "AP,P@5", "--format", "csv", "-q",
+                                                 qrels, run).splitlines()[1:]]
+    trec = {(f[1], f[0].strip()): float(f[2]) for f in (line.split("\t") for line in expected("008").splitlines())
             if f[0].strip() in ("map_avgjg", "P_avgjg_5")}
     got = {(r[1], {"AP": "map_avgjg", "P@5": "P_avgjg_5"}[r[2]]): float(r[3]) for r in rows}
     assert got.keys() == trec.keys()

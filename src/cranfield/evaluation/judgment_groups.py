@@ -20,7 +20,7 @@ import numpy as np
 
 from cranfield.errors import CranfieldError
 from cranfield.evaluation.evaluator import Evaluator, Results, named_runs
-from cranfield.io import Qrels, Run, as_run
+from cranfield.io import Order, Qrels, Run, as_run
 from cranfield.io.qrels_jg import read_qrels_jg
 
 __all__ = ["JudgmentGroupEvaluator", "evaluate_judgment_groups", "pair_id"]
@@ -99,7 +99,7 @@ class JudgmentGroupEvaluator:
                 raise CranfieldError(f"{run.source}: stripping topic prefixes makes two topics the same")
         new_ids, take = [], []
         for t, topic in enumerate(ids):
-            for g in self.groups_of.get(topic, [None]):  # type: ignore[list-item]
+            for g in self.groups_of.get(topic, [None]):
                 new_ids.append(topic if g is None else pair_id(topic, g))
                 take.append(t)
         picked = np.asarray(take, dtype=np.int64)
@@ -110,7 +110,7 @@ class JudgmentGroupEvaluator:
                    None if run.line is None else run.line[rows], run.doc_key[rows],
                    None if run.iteration is None else run.iteration[rows], run.comments)
 
-    def evaluate(self, runs: Any, *, order: str = "score", on_duplicate: str = "error", score_dtype: str = "float32",
+    def evaluate(self, runs: Any, *, order: Order = "score", on_duplicate: str = "error", score_dtype: str = "float32",
                  names: Sequence[str] | None = None, client: Any = None, progress_bar: bool | None = None,
                  per_intent: bool = False, per_iteration: bool = False, per_group: bool = False) -> Results:
         """Score ``runs`` (as :meth:`Evaluator.evaluate <cranfield.evaluation.evaluator.Evaluator.evaluate>`):
@@ -155,7 +155,7 @@ class JudgmentGroupEvaluator:
 
 
 def evaluate_judgment_groups(groups: Mapping[str, Qrels] | str | Path, runs: Any, measures: Sequence[str], *,
-                             order: str = "score", **options: Any) -> Results:
+                             order: Order = "score", **options: Any) -> Results:
     """Each run's score on each topic averaged over the judgment groups that judge the topic
     (:class:`JudgmentGroupEvaluator`).
 
