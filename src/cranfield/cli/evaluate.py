@@ -64,6 +64,10 @@ trec_eval users: trec_eval's names and options work too, e.g.
 and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
   cranfield eval --compat trec_eval -q qrels.txt run.txt
 (--compat trec_eval10: trec_eval 10.0's, with rbp, rbp_resid and unj in all_trec)
+trec_eval's multi-judge qrels (qid group docno rel; docs/judges.md#qrels_jg): -R qrels_jg scores
+each measure under every group that judges a topic and averages over those groups:
+  cranfield eval -R qrels_jg assessors.qrels_jg run1.txt run2.txt -m AP -m P@10
+  cranfield eval --compat trec_eval -q -R qrels_jg assessors.qrels_jg run.txt
 
 fairness over stochastic rankings (docs/fairness.md): --stochastic reads qid sample docno rank
 score tag; --groups FILE (docno group [weight]) and --target for AWRF and nDCG*AWRF:

@@ -35,7 +35,9 @@ A judge is named by its file name, or name=path. --topics common (default) compa
 leaderboards on the topics both judged, --topics reference on the reference's (a topic the
 judge lacks scores 0); either way a warning names the topics the judge lacks. --fill FILE
 writes the reference's qrels with the judge's labels added for the documents the reference
-left unjudged (with several judges, FILE holds {judge}).
+left unjudged (with several judges, FILE holds {judge}): layered qrels, whose fifth column names
+the source of each label (the reference's file name or --jg group, the judge's name), which
+eval and compare read; Judged@k(source=NAME) is the share of the top k judged by NAME.
 
 nugget assignments (docs/nuggets.md): --nuggets REFERENCE JUDGE... compares assignment sets of
 the same answers' nuggets (manual and automatic, say): labels support 2, partial_support 1,
@@ -47,6 +49,7 @@ examples:
   cranfield judges qrels.txt llm=umbrela.qrels crowd=mturk.qrels --runs runs/*.gz -m AP -m nDCG@10
   cranfield judges qrels.txt llm.qrels --runs runs/*.gz -m P@10 --rel 2 --test bootstrap --format csv
   cranfield judges qrels.txt llm.qrels --fill filled.qrels
+  cranfield eval filled.qrels run.txt -m AP -m Judged@10 -m 'Judged(source=llm.qrels)@10'
   cranfield judges assessors.qrels_jg --jg --reference-group nist --runs runs/*.gz -m AP
   cranfield judges --nuggets manual.jsonl auto=autonuggetizer.jsonl -m V_strict -m A
 """
@@ -81,7 +84,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--topics", choices=TOPIC_SETS, default="common",
                    help="topics of the leaderboards: common (both judged; default) or reference")
     p.add_argument("--fill", metavar="FILE",
-                   help="write the reference's qrels with the judge's labels for the documents it left unjudged")
+                   help="write the reference's qrels with the judge's labels for the documents it left unjudged, "
+                        "the source of each label in a fifth column (layered qrels: qid iter docno rel source)")
     p.add_argument("--ci-B", dest="ci_B", default="1000",
                    help="bootstrap resamples of the correlations' intervals, 0 to 100,000 (default: 1000)")
     p.add_argument("--plot", metavar="FILE",
