@@ -5,8 +5,10 @@ built with its Makefile on x86-64 Linux) printed for ``trec_eval -q -R qrels_jg 
 run`` on the cases of ``cases.tsv``: a generated file of five groups (``nist``, ``01``, ``1``,
 ``crowd-b``, ``z``; topics judged by one to five of them, grades -1 to 3, a topic no document of
 which is relevant) with two generated runs (tied scores, a topic the run lacks, a topic no group
-judges), and the Robust 2003 runs with two groups, each with ``-c``, ``-J``, ``-l 2``, ``-M`` and
-trec_eval's three measures with their own cutoffs.
+judges), the Robust 2003 runs with two groups, each with ``-c``, ``-J``, ``-l 2``, ``-M`` and
+trec_eval's three measures with their own cutoffs, and a hand-made file (``edge.*``) where ``-J``
+empties a group's ranking, a group judges a topic only with a negative label, a topic has no
+relevant document.
 """
 
 from __future__ import annotations
