@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cranfield.analysis.judges import filled_qrels
 from cranfield.errors import CranfieldError
@@ -84,3 +87,18 @@ def test_errors(files, tmp_path):
         read_qrels(mixed)
     with pytest.raises(CranfieldError, match="must be one word"):
         filled_qrels(read_qrels(files["nist"]), read_qrels(files["llm"]), ("my judge", "llm"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_sources_share_out_judged(seed):
+    """Property: over the sources of layered qrels, Judged@k(source=s) adds up to Judged@k."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{k}" for k in range(15)]
+    layers = [qrels_from_dict({t: {d: int(rng.integers(0, 3)) for d in rng.choice(docs, 5, replace=False)}
+                               for t in ("1", "2")}) for _ in range(3)]
+    qrels = filled_qrels(filled_qrels(layers[0], layers[1], ("a", "b")), layers[2], ("x", "c"))
+    run = {t: {d: float(k) for k, d in enumerate(rng.choice(docs, 10, replace=False))} for t in ("1", "2")}
+    names = ["Judged@7", *(f"Judged(source={s})@7" for s in qrels.judges)]
+    values = Evaluator(qrels, names).evaluate(run).values[0]
+    assert np.allclose(values[1:].sum(axis=0), values[0], rtol=0, atol=1e-12)

@@ -6,7 +6,10 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.judgment_groups import JudgmentGroupEvaluator, evaluate_judgment_groups
 from cranfield.io import qrels_from_dict
 
@@ -50,3 +53,31 @@ def test_per_intent_rows_refused():
 
     with pytest.raises(CranfieldError, match="no per-intent"):
         JudgmentGroupEvaluator(GROUPS, ["AP"]).evaluate(RUN, per_intent=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4))
+def test_each_topic_is_the_byte_order_mean_of_its_groups(seed, n_groups):
+    """Property: a topic's value is the sum, in the byte order of the group names, of the plain
+    Evaluator's values under each group that judges the topic, over their number; one group alone
+    is the plain evaluation, bit for bit."""
+    rng = np.random.default_rng(seed)
+    names = ["b", "A", "10", "9"][:n_groups]
+    docs = [f"d{k}" for k in range(12)]
+    groups = {}
+    for g in names:
+        topics = [t for t in ("1", "2", "3") if rng.random() < 0.7] or ["1"]
+        groups[g] = qrels_from_dict({t: {d: int(rng.integers(-1, 4)) for d in rng.choice(docs, 6, replace=False)}
+                                     for t in topics})
+    run = {t: {d: float(rng.integers(0, 4)) for d in rng.choice(docs, 8, replace=False)} for t in ("1", "2", "3")}
+    measures = ["AP", "P@5", "nDCG@10", "Rprec(mult=0.6)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = JudgmentGroupEvaluator(groups, measures).evaluate(run)
+        alone = {g: Evaluator(q, measures).evaluate(run) for g, q in groups.items()}
+    for k, topic in enumerate(got.topics):
+        judging = [g for g in sorted(groups, key=str.encode) if topic in alone[g].topics]
+        total = np.zeros(len(measures))
+        for g in judging:
+            total += alone[g].values[0, :, alone[g].topics.index(topic)]
+        assert got.values[0, :, k].tolist() == (total / len(judging)).tolist()
