@@ -87,6 +87,15 @@ def test_errors(files, tmp_path):
         read_qrels(mixed)
     with pytest.raises(CranfieldError, match="must be one word"):
         filled_qrels(read_qrels(files["nist"]), read_qrels(files["llm"]), ("my judge", "llm"))
+    with pytest.raises(CranfieldError, match="not a fraction"):
+        filled_qrels(read_qrels(files["nist"]), read_qrels(files["llm"]), ("nist", "0.5"))
+    prels = tmp_path / "prels.txt"  # qid docno rel method prob: not layered qrels
+    prels.write_text("1 d1 1 1 1\n1 d2 0 1 0.25\n")
+    with pytest.raises(InputError, match=r"prels\.txt:2: .* got the fraction '0\.25' \(a prels file"):
+        read_qrels(prels)
+    assessors = tmp_path / "assessors.qrels"  # assessor numbers are names
+    assessors.write_text("1 0 d1 1 7\n1 0 d2 0 12\n")
+    assert read_qrels(assessors).judges == ("7", "12")
 
 
 @settings(max_examples=25, deadline=None)

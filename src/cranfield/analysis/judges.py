@@ -208,12 +208,16 @@ def filled_qrels(reference: Qrels, judge: Qrels, sources: tuple[str, str] = ("re
     >>> [(d.decode(), int(r), q.judges[j]) for d, r, j in zip(q.docno, q.rel, q.judged_by)]
     [('a', 1, 'nist'), ('b', 2, 'llm')]
     """
+    from cranfield.io._tokens import FLOAT, INTEGER
     from cranfield.io.qrels import build_qrels
 
-    spaced = [name for name in sources if not name or len(name.split()) != 1 or name.split()[0] != name]
-    if spaced:
-        raise CranfieldError(f"the source name {spaced[0]!r} of layered qrels must be one word: name the judge "
-                             "with name=path")
+    words = [name.encode() for name in sources]
+    fractions = (FLOAT.accepts(words) & ~INTEGER.accepts(words)).tolist()
+    bad = [name for name, fraction in zip(sources, fractions)
+           if fraction or not name or len(name.split()) != 1 or name.split()[0] != name]
+    if bad:
+        raise CranfieldError(f"the source name {bad[0]!r} of layered qrels must be one word, not a fraction: name "
+                             "the judge with name=path")
 
     (ref, jud), names = label_tables([reference, judge])
     shift = int(max(ref.unit.max(initial=0), jud.unit.max(initial=0))).bit_length()

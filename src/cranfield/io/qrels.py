@@ -20,6 +20,7 @@ import numpy as np
 from cranfield._numeric import distinct
 from cranfield.errors import InputError, check_choice, warn
 from cranfield.io._tokens import (
+    FLOAT,
     INTEGER,
     LABEL,
     doc_keys,
@@ -232,6 +233,14 @@ def read_qrels(
         qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
         on_duplicate=on_duplicate, judged_by=cols.text[4] if layered else None,
     )
+    names = [j.encode() for j in qrels.judges]
+    numbers = (FLOAT.accepts(names) & ~INTEGER.accepts(names)).tolist()
+    if any(numbers):  # a prels file (qid docno rel method prob) is not layered qrels
+        name = qrels.judges[numbers.index(True)]
+        row = int(np.argmax(qrels.judged_by == numbers.index(True))) if qrels.judged_by is not None else 0
+        raise InputError(source, None if qrels.line is None else int(qrels.line[row]),
+                         f"the fifth column of layered qrels (qid iter docno rel source) names the source of the "
+                         f"label, a name; got the fraction {name!r} (a prels file, qid docno rel method prob?)")
     return dataclasses.replace(qrels, comments=cols.comments) if cols.comments else qrels
 
 
