@@ -45,8 +45,9 @@ class JudgmentGroupTopics:
 
         if not header and self.evaluator.missing != "skip":
             groups_of = self.evaluator.groups_of
-            shown = np.array([[pair_id(t, groups_of[t][0]) in set(self.evaluator.expand(run).topic_ids)
-                               for t in results.topics] for run in self.runs], dtype=bool)
+            scored = [set(self.evaluator.expand(run).topic_ids) for run in self.runs]
+            shown = np.array([[pair_id(t, groups_of[t][0]) in ids for t in results.topics] for ids in scored],
+                             dtype=bool)
             counted = np.array([bool(m) and m.spec.name == "NumQ" for m in results.measure_specs or []], dtype=bool)
             values = np.where(shown[:, None, :] | counted[None, :, None], results.values, 0.0)
             results = TrecEvalResults(**{**vars(results), "values": values}, shown=shown,
