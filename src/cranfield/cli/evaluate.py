@@ -409,8 +409,9 @@ def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_t
     ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
     rules (of trec_eval 9.0.x, or of 10.0 with ``version=10``); None for the other formats."""
     from cranfield.compat.presets import TrecTopics
+    from cranfield.evaluation.judgment_groups import JudgmentGroupEvaluator
 
-    if fmt == "trec" and hasattr(evaluator, "groups_of"):  # -R qrels_jg
+    if fmt == "trec" and isinstance(evaluator, JudgmentGroupEvaluator):  # -R qrels_jg
         from cranfield.compat.qrels_jg import JudgmentGroupTopics
 
         return JudgmentGroupTopics(evaluator, runs)
