@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from cranfield.cli.options import add_nuggets_option
+from cranfield.cli.options import add_format_option, add_nuggets_option, write_result
 from cranfield.meta._common import MAX_SAMPLES
 from cranfield.meta.significance import CORRECTIONS, TESTS
-from cranfield.render.tables import aligned
 
 TEST_CHOICES = TESTS  # the choices of --test and --correction, as cranfield.meta names them
 CORRECTION_CHOICES = CORRECTIONS
-ROW_FORMATS = ("table", "csv", "json")
 
 SCORES_EPILOG = """\
 scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
@@ -135,7 +132,7 @@ def add_parser(sub: Any) -> None:
          DISCPOWER_EPILOG, _discpower_options, _run_discpower),
         ("correlate", "rank correlations (Kendall tau-b, tau_ap, Spearman rho) between measures",
          "Compare the orderings of the runs by each measure's mean score, for every pair of measures.",
-         CORRELATE_EPILOG, _format_option, _run_correlate),
+         CORRELATE_EPILOG, lambda p: None, _run_correlate),
         ("intuitiveness", "intuitiveness of measures by agreement with gold-standard measures",
          "Where two measures disagree about which of two runs is better on a topic, how often "
          "each agrees with the gold standard(s) (Sakai, WWW 2012, Figure 6).",
@@ -155,6 +152,7 @@ def add_parser(sub: Any) -> None:
                        help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
         add_nuggets_option(p)
         options(p)
+        add_format_option(p, name)
         if name in ("discpower", "correlate"):
             p.add_argument("--aspects", metavar="CONFIG",
                            help="TOMA/CAM/MM measures (Maistro et al., CIKM 2021): qrels is then qid iter docno "
@@ -202,11 +200,6 @@ def _input_options(p: argparse.ArgumentParser) -> None:
     add_cluster_options(p.add_argument_group("where the work runs (docs/scaling.md)"))
 
 
-def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
-    p.add_argument("--format", choices=formats, default="table",
-                   help=f"output format: {', '.join(formats)} (default: table); json is an array of objects")
-
-
 def _random_options(p: Any, what: str = "the resampling") -> None:
     p.add_argument("--seed", default="0", help=f"random seed of {what}, an integer >= 0 (default: 0)")
 
@@ -233,7 +226,6 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="RUN", action="append",
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
                         "repeatable: every run with each baseline, the correction over all those pairs")
-    _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
     p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
     p.add_argument("--label", help="--format latex: the table's \\label")
     p.add_argument("--plot", metavar="FILE",
@@ -246,13 +238,11 @@ def _discpower_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...)")
     p.add_argument("--overlap", action="store_true",
                    help="print, for each pair of measures, the run pairs significant by both and by each alone")
-    _format_option(p)
 
 
 def _intuitiveness_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gold", action="append", metavar="MEASURE", required=True,
                    help="gold-standard measure, e.g. I-rec@10 or Ef-P@10 (repeatable: all must agree)")
-    _format_option(p)
 
 
 def _coverage_options(p: argparse.ArgumentParser) -> None:
@@ -260,7 +250,6 @@ def _coverage_options(p: argparse.ArgumentParser) -> None:
                    help="a measure of the reference set (repeatable), e.g. P@10, R@100, RR")
     p.add_argument("--pairs", default="1000", help=f"sampled topic pairs, 1 to {MAX_SAMPLES:,} (default: 1000)")
     _random_options(p)
-    _format_option(p)
 
 
 # --------------------------------------------------------------------------- shared steps
@@ -329,43 +318,6 @@ def _check_options(args: argparse.Namespace) -> None:
     check_cluster_options(args)
 
 
-def _emit(args: argparse.Namespace, text: str) -> int:
-    """The results to ``-o`` or standard output (:func:`cranfield.cli.options.emit`); the exit status 0."""
-    from cranfield.cli.options import emit
-
-    emit(text, args.output)
-    return 0
-
-
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
-    """A list of flat dicts as an aligned table (after the ``#`` header line), CSV (a header row
-    and data rows only: ``pandas.read_csv`` reads it as it is) or JSON."""
-    if fmt == "json":
-        return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
-    if fmt == "csv":
-        from cranfield.render.tables import records_csv
-
-        return records_csv(rows)
-    keys = list(rows[0]) if rows else []
-    left = [all(isinstance(r[k], str) for r in rows) for k in keys]
-    lines = aligned(keys, [[_cell(r[k]) for k in keys] for r in rows], left)
-    return "\n".join([header, *lines]) + "\n"
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 # --------------------------------------------------------------------------- compare
 def _run_compare(args: argparse.Namespace, client: Any) -> int:
     """``cranfield compare``: a :class:`~cranfield.render.report.Report` in the format asked for."""
@@ -395,26 +347,7 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
         "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
         "seed": args.seed if first.n_resamples else None, "baseline": ",".join(report.baselines) or None,
     })
-    if args.format in ("json", "csv"):
-        return _emit(args, render_rows(report.pair_records(), args.format, header))
-    if args.format == "latex":
-        text = "% " + header.lstrip("# ").replace("\n", " ") + "\n" + report.to_latex(args.caption, args.label)
-    elif args.format == "markdown":
-        text = report.to_markdown()
-    elif args.format == "html":
-        text = report.to_html()
-    else:
-        text = text_table(report.table(), header)
-    return _emit(args, text)
-
-
-def text_table(table: dict[str, Any], header: str) -> str:
-    """The results table of :meth:`Report.table` as aligned text: the ``#`` header line, a row per
-    run with its letter and mean scores followed by its significance marks, the legend."""
-    head = ["#", "run", *table["measures"]]
-    body = [[label, run, *(f"{v:.4f} {mark}".rstrip() for v, mark in cells)]
-            for label, run, cells in zip(table["labels"], table["runs"], table["cells"])]
-    return "\n".join([header, *aligned(head, body, [True] * len(head)), f"# {table['legend']}"]) + "\n"
+    return write_result(args, report, header=header, caption=args.caption, label=args.label)
 
 
 # --------------------------------------------------------------------------- other commands
@@ -433,8 +366,8 @@ def _run_discpower(args: argparse.Namespace, client: Any) -> int:
                                             "correction": args.correction, "seed": args.seed if b else None})
     if getattr(args, "overlap", False):
         rows = [o.to_dict() for o in significance_overlap(powers)]
-        return _emit(args, render_rows(rows, args.format, header + " overlap=yes"))
-    return _emit(args, render_rows([p.to_dict() for p in powers], args.format, header))
+        return write_result(args, rows, header=header + " overlap=yes")
+    return write_result(args, [p.to_dict() for p in powers], header=header)
 
 
 def _run_correlate(args: argparse.Namespace, client: Any) -> int:
@@ -443,7 +376,7 @@ def _run_correlate(args: argparse.Namespace, client: Any) -> int:
     measures = _measures(args.measure)
     results = _scores(args, measures, client)
     rows = correlation_matrix(results, measures).rows()
-    return _emit(args, render_rows(rows, args.format, _header(args, results, "correlate", {})))
+    return write_result(args, rows, header=_header(args, results, "correlate", {}))
 
 
 def _run_intuitiveness(args: argparse.Namespace, client: Any) -> int:
@@ -458,7 +391,7 @@ def _run_intuitiveness(args: argparse.Namespace, client: Any) -> int:
     results = _scores(args, list(dict.fromkeys(measures + gold)), client)
     rows = [intuitiveness(results, measures[i], measures[j], gold).to_dict() for i, j in all_pairs(len(measures))]
     header = _header(args, results, "intuitiveness", {"gold": "+".join(gold)})
-    return _emit(args, render_rows(rows, args.format, header))
+    return write_result(args, rows, header=header)
 
 
 def _run_coverage(args: argparse.Namespace, client: Any) -> int:
@@ -469,4 +402,4 @@ def _run_coverage(args: argparse.Namespace, client: Any) -> int:
     results = _scores(args, list(dict.fromkeys(measures + reference)), client)
     cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed, client=client)
     header = _header(args, results, "coverage", {"pairs": args.pairs, "seed": args.seed})
-    return _emit(args, render_rows(cov.rows(), args.format, header))
+    return write_result(args, cov.rows(), header=header)

@@ -4,7 +4,6 @@ with judgment groups, and its rules for which topics get rows (docs/judges.md#qr
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,5 +52,4 @@ class JudgmentGroupTopics:
             results = TrecEvalResults(**{**vars(results), "values": values}, shown=shown,
                                       undefined=np.zeros(values.shape, dtype=bool),
                                       totals=np.full(len(results.measures), np.nan))
-        text = format_trec(results, per_topic, header=header, runid=runid)
-        return text if header else re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE)
+        return format_trec(results, per_topic, header=header, runid=runid, undefined="nan" if header else C_NAN)
