@@ -460,10 +460,14 @@ class SampledBatch:
     policies : int
         P.
     doc : ndarray of int64, shape (P·N, T, D)
-        Each ranked document's code (−1 past the end): equal codes are the same document of the
-        same policy and topic, in any sample.
+        Each ranked document's code, 0..U−1, and U past the end of a ranking: equal codes are the
+        same document of the same policy and topic, in any sample. (U, one past the last code,
+        lets a per-code table with one more entry, or a count with one more bin, take every rank
+        without a mask.)
     cell : ndarray of int64, shape (U,)
         The (policy, topic) of each code, ``p·T + t``.
+    grade : ndarray, shape (U,)
+        Each code's grade (its largest label over intents; 0 if unjudged).
     groups : ndarray of float64, shape (U, G)
         Each code's group weights (a zero row: in no group); G = 0 without groups.
     target : ndarray of float64, shape (T, G)
@@ -477,6 +481,7 @@ class SampledBatch:
     policies: int
     doc: np.ndarray
     cell: np.ndarray
+    grade: np.ndarray
     groups: np.ndarray
     target: np.ndarray
     relevant_groups: np.ndarray
@@ -487,11 +492,18 @@ class SampledBatch:
     def from_batch(cls, batch: Batch) -> SampledBatch:
         """Each ranking of ``batch`` as a policy with one sample (deterministic rankings), without groups."""
         s, t, d = batch.judged.shape
+        u = s * t * d
         inside = np.arange(d) < np.minimum(batch.length, d)[..., None]
-        doc = np.where(inside, np.arange(s * t * d).reshape(s, t, d), -1)
+        doc = np.where(inside, np.arange(u).reshape(s, t, d), u)
         cell = np.repeat(np.arange(s * t), d)
         k = batch.topics.ideal.shape[1]
-        return cls(batch, s, doc, cell, np.zeros((s * t * d, 0)), np.zeros((t, 0)), np.zeros((t, k, 0)))
+        return cls(batch, s, doc, cell, np.maximum(batch.grades, 0).reshape(-1), np.zeros((u, 0)), np.zeros((t, 0)),
+                   np.zeros((t, k, 0)))
+
+    @property
+    def codes(self) -> int:
+        """U, the number of document codes (the code of the ranks past the end)."""
+        return int(self.cell.size)
 
     @property
     def samples(self) -> int:

@@ -40,6 +40,7 @@ from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.batch import Batch, Topics
 from cranfield.errors import CranfieldError, check_choice, check_int
+from cranfield.measures.fairness import needs_groups
 from cranfield.measures.registry import Measure, parse_measure
 
 PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
@@ -153,8 +154,21 @@ def score_space(measure: Measure, space: Space, topics: Topics, *, progress_bar:
     for start in progress(starts, len(starts), f"scoring {measure}", progress_bar):
         stop = min(start + CHUNK, space.size)
         labels, length = _labels(space, start, stop)
-        out[start:stop] = measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+        out[start:stop] = oriented(measure, measure(Batch.from_labels(labels, topics, length=length))[:, 0])
     return out
+
+
+def oriented(measure: Measure, scores: np.ndarray) -> np.ndarray:
+    """Scores read as higher is better: a loss (``lower_is_better``, such as EE-L) negated, so
+    that every property's "m(S) ≤ m(T)" means "T is not worse than S" (docs/fairness.md#axioms)."""
+    return -scores if measure.spec.lower_is_better else scores
+
+
+def violation(space: Space, i: int, a: float, j: int, b: float, loss: bool) -> str:
+    """A violating pair as text, in the measure's own values: m(S) > m(T), or m(S) < m(T) for a loss."""
+    if loss:
+        return f"m({space.word(i)})={-a:.6g} < m({space.word(j)})={-b:.6g}"
+    return f"m({space.word(i)})={a:.6g} > m({space.word(j)})={b:.6g}"
 
 
 def _greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -282,9 +296,10 @@ def _row_popcount(rows: np.ndarray) -> np.ndarray:
 
 
 def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: bool = False,
-              keep: int = 3) -> Check:
+              keep: int = 3, loss: bool = False) -> Check:
     """Induced pairs (S, T): T reachable from S through the three relations and (S, T) not itself a direct
     pair (see the module docstring). ``applicable`` counts these pairs, ``violations`` those with m(S) > m(T).
+    ``scores`` are :func:`oriented`; ``loss``: the examples show a loss's own values.
 
     Reachability is a bitset per ranking, filled children-first in the order of :func:`_process_order`
     (one vectorised OR-reduction per group of rankings sharing an order key), over blocks of
@@ -340,8 +355,7 @@ def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: 
             bits = np.unpackbits(reach8[i], bitorder="little")[: cut[i]]
             found.extend((int(i), int(order[t0 + int(c)])) for c in np.flatnonzero(bits)[: keep - len(found)])
     for i, j in sorted(found)[:keep]:
-        check.examples.append(f"m({space.word(i)})={scores[i]:.6g} > m({space.word(j)})={scores[j]:.6g}, "
-                              "an induced pair")
+        check.examples.append(violation(space, i, scores[i], j, scores[j], loss) + ", an induced pair")
     return check
 
 
@@ -374,7 +388,7 @@ def score_range(measure: Measure, space: Space, topics: Topics, start: int, stop
     for a in range(start, stop, CHUNK):
         b = min(a + CHUNK, stop)
         labels, length = _labels(space, a, b)
-        out[a - start:b - start] = measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+        out[a - start:b - start] = oriented(measure, measure(Batch.from_labels(labels, topics, length=length))[:, 0])
     return out
 
 
@@ -437,7 +451,7 @@ def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topi
                 count.violations += int(bad.size)
                 count.examples += [
                     (block.length, group, int(position[k]),
-                     f"m({space.word(int(low[k]))})={a[k]:.6g} > m({space.word(int(high[k]))})={b[k]:.6g}")
+                     violation(space, int(low[k]), a[k], int(high[k]), b[k], measure.spec.lower_is_better))
                     for k in bad[:keep]]
             counts[prop] = count
         out.append(counts)
@@ -483,6 +497,11 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
             f"{MAX_INDUCTION_RANKINGS:,} rankings; depth {space.depth} has {space.size:,}): check the other "
             "properties at this depth (--properties relevance,irrelevance,redundancy)")
     parsed = [parse_measure(name) for name in measures]
+    for name, measure in zip(measures, parsed):
+        if needs_groups(measure):
+            raise CranfieldError(f"{name} needs document groups, which the rankings the properties are stated over "
+                                 "(relevance labels over aspects) do not have: no property is defined for it "
+                                 "(docs/fairness.md#axioms)")
     topics = synthetic_topics(space.aspects, relevant)
     streamed = [p for p in properties if p != "induction"]
     counted: list[list[dict[str, BlockCount]]] = []
@@ -498,7 +517,8 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
         for prop in properties:
             if prop == "induction":
                 scores = _all_scores(measure, space, topics, progress_bar, client)
-                out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples))
+                out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples,
+                                     loss=measure.spec.lower_is_better))
                 continue
             check = Check(str(name), prop)
             found: list[Example] = []

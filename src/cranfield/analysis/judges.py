@@ -13,6 +13,7 @@ Thomas et al., SIGIR 2024; Upadhyay et al., 2024, report these numbers).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -381,13 +382,33 @@ def _score_parts(results: Sequence[Any], named: Mapping[str, Any], names: Sequen
         ref_matrix = as_score_matrix(results[0], measure=measure)
         for name, res in zip(named, results[1:]):
             r, j = _topic_set(ref_matrix, as_score_matrix(res, measure=measure), name, topics)
-            leaderboards[name, measure] = leaderboard_agreement(r, j, n_resamples=bootstrap_resamples, rng=seed,
-                                                                confidence=confidence)
+            leaderboards[name, measure] = _leaderboard(r, j, _is_loss(results[0], measure),
+                                                       n_resamples=bootstrap_resamples, rng=seed, confidence=confidence)
             powers = [discriminative_power(m, test=test, alpha=alpha, n_resamples=n_resamples, rng=seed,
                                            correction=correction, client=client) for m in (r, j)]
             b_test = powers[0].result.n_resamples
             significance[name, measure] = significance_agreement(*powers)
     return leaderboards, significance, b_test
+
+
+def _is_loss(result: Any, measure: str) -> bool:
+    """Whether ``measure`` of these results is a loss (``MeasureSpec.lower_is_better``: EE-L, EE-D)."""
+    names, specs = list(getattr(result, "measures", [])), getattr(result, "measure_specs", None) or []
+    spec = getattr(specs[names.index(measure)], "spec", None) if measure in names and len(specs) == len(names) else None
+    return bool(getattr(spec, "lower_is_better", False))
+
+
+def _leaderboard(r: ScoreMatrix, j: ScoreMatrix, loss: bool, **options: Any) -> LeaderboardAgreement:
+    """:func:`leaderboard_agreement`, with a loss read with its smallest mean on top: τ_AP,
+    max_drop and same_top computed on the negated scores, the bias and limits of agreement
+    (judge − reference) on the scores themselves (docs/fairness.md#judges)."""
+    if not loss:
+        return leaderboard_agreement(r, j, **options)
+    flipped = leaderboard_agreement(*(dataclasses.replace(m, values=-m.values) for m in (r, j)), **options)
+    stats = dict(flipped.statistics)
+    stats["bias"], stats["loa_low"], stats["loa_high"] = -stats["bias"], -stats["loa_high"], -stats["loa_low"]
+    return dataclasses.replace(flipped, reference_means=-flipped.reference_means, judge_means=-flipped.judge_means,
+                               statistics=stats)
 
 
 def compare_nugget_judges(reference: Any, judges: Mapping[str, Any] | Sequence[Any],

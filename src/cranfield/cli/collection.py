@@ -223,15 +223,14 @@ def _run_collection_study(args: argparse.Namespace) -> int:
     check_output(args)
     if args.permuted is not None:
         from cranfield.analysis.permuted import permuted_power
+        from cranfield.meta.registry import check_resamples
 
         if args.averages:
             raise CranfieldError("--averages goes with runs, not with --permuted")
         n = check_int(args.permuted, "--permuted", low=2, high=MAX_RUNS)
         seed = check_int(args.seed, "--seed", low=0)
         alpha = check_float(args.alpha, "--alpha", low=0, high=1, open_low=True, open_high=True)
-        b = None if args.B is None else check_int(args.B, "--B", low=1, high=1_000_000)
-        if b is None and args.test == "bootstrap":
-            b = 1000
+        b = None if args.B is None else check_resamples(args.B, "number of resamples --B", text=True)
         power = permuted_power(args.qrels, measures, n_runs=n, seed=seed, test=args.test, alpha=alpha,
                                n_resamples=b, rel=check_int(args.rel, "--rel", low=1), **qrels_options_from(args))
         header = (f"# {n} artificial runs (random permutations of each topic's relevant documents, seed {seed}), "

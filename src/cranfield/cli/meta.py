@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+import textwrap
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from cranfield.analysis.comparison import DEFAULT_CORRECTION
 from cranfield.cli.options import add_format_option, add_nuggets_option, write_result
 from cranfield.meta._common import MAX_SAMPLES
-from cranfield.meta.significance import CORRECTIONS, TESTS
+from cranfield.meta.registry import MAX_RESAMPLES, lookup, names, resampling
+from cranfield.meta.significance import CORRECTIONS
 
-TEST_CHOICES = TESTS  # the choices of --test and --correction, as cranfield.meta names them
-CORRECTION_CHOICES = CORRECTIONS
+CORRECTION_CHOICES = CORRECTIONS  # the choices of --correction, as cranfield.meta names them
 
 SCORES_EPILOG = """\
 scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
@@ -34,13 +36,24 @@ random draws: --seed (an integer >= 0; default 0) makes every resampling result 
 bit for bit; each measure uses the same draws.
 """
 
+
+def listed(words: Sequence[str]) -> str:
+    """``a, b and c``."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def tests_epilog() -> str:
+    """The tests paragraph of ``--help``, from the registry (:mod:`cranfield.meta.registry`)."""
+    tests = [lookup(name) for name in names()]
+    described = [f"{t.name}\xa0=\xa0{t.summary}" + (f" (B\xa0=\xa0{t.default_resamples:,})" if t.resampling else "")
+                 for t in tests]  # no line break around " = "
+    family = listed([t.name for t in tests if t.all_systems])
+    text = (f"tests (two-sided): {'; '.join(described)}. The {family} tests need no --correction. "
+            "(Changed: --test tukey used to be the randomised test, now tukey-randomised.)")
+    return textwrap.fill(text, 93, break_on_hyphens=False).replace("\xa0", " ") + "\n"
+
+
 COMPARE_EPILOG = """\
-tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
-randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
-bootstrap (B = 1,000); tukey = Tukey's HSD over all runs from the two-way ANOVA without
-replication (topics x runs: residual variance, studentized range; with Sakai's ES_HSD);
-tukey-randomised = Carterette's randomised Tukey HSD (B = 5,000). The Tukey tests need no
---correction. (Changed: --test tukey used to be the randomised test, now tukey-randomised.)
 corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR).
 ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
@@ -125,7 +138,7 @@ def add_parser(sub: Any) -> None:
         ("compare", "significance tests between runs: a results table with markers",
          "Evaluate runs and test every pair (or every run against --baseline) for significant "
          "differences, printing mean scores with significance markers, as in a paper's table.",
-         COMPARE_EPILOG, _compare_options, _run_compare),
+         tests_epilog() + COMPARE_EPILOG, _compare_options, _run_compare),
         ("discpower", "discriminative power of measures, with the delta required and ASL curves",
          "For each measure, test every pair of runs and report the fraction of pairs with a "
          "significant difference (discriminative power) and the difference required for significance.",
@@ -207,18 +220,26 @@ def _random_options(p: Any, what: str = "the resampling") -> None:
 def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> None:
     """``--test`` (``default``), ``--B``, ``--alpha`` and ``--seed`` (of ``seed_of``): the
     significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
-    p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
-    p.add_argument("--B", metavar="B", dest="B",
-                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, "
-                        "tukey-randomised 5000)")
+    defaults = ", ".join(f"{t.name} {t.default_resamples}" for t in resampling())
+    p.add_argument("--test", choices=names(), default=default, help=f"significance test (default: {default})")
+    p.add_argument("--B", metavar="B", dest="B", help=f"resamples, 1 to {MAX_RESAMPLES:,} (default: {defaults})")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     _random_options(p, seed_of)
 
 
+CORRECTION_HELP = (f"multiple-comparison correction over the pairs compared (default: {DEFAULT_CORRECTION}; none for "
+                   "tukey and tukey-randomised, which control the family-wise error themselves)")
+
+
+def add_correction_option(p: Any) -> None:
+    """``--correction``, its default :data:`~cranfield.analysis.comparison.DEFAULT_CORRECTION` (None
+    here, resolved with the test by :func:`~cranfield.analysis.comparison.default_correction`)."""
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, help=CORRECTION_HELP)
+
+
 def _test_options(p: argparse.ArgumentParser, default: str) -> None:
     add_test_options(p, default)
-    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
-                   help="multiple-comparison correction of the pairwise tests (default: none)")
+    add_correction_option(p)
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
@@ -293,24 +314,28 @@ def _header(args: argparse.Namespace, results: Any, command: str, settings: dict
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
+    from cranfield.analysis.comparison import default_correction
     from cranfield.cli.options import check_cluster_options, check_output
     from cranfield.errors import check_int, warn
     from cranfield.meta._common import check_alpha, check_count
+    from cranfield.meta.registry import check_resamples
     from cranfield.meta.significance import check_test
     from cranfield.render.plots import check_plot_path
 
     if getattr(args, "seed", None) is not None:
         args.seed = check_int(args.seed, "--seed", low=0)
     if getattr(args, "B", None) is not None:
-        args.B = check_count(args.B, "number of resamples --B", text=True)
+        args.B = check_resamples(args.B, "number of resamples --B", text=True)
     if hasattr(args, "alpha"):
         args.alpha = check_alpha(args.alpha, text=True)
     if hasattr(args, "pairs"):
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
+        if getattr(args, "correction", "none") is None:
+            args.correction = default_correction(args.test)
         check_test(args.test, args.correction)
-        if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
-            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} "
+        if args.B is not None and not lookup(args.test).resampling:
+            warn(f"--B sets the resamples of the {listed([t.name for t in resampling()])} tests; the {args.test} "
                  "test draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)

@@ -298,22 +298,35 @@ def key_slots(key: np.ndarray) -> tuple[np.uint64, np.ndarray, np.ndarray]:
     ``key[bounds[s]]`` is always a key (the first of slot s when it has any)."""
     bits = int(min(max(np.ceil(np.log2(max(key.size, 1))) + 3, 1), 24))
     shift = np.uint64(64 - bits)
-    bounds = np.searchsorted(key >> shift, np.arange(2**bits + 1, dtype=np.uint64))
-    crowded = np.diff(bounds) > 1
-    return shift, np.minimum(bounds[:-1], max(key.size - 1, 0)).astype(np.int32), crowded
+    per_slot = np.bincount((key >> shift).astype(np.int64), minlength=2**bits)
+    bounds = np.cumsum(per_slot) - per_slot  # the first key of each slot (keys are sorted)
+    return shift, np.minimum(bounds, max(key.size - 1, 0)).astype(np.int32), per_slot > 1
 
 
 def find_keys(key: np.ndarray, slots: tuple[np.uint64, np.ndarray, np.ndarray], k: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
     """The position of each of ``k`` in the sorted non-empty ``key`` (indexed by :func:`key_slots`), and
-    whether it is there: one direct look-up per key, a binary search only in crowded slots."""
+    whether it is there: one direct look-up per key; in a slot holding several keys, the next
+    keys of the slot, in order, until one is not smaller (four rounds at most, then a binary
+    search)."""
     shift, first, crowded = slots
-    slot = k >> shift
-    pos = first[slot]
-    hit = key[pos] == k
-    again = np.flatnonzero(~hit)
+    slot = (k >> shift).view(np.int64)  # < 2^24: int64 indices gather fastest
+    pos = np.take(first, slot).astype(np.int64)
+    found = np.take(key, pos)
+    hit = found == k
+    again = np.flatnonzero(found < k)
     again = again[crowded[slot[again]]]
-    if again.size:  # slots holding several keys: binary search among them
+    for _ in range(4):
+        if not again.size:
+            return pos, hit
+        at = pos[again] + 1
+        inside = at < key.size
+        again, at = again[inside], at[inside]
+        found, wanted = key[at], k[again]
+        pos[again] = at
+        hit[again] = found == wanted
+        again = again[found < wanted]
+    if again.size:  # slots holding many keys (not for uniform keys): binary search among them
         pos[again] = np.minimum(np.searchsorted(key, k[again]), key.size - 1)
         hit[again] = key[pos[again]] == k[again]
     return pos, hit

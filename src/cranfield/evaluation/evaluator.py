@@ -27,7 +27,7 @@ from cranfield._progress import progress
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, check_bool, check_choice, check_float, check_int, listing, warn
 from cranfield.evaluation.collection import Collection, is_intent_scheme
-from cranfield.evaluation.sampling import Fairness, relevant_groups, sampled_batch
+from cranfield.evaluation.sampling import Fairness, block_topics, relevant_groups, sampled_batch
 from cranfield.io import (
     Intents,
     Qrels,
@@ -668,7 +668,7 @@ class Evaluator:
         present = np.zeros(coll.n_topics, dtype=bool)
         longest = int(lists.lengths.max()) if lists.lengths.size else 0
         depth = longest if self.depth is None else min(self.depth, longest)
-        size = max(1, EVAL_CELL_BUDGET // (max(depth, 1) * max(sampled.n_samples, 1) * coll.grades.shape[1]))
+        size = block_topics(depth, sampled.n_samples, coll.grades.shape[1])
         for a in range(0, coll.n_topics, size):
             block = slice(a, min(a + size, coll.n_topics))
             sb = sampled_batch(coll, sampled, where, self.fairness, relevant, target, depth=self.depth,

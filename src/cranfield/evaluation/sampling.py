@@ -12,7 +12,6 @@ import numpy as np
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.evaluation.collection import Collection, find_keys, key_slots, records
-from cranfield.io.run import topic_doc_keys
 from cranfield.io.stochastic import Groups, SampledRun, Target, read_groups, read_target
 
 TARGETS = ("uniform", "relevant")
@@ -99,13 +98,26 @@ def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
     return out
 
 
+# ranked documents per block of topics: small enough that a block's arrays stay in the CPU's
+# cache (every step of the exposure kernels is a pass over them), large enough that the
+# per-block overhead stays small (docs/fairness.md#design-and-speed)
+SAMPLED_CELL_BUDGET = 1 << 20
+
+
+def block_topics(depth: int, samples: int, intents: int) -> int:
+    """How many topics one :class:`SampledBatch` holds: :data:`SAMPLED_CELL_BUDGET` labels of
+    ``samples`` rankings of ``depth`` documents with ``intents`` labels each (at least one topic)."""
+    return max(1, SAMPLED_CELL_BUDGET // (max(depth, 1) * max(samples, 1) * max(intents, 1)))
+
+
 def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair: Fairness, relevant: np.ndarray,
                   target: np.ndarray, *, depth: int | None, topics: slice) -> SampledBatch:
     """The :class:`SampledBatch` of one policy over a block of topics, built straight from the
     whole stochastic run (``where``: the collection topic of each of its ranked lists, -1 if
-    none): one scatter of every ranked document into the (samples, topics, depth) tensor, a code
-    per (topic, document) shared by all samples (64-bit keys, checked against the docno
-    strings), and the judgments and groups looked up once per code, not once per sample."""
+    none): a code per (topic, document) shared by all samples (64-bit keys, checked against the
+    docno strings), one scatter of the codes into the (samples, topics, depth) tensor, and the
+    judgments and groups looked up once per code, not once per sample; the labels of every rank
+    are then one gather from the codes' labels."""
     t0, t1, _ = topics.indices(coll.n_topics)
     run = sampled.run
     n, t = sampled.n_samples, t1 - t0
@@ -119,51 +131,81 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
     longest = int(length.max()) if length.size else 0
     d = longest if depth is None else min(depth, longest)
     count = np.minimum(lens[lists], d)
-    rank = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
-    flat = rank + np.repeat((slot * t + list_topic) * d, count)
-    row_topic = np.repeat(list_topic, count)
-    if lists.size == lens.size and rank.size == run.docno.size:  # every row, in order: no copies
-        key, docno = run.doc_key, run.docno
-    else:
-        rows = rank + np.repeat(run.offsets[lists], count)
-        key, docno = run.doc_key[rows], run.docno[rows]
-    if docno.dtype.kind != "S":
-        docno = np.array(docno.tolist(), dtype="S") if docno.size else np.zeros(0, dtype="S1")
-    key = key.astype(np.uint64, copy=False)
-    code, first = _document_codes(topic_doc_keys(row_topic, key), np.repeat(slot == 0, count))
-    if not _same_bytes(docno[first][code], docno):  # a 64-bit collision: tell the documents apart by name
-        _, first, code = np.unique(np.rec.fromarrays([row_topic, docno]), return_index=True, return_inverse=True)
+    starts = np.cumsum(count) - count  # each list's first row in the block
+    total = int(count.sum())
+    rows = np.arange(total) + np.repeat(run.offsets[lists] - starts, count)
+    key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
+    docno = _strings(run.docno, rows)
+    code, first = _document_codes(topic_local_keys(list_topic, count, key, t), _ranges(starts, count, slot == 0))
+    if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell the documents apart
+        _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
+                                   return_inverse=True)
         code = code.ravel()
-    doc = np.full((n, t, d), -1, dtype=np.int64)
-    doc.reshape(-1)[flat] = code
-    cell, code_docno = row_topic[first].astype(np.int64), docno[first]
-    row = coll.lookup(cell + t0, key[first], code_docno)  # the join with the qrels, once per code
-    grades = records(np.concatenate((coll.grades, np.zeros((1, coll.grades.shape[1]), dtype=coll.grades.dtype))))
-    labels = np.zeros((n, t, d, coll.grades.shape[1]), dtype=coll.grades.dtype)
-    records(labels)[flat] = grades.take(row)[code]
-    judged = np.zeros((n, t, d), dtype=bool)
-    judged.reshape(-1)[flat] = (row >= 0)[code]
-    batch = Batch(labels, judged, length, present, coll.topic_block(t0, t1))
-    return SampledBatch(batch, 1, doc, cell, fair.weights(code_docno), target[topics], relevant[topics],
-                        fair.group_ids)
+    u = first.size
+    position = (slot * t + list_topic) * d
+    if total == n * t * d and bool((position[1:] > position[:-1]).all()):  # every rank, in order
+        doc = code.reshape(n, t, d)
+    else:
+        doc = np.full((n, t, d), u, dtype=np.int64)
+        doc.reshape(-1)[np.arange(total) + np.repeat(position - starts, count)] = code
+    cell = list_topic[np.searchsorted(starts + count, first, side="right")].astype(np.int64)
+    code_docno = np.take(docno, first).view(f"S{docno.dtype.itemsize}")
+    row = coll.lookup(cell + t0, np.take(key, first), code_docno)  # the join with the qrels, once per code
+    judged = np.append(row >= 0, False)
+    code_labels = np.zeros((u + 1, coll.grades.shape[1]), dtype=coll.grades.dtype)  # the last: past the end
+    code_labels[np.flatnonzero(judged)] = coll.grades[row[judged[:u]]]
+    labels = np.take(records(code_labels), doc).view(code_labels.dtype).reshape(doc.shape + code_labels.shape[1:])
+    batch = Batch(labels, np.take(judged, doc), length, present, coll.topic_block(t0, t1))
+    return SampledBatch(batch, 1, doc, cell, np.maximum(code_labels[:u].max(axis=1, initial=0), 0),
+                        fair.weights(code_docno), target[topics], relevant[topics], fair.group_ids)
 
 
-def _document_codes(keys: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A code per distinct key (0..U−1) for each of ``keys``, and a row holding each code. The
-    distinct keys are first sought among the ``seed`` rows (one sample of each topic: a sort of
-    T·D keys, then a direct look-up per row, :func:`key_slots`); only when some sample ranks a
-    document that the seed rows lack are all the keys sorted."""
-    distinct = np.unique(keys[seed])
-    found = distinct.size > 0
-    if found:
-        pos, hit = find_keys(distinct, key_slots(distinct), keys)
-        found = bool(hit.all())
-    if not found:
-        distinct = np.unique(keys)
-        pos = np.searchsorted(distinct, keys)
-    code = pos.astype(np.int64)
-    first = np.empty(distinct.size, dtype=np.int64)
-    first[code] = np.arange(code.size)  # a row of each document
+def _ranges(starts: np.ndarray, count: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The rows ``starts[k]:starts[k] + count[k]`` of the lists ``which`` selects (a mask), in order."""
+    starts, count = starts[which], count[which]
+    return np.arange(int(count.sum())) + np.repeat(starts - (np.cumsum(count) - count), count)
+
+
+def _strings(docno: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The docnos of ``rows`` as opaque items of the strings' width (numpy gathers and compares
+    them faster than byte strings)."""
+    if docno.dtype.kind != "S":
+        docno = np.array(docno[rows].tolist(), dtype="S") if rows.size else np.zeros(0, dtype="S1")
+        rows = np.arange(rows.size)
+    return np.take(docno.view(np.dtype((np.void, docno.dtype.itemsize))), rows)
+
+
+def topic_local_keys(topic: np.ndarray, count: np.ndarray, key: np.ndarray, topics: int) -> np.ndarray:
+    """64-bit keys of (topic, docno key) pairs, for ranked lists of topics ``topic`` (0..``topics``−1)
+    holding ``count`` of the rows each: the topic in the top bits and the docno key's top bits
+    below it, so that, sorted, a topic's keys are together."""
+    bits = np.uint64(max(int(topics - 1).bit_length(), 1))
+    local = key >> bits
+    local |= np.repeat(topic.astype(np.uint64) << (np.uint64(64) - bits), count)
+    return local
+
+
+def _document_codes(local: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A code per distinct key of ``local`` (:func:`topic_local_keys`; 0..U−1) for each row, and
+    a row holding each code. The codes are the distinct keys of the ``seed`` rows (one sample of
+    each topic), then those of the other rows that the seed rows lack, each sorted by (topic,
+    key): so a topic's codes, and every sum over them, are in an order independent of the block
+    of topics it is in. The look-up is :func:`key_slots`/:func:`find_keys`; with the topic in
+    the keys' top bits, the look-ups of one ranked list stay within its topic's part of the
+    table (in the CPU's cache). A topic's keys lose their lowest bits to the topic: two
+    documents whose keys then agree are told apart by the caller's check of the docno strings."""
+    distinct, first = np.unique(local[seed], return_index=True)
+    first = seed[first]
+    if distinct.size:
+        pos, hit = find_keys(distinct, key_slots(distinct), local)
+    else:
+        pos, hit = np.zeros(local.size, dtype=np.int64), np.zeros(local.size, dtype=bool)
+    code = pos
+    if not hit.all():  # documents the seed rows lack
+        miss = np.flatnonzero(~hit)
+        extra, at = np.unique(local[miss], return_index=True)
+        code[miss] = distinct.size + np.searchsorted(extra, local[miss])
+        first = np.concatenate((first, miss[at]))
     return code, first
 
 

@@ -35,21 +35,25 @@ def _continuation(model: str, gamma: float, u: float) -> float:
     return gamma if model == "rbp" else gamma * u
 
 
-def position_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
-    """Exposure of each ranked document in each sample, divided by the number of samples of its
-    policy and topic, shape (P·N, T, D) (Diaz et al., CIKM 2020): RBP's γ^(r−1), or the
-    cascade browsing model's γ^(r−1)·(1−u)^(relevant documents above r) (expeval's ``gerr``,
-    Chapelle et al., CIKM 2009, §7.2). 0 past the end of a ranking."""
+def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
+    """Expected exposure ε of each document code, shape (U,): the exposure of its rank summed
+    over its policy's samples of its topic, over their number (Diaz et al., CIKM 2020). The
+    exposure of rank r is RBP's γ^(r−1), or the cascade browsing model's γ^(r−1)·(1−u)^(relevant
+    documents above r) (expeval's ``gerr``, Chapelle et al., CIKM 2009, §7.2). One
+    ``np.bincount`` over all ranks (a fixed order); the ranks past the end fall in bin U, dropped."""
     batch = sb.batch
     d = batch.depth
-    inside = sb.doc >= 0
-    e = np.broadcast_to(np.power(gamma, np.arange(d, dtype=np.float64)), inside.shape)
+    power = np.power(gamma, np.arange(d, dtype=np.float64))
     if model == "gerr":
-        rel = (batch.grades > 0) & inside
-        above: np.ndarray = np.cumsum(rel, axis=2, dtype=np.int32) - rel
-        e = e * np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
-    n = np.repeat(np.maximum(sb.n_samples, 1), sb.samples, axis=0)  # (P·N, T)
-    return np.where(inside, e / n[..., None], 0.0)
+        rel = batch.grades > 0  # 0 past the end
+        above = np.cumsum(rel, axis=2, dtype=np.intp)  # int64 indices gather fastest
+        above -= rel
+        e = np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
+        e *= power
+    else:
+        e = np.broadcast_to(power, sb.doc.shape)
+    total = np.bincount(sb.doc.reshape(-1), e.reshape(-1), minlength=sb.codes + 1)[:sb.codes]
+    return total / np.maximum(sb.n_samples, 1).reshape(-1)[sb.cell]
 
 
 def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.ndarray:
@@ -77,22 +81,14 @@ def _grade_target(sb: SampledBatch, te: np.ndarray) -> np.ndarray:
     documents that are not relevant), looked up in a (topic, grade) table."""
     ideal = sb.batch.topics.ideal
     t, k = ideal.shape
-    valid = sb.doc >= 0
-    grade = np.zeros(sb.cell.size, dtype=np.int64)
-    grade[sb.doc[valid]] = np.maximum(sb.batch.grades[valid], 0)  # the grade of each code (any of its rows)
     if not k:
-        return np.zeros(sb.cell.size)
+        return np.zeros(sb.codes)
+    grade = sb.grade.astype(np.int64)
     top = int(max(ideal.max(initial=0), grade.max(initial=0))) + 1
     table = np.zeros((t, top))
     pos = ideal > 0
     table[np.nonzero(pos)[0], ideal[pos]] = te[pos]  # a grade's documents share its level target
     return table.reshape(-1)[(sb.cell % t) * top + grade]
-
-
-def _per_code(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
-    """Sum of a per-position quantity per document code, shape (U,) (fixed order: bincount)."""
-    valid = sb.doc >= 0
-    return np.bincount(sb.doc[valid], weights=x[valid], minlength=sb.cell.size)
 
 
 def _per_cell(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
@@ -107,8 +103,7 @@ class Exposures:
     def __init__(self, sb: SampledBatch, model: str, gamma: float, u: float) -> None:
         ideal = sb.batch.topics.ideal
         te = level_targets(ideal, model, gamma, u)
-        e = position_exposure(sb, model, gamma, u)
-        self.run = _per_code(sb, e)  # ε per document code
+        self.run = document_exposure(sb, model, gamma, u)  # ε per document code
         self.target = _grade_target(sb, te)  # ε* per document code
         self.target_norm = np.add.reduce(te * te, axis=1)  # ‖ε*‖² per topic
         self.levels = ((ideal > 0) & np.concatenate((np.ones((ideal.shape[0], 1), bool),
@@ -231,34 +226,60 @@ def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
 
 def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
     """Σ_r a(r)·w_{d_r,g} with the group weights as a sparse matrix (a document's k-th group
-    and weight, k = 0, 1, ...): one bincount over all ranks for each k, over the ranks of the
-    documents with more than k groups only (fixed order: independent of BLAS and threads)."""
-    doc = sb.doc[:, :, :d]
-    groups = _groups_and_target(sb)[0]
-    n, t = doc.shape[:2]
-    g = groups.shape[1]
-    code, group = np.nonzero(groups)  # by code, then group
-    weight = groups[code, group]
-    kth = np.arange(code.size) - np.searchsorted(code, code)  # the k-th group of its code
-    many = np.bincount(code, minlength=groups.shape[0] + 1)  # groups of each code; a last code: past the end
-    base = (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)
+    and weight, k = 0, 1, ...): one bincount over all ranks for k = 0, then one over the ranks
+    of the documents with more than k groups only (fixed order: independent of BLAS and
+    threads)."""
+    table = _group_table(sb)
+    n, t, depth = sb.doc.shape
+    g = table.groups
     a = attention(d)
     out = np.zeros(n * t * (g + 1))
-    for k in range(int(many.max(initial=0))):
-        at = kth == k
-        group_k = np.full(groups.shape[0] + 1, g, dtype=np.int64)  # g: an overflow bin, dropped
-        weight_k = np.zeros(groups.shape[0] + 1)
-        group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
-        if k == 0:  # every rank (-1, past the end, takes the last entry: the overflow bin, weight 0)
+    for k, (group_k, weight_k) in enumerate(zip(table.group, table.weight)):
+        if k == 0:  # every rank
+            doc = sb.doc[:, :, :d]
             bins, w = group_k[doc], weight_k[doc]
-            bins += base  # in place: no more arrays of the batch's size than needed
+            bins += (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)  # in place: no more big arrays
             w *= a
             out += np.bincount(bins.reshape(-1), w.reshape(-1), out.size)
-        else:
-            pos = np.flatnonzero(many[doc] > k)
-            ranked = doc.reshape(-1)[pos]
-            out += np.bincount(base.reshape(-1)[pos // d] + group_k[ranked], a[pos % d] * weight_k[ranked], out.size)
+        else:  # the ranks (within the cutoff) of the documents with more than k groups
+            at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank < d))
+            code, rank = table.ranked[at], table.rank[at]
+            out += np.bincount(table.list[at] * (g + 1) + group_k[code], a[rank] * weight_k[code], out.size)
     return out.reshape(n, t, g + 1)[..., :g]
+
+
+class GroupTable:
+    """The group weights of a batch's document codes as a sparse matrix, and where the
+    documents in several groups are ranked (computed once per batch, for every cutoff).
+
+    ``group[k]``, ``weight[k]``: each code's k-th group and its weight (U + 1 entries each; G,
+    an overflow bin, and 0 where the code has fewer groups, and for U, the ranks past the end);
+    ``many``: each code's number of groups; ``list``, ``rank``, ``ranked``: the (sample, topic)
+    ranking, the rank and the code of every rank holding a document in several groups."""
+
+    def __init__(self, sb: SampledBatch) -> None:
+        groups = _groups_and_target(sb)[0]
+        self.groups = g = groups.shape[1]
+        code, group = np.nonzero(groups)  # by code, then group
+        weight = groups[code, group]
+        kth = np.arange(code.size) - np.searchsorted(code, code)  # the k-th group of its code
+        self.many = np.bincount(code, minlength=sb.codes + 1)
+        self.group, self.weight = [], []
+        for k in range(int(self.many.max(initial=0))):
+            at = kth == k
+            group_k = np.full(sb.codes + 1, g, dtype=np.int64)
+            weight_k = np.zeros(sb.codes + 1)
+            group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
+            self.group.append(group_k)
+            self.weight.append(weight_k)
+        depth = sb.doc.shape[2]
+        several = np.flatnonzero(np.take(self.many > 1, sb.doc)) if len(self.group) > 1 else np.zeros(0, np.int64)
+        self.ranked = np.take(sb.doc, several)
+        self.list, self.rank = several // max(depth, 1), several % max(depth, 1)
+
+
+def _group_table(sb: SampledBatch) -> GroupTable:
+    return sb.cached(("group_table",), lambda: GroupTable(sb))
 
 
 def _js_divergence(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -286,7 +307,7 @@ def sample_awrf(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
     target = np.broadcast_to(_groups_and_target(sb)[1][None], dist.shape)
     defined = (dist.sum(axis=-1) > 0) & np.isfinite(target).all(axis=-1)
     js = _js_divergence(np.where(defined[..., None], dist, 1.0), np.where(defined[..., None], target, 1.0))
-    empty = (sb.doc[:, :, 0] < 0) if sb.batch.depth else np.ones(defined.shape, dtype=bool)
+    empty = sb.batch.length == 0
     return np.where(defined, 1.0 - js, np.where(empty & np.isfinite(target).all(axis=-1), 0.0, np.nan))
 
 
@@ -303,7 +324,7 @@ def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
     batch = sb.batch
     d = min(k, batch.depth)
     disc = attention(max(k, 1))
-    gain = (batch.grades[:, :, :d] > 0) & (sb.doc[:, :, :d] >= 0)
+    gain = batch.grades[:, :, :d] > 0  # 0 past the end
     dcg = np.add.reduce(np.where(gain, disc[:d], 0.0), axis=2)
     r = np.minimum((batch.topics.ideal > 0).sum(axis=1), k)
     ideal = np.concatenate(([0.0], np.cumsum(disc)))[r]

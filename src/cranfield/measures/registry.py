@@ -456,7 +456,8 @@ def sample_mean(sb: SampledBatch, x: np.ndarray) -> np.ndarray:
     x = sb.per_policy(x)
     ok = present & ~np.isnan(x)
     n = ok.sum(axis=1)
-    total = np.add.reduce(np.where(ok, x, 0.0), axis=1)
+    # samples last and contiguous: the sum's order (pairwise) is the same whatever the number of topics
+    total = np.add.reduce(np.ascontiguousarray(np.moveaxis(np.where(ok, x, 0.0), 1, -1)), axis=-1)
     first = x[:, 0] if x.shape[1] else np.zeros(n.shape)  # no sample slots at all: nothing to average
     return np.where(n > 0, total / np.maximum(n, 1), np.where(present.any(axis=1), np.nan, first))
 
