@@ -336,6 +336,11 @@ class Batch:
     iteration : ndarray of int, shape (S, T, D), or None
         The search iteration of each ranked document (TREC Dynamic Domain runs; -1 past the
         end); None for plain rankings.
+    judged_by : ndarray of int64, shape (S, T, D), or None
+        With layered qrels (docs/judges.md#layered), the source of each ranked document's label,
+        a code into ``judges`` (-1: unjudged or past the end); None otherwise.
+    judges : tuple of str
+        The sources of layered qrels.
     """
 
     labels: np.ndarray
@@ -344,6 +349,8 @@ class Batch:
     present: np.ndarray
     topics: Topics
     iteration: np.ndarray | None = None
+    judged_by: np.ndarray | None = None
+    judges: tuple[str, ...] = ()
     cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     """Quantities several measures derive from these rankings (novelty gains, the intents folded
     into topics), computed once per batch (:meth:`cached_prefix`); never copied to another batch."""
@@ -356,8 +363,8 @@ class Batch:
         shape = np.shape(self.labels)
         s, t, d, n_int = shape if len(shape) == 4 else (-1, -1, -1, -1)
         shapes = {"labels": (s, t, d, n_int), "judged": (s, t, d), "length": (s, t), "present": (s, t),
-                  "iteration": (s, t, d)}
-        got = {k: np.shape(getattr(self, k)) for k in shapes if k != "iteration" or self.iteration is not None}
+                  "iteration": (s, t, d), "judged_by": (s, t, d)}
+        got = {k: np.shape(getattr(self, k)) for k in shapes if getattr(self, k) is not None}
         if s < 0 or t != len(self.topics) or n_int != self.topics.weights.shape[1] or \
                 any(got[k] != shapes[k] for k in got) or np.asarray(self.labels).dtype.kind not in "iuf":
             raise invalid("Batch arrays", f"labels (S, T, D, I) of numbers with T = {len(self.topics)} topics and "

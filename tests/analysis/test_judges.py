@@ -178,7 +178,7 @@ def test_cli_fill_writes_layered_qrels(capsys, tmp_path):
     assert code == 0
     lines = filled.read_text().splitlines()
     assert len(lines) == len(_read(QRELS)) + 1
-    assert lines[-1] == "601 0 new-doc 2"
+    assert lines[-1] == "601 0 new-doc 2 llm.qrels"  # the source of each label, fifth column
 
 
 def test_cli_errors_are_one_line(capsys, tmp_path):

@@ -35,7 +35,7 @@ def test_scores_averaged_over_groups_equal_trec_eval():
     expected["measure"] = expected["measure"].map(NAMES)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EvaluationWarning)  # the runs' topics outside the 12
-        got = evaluate_judgment_groups(str(JG), [str(p) for p in RUNS], sorted(set(NAMES.values())))
+        got = evaluate_judgment_groups(str(JG), [str(p) for p in RUNS], sorted(set(NAMES.values()))).to_frame()
     merged = expected.merge(got, on=["run", "topic", "measure"], suffixes=("_trec", ""))
     assert len(merged) == len(expected) == 4 * 13 * len(NAMES)
     assert (merged["value"] - merged["value_trec"].astype(float)).abs().max() <= 5e-5 + 1e-12

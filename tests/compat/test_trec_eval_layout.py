@@ -182,7 +182,7 @@ def test_measure_sets_cranfield_cannot_complete(capsys):
 
     assert main(["eval", str(WEB), str(DATA / "web2012" / "ql-filtered.run.gz"), "-m", "qrels_jg"]) == 2
     err = capsys.readouterr().err
-    assert "'qrels_jg' includes measures cranfield does not compute" in err and "map_avgjg" in err
+    assert "map_avgjg averages over judgment groups: it needs" in err and "-R qrels_jg" in err
 
 
 @pytest.mark.parametrize("options", [(), ("-l", "2"), ("-J",), ("-c",)], ids=lambda o: " ".join(o) or "plain")

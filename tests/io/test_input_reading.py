@@ -367,9 +367,9 @@ def test_swapped_qrels_and_run_are_said_so(write, capsys):
     run = write("r.txt", "# a comment\n1 Q0 a 1 1 r\n")
     qrels = write("q.txt", "1 0 a 1\n")
     code, _, err = run_main(capsys, "eval", run, qrels, "-m", "P@5")
-    assert code == 2 and err == (f"cranfield: error: {run}:2: expected at most 4 columns, got 6 (a TREC run's six "
+    assert code == 2 and err == (f"cranfield: error: {run}:2: expected at most 5 columns, got 6 (a TREC run's six "
                                  "columns: did you swap the qrels and the run?)\n")
-    with pytest.raises(InputError, match=r"q\.txt:2: expected at most 4 columns, got 6$"):
+    with pytest.raises(InputError, match=r"q\.txt:2: expected at most 5 columns, got 6$"):
         read_qrels(write("q.txt", "1 0 a 1\n1 0 b 1 x y\n"))  # further down: no guess
 
 

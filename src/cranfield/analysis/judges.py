@@ -193,11 +193,32 @@ def nugget_label_tables(assignments: Sequence[Any]) -> tuple[list[LabelTable], t
     return tables, topic_names
 
 
-def filled_qrels(reference: Qrels, judge: Qrels) -> Qrels:
+def filled_qrels(reference: Qrels, judge: Qrels, sources: tuple[str, str] = ("reference", "judge")) -> Qrels:
     """The reference's judgments plus the judge's labels of the documents (units) the reference
     left unjudged in the reference's topics: layered qrels, so that ``eval`` and ``compare``
-    treat the judge as filling the reference's holes (Faggioli et al., ICTIR 2023, §5)."""
+    treat the judge as filling the reference's holes (Faggioli et al., ICTIR 2023, §5).
+
+    Each label keeps its source (``judged_by``, docs/judges.md#layered): ``sources[0]`` for the
+    reference's (or, when the reference is layered already, the source it names) and
+    ``sources[1]`` for the judge's, so that ``Judged@k(source=NAME)`` tells how much of a ranking
+    each layer covers. A source name is one word (no whitespace).
+
+    >>> from cranfield.io import qrels_from_dict
+    >>> q = filled_qrels(qrels_from_dict({"1": {"a": 1}}), qrels_from_dict({"1": {"a": 0, "b": 2}, "2": {"c": 1}}),
+    ...                  ("nist", "llm"))
+    >>> [(d.decode(), int(r), q.judges[j]) for d, r, j in zip(q.docno, q.rel, q.judged_by)]
+    [('a', 1, 'nist'), ('b', 2, 'llm')]
+    """
+    from cranfield.io._tokens import FLOAT, INTEGER
     from cranfield.io.qrels import build_qrels
+
+    words = [name.encode() for name in sources]
+    fractions = (FLOAT.accepts(words) & ~INTEGER.accepts(words)).tolist()
+    bad = [name for name, fraction in zip(sources, fractions)
+           if fraction or not name or len(name.split()) != 1 or name.split()[0] != name]
+    if bad:
+        raise CranfieldError(f"the source name {bad[0]!r} of layered qrels must be one word, not a fraction: name "
+                             "the judge with name=path")
 
     (ref, jud), names = label_tables([reference, judge])
     shift = int(max(ref.unit.max(initial=0), jud.unit.max(initial=0))).bit_length()
@@ -206,12 +227,15 @@ def filled_qrels(reference: Qrels, judge: Qrels) -> Qrels:
     topics = np.char.encode(np.array(names, dtype=str))
     intents = np.concatenate([np.char.encode(np.array(reference.intent_ids, dtype=str))[reference.intent],
                               np.char.encode(np.array(judge.intent_ids, dtype=str))[judge.intent][add]])
+    own = (np.full(len(reference), sources[0], dtype=object) if reference.judged_by is None
+           else np.asarray(reference.judges, dtype=object)[reference.judged_by])
     return build_qrels(
         np.concatenate([topics[ref.topic], topics[jud.topic[add]]]),
         intents if reference.diversity else None,
         np.concatenate([np.asarray(reference.docno, dtype=object), np.asarray(judge.docno, dtype=object)[add]]),
         np.concatenate([reference.rel, judge.rel[add]]), source=f"{reference.source}+{judge.source}",
-        diversity=reference.diversity)
+        diversity=reference.diversity,
+        judged_by=np.char.encode(np.concatenate([own, np.full(int(add.sum()), sources[1], dtype=object)]).astype(str)))
 
 
 # --------------------------------------------------------------------------- the comparison

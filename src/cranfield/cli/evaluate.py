@@ -67,6 +67,10 @@ trec_eval users: trec_eval's names and options work too, e.g.
 and --compat trec_eval prints exactly what trec_eval -q prints (default -m official):
   cranfield eval --compat trec_eval -q qrels.txt run.txt
 (--compat trec_eval10: trec_eval 10.0's, with rbp, rbp_resid and unj in all_trec)
+trec_eval's multi-judge qrels (qid group docno rel; docs/judges.md#qrels_jg): -R qrels_jg scores
+each measure under every group that judges a topic and averages over those groups:
+  cranfield eval -R qrels_jg assessors.qrels_jg run1.txt run2.txt -m AP -m P@10
+  cranfield eval --compat trec_eval -q -R qrels_jg assessors.qrels_jg run.txt
 
 fairness over stochastic rankings (docs/fairness.md): --stochastic reads qid sample docno rank
 score tag; --groups FILE (docno group [weight]) and --target for AWRF and nDCG*AWRF:
@@ -103,6 +107,10 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
                         "DD 2017 scorer (trec-dd-jig scorer/cubetest.py; needs --dd-truth): CT@10, ACT@10, nCT@10 "
                         "by default, DD runs read as its reader reads them, nCT over its bound, topics missing "
                         "from a run skipped")
+    p.add_argument("-R", "--qrels-format", choices=("qrels", "qrels_jg"), default="qrels",
+                   help="qrels: TREC qrels (default); qrels_jg: trec_eval's multi-judge qrels (qid group docno rel), "
+                        "each measure scored under every group that judges a topic and averaged over them "
+                        "(trec_eval -R qrels_jg; its map_avgjg, P_avgjg, Rprec_mult_avgjg, -m qrels_jg)")
     p.add_argument("-g", "--gains", metavar="G",
                    help="gain vector for every measure with a gains parameter, e.g. 1:2:3 for labels 1..3 "
                         "(NTCIREVAL -g), or exp / linear")
@@ -241,7 +249,13 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     from cranfield.compat.presets import as_trec_eval10, resolve, with_gains, with_relevance_level
 
     nicknames = presets.NICKNAMES10 if trec_eval10 else presets.NICKNAMES
+    judgment_groups = args.qrels_format == "qrels_jg"
+    if judgment_groups and not args.measure and args.compat in ("trec_eval", "trec_eval10"):
+        measures = ["qrels_jg"]  # trec_eval's official measures cannot read qrels_jg: it stops (exit 4)
     request = resolve(measures, nicknames) if args.measure else _preset_request(args) or resolve(measures, nicknames)
+    from cranfield.compat.qrels_jg import check_request
+
+    check_request(request, judgment_groups)
     # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
     text_only = not request.measures and request.relstring is not None
     if text_only:
@@ -260,7 +274,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
     if trec_eval10:
         parsed = [as_trec_eval10(m) for m in parsed]
-    evaluator = evaluator_from(args, qrels, parsed, missing=missing,
+    evaluator = (_judgment_groups if judgment_groups else evaluator_from)(args, qrels, parsed, missing=missing,
                                norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
                                average=args.average, dd_depth=args.dd_depth,
                                strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
@@ -338,6 +352,21 @@ def _require_every_topic(results: Any) -> None:
                                  "them as the empty ranking, or use --compat trec_eval (9.0.x skips them)")
 
 
+def _judgment_groups(args: argparse.Namespace, qrels: Any, measures: list[Any], **options: Any) -> Any:
+    """``-R qrels_jg``: the :class:`~cranfield.evaluation.judgment_groups.JudgmentGroupEvaluator` of
+    the file, refusing the options that need other qrels (intents, stochastic runs, DD truth)."""
+    from cranfield.cli.options import run_options_from
+    from cranfield.evaluation.judgment_groups import JudgmentGroupEvaluator
+
+    given = [option for option, on in (("--diversity", args.diversity), ("--intents", args.intents),
+                                       ("--intent-types", args.intent_types), ("--stochastic", args.stochastic),
+                                       ("--groups", args.groups), ("--dd-truth", args.dd_truth)) if on]
+    if given:
+        raise CranfieldError(f"-R qrels_jg reads ad hoc judgments of several groups: {', '.join(given)} does not "
+                             "apply")
+    return JudgmentGroupEvaluator(qrels, measures, **{**run_options_from(args), **options})
+
+
 def _preset_request(args: argparse.Namespace) -> Any:
     """The measures of ``--compat gdeval`` (``ndcg@K``, ``err@K``; K from --cutoffs, gdeval's -k)
     and ``--compat ntcireval`` (NTCIREVAL needs a gain vector, so -g is required); None otherwise."""
@@ -370,7 +399,12 @@ def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_t
     ``all_trec``; a per-topic text, so only ``--format trec -q`` prints it) and trec_eval's topic
     rules (of trec_eval 9.0.x, or of 10.0 with ``version=10``); None for the other formats."""
     from cranfield.compat.presets import TrecTopics
+    from cranfield.evaluation.judgment_groups import JudgmentGroupEvaluator
 
+    if fmt == "trec" and isinstance(evaluator, JudgmentGroupEvaluator):  # -R qrels_jg
+        from cranfield.compat.qrels_jg import JudgmentGroupTopics
+
+        return JudgmentGroupTopics(evaluator, runs)
     if relstring is not None and (fmt != "trec" or not per_topic):
         warn("relstring (the first labels of each ranking, as text) is printed only with --format trec -q")
         relstring = None

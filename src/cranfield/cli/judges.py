@@ -34,7 +34,9 @@ A judge is named by its file name, or name=path. --topics common (default) compa
 leaderboards on the topics both judged, --topics reference on the reference's (a topic the
 judge lacks scores 0); either way a warning names the topics the judge lacks. --fill FILE
 writes the reference's qrels with the judge's labels added for the documents the reference
-left unjudged (with several judges, FILE holds {judge}).
+left unjudged (with several judges, FILE holds {judge}): layered qrels, whose fifth column names
+the source of each label (the reference's file name or --jg group, the judge's name), which
+eval and compare read; Judged@k(source=NAME) is the share of the top k judged by NAME.
 
 nugget assignments (docs/nuggets.md): --nuggets REFERENCE JUDGE... compares assignment sets of
 the same answers' nuggets (manual and automatic, say): labels support 2, partial_support 1,
@@ -46,6 +48,7 @@ examples:
   cranfield judges qrels.txt llm=umbrela.qrels crowd=mturk.qrels --runs runs/*.gz -m AP -m nDCG@10
   cranfield judges qrels.txt llm.qrels --runs runs/*.gz -m P@10 --rel 2 --test bootstrap --format csv
   cranfield judges qrels.txt llm.qrels --fill filled.qrels
+  cranfield eval filled.qrels run.txt -m AP -m Judged@10 -m 'Judged(source=llm.qrels)@10'
   cranfield judges assessors.qrels_jg --jg --reference-group nist --runs runs/*.gz -m AP
   cranfield judges --nuggets manual.jsonl auto=autonuggetizer.jsonl -m V_strict -m A
 """
@@ -80,7 +83,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--topics", choices=TOPIC_SETS, default="common",
                    help="topics of the leaderboards: common (both judged; default) or reference")
     p.add_argument("--fill", metavar="FILE",
-                   help="write the reference's qrels with the judge's labels for the documents it left unjudged")
+                   help="write the reference's qrels with the judge's labels for the documents it left unjudged, "
+                        "the source of each label in a fifth column (layered qrels: qid iter docno rel source)")
     p.add_argument("--ci-B", dest="ci_B", default="1000",
                    help="bootstrap resamples of the correlations' intervals, 0 to 100,000 (default: 1000)")
     p.add_argument("--plot", metavar="FILE",
@@ -101,6 +105,8 @@ def _fill_paths(template: str, judges: list[str]) -> dict[str, str]:
 
 def _check(args: argparse.Namespace) -> None:
     """Check the options of ``judges`` before any work."""
+    from pathlib import Path
+
     from cranfield._output import check_writable
     from cranfield.analysis.judges import judge_names
     from cranfield.errors import CranfieldError, check_int
@@ -127,12 +133,13 @@ def _check(args: argparse.Namespace) -> None:
         if first not in groups:
             raise CranfieldError(f"{args.reference} has no judgment group {first!r}; its groups are "
                                  f"{', '.join(groups)}")
-        args.reference = groups.pop(first)
+        args.reference, args.reference_name = groups.pop(first), first
         args.named = {**groups, **judge_names(args.judges)} if args.judges else groups
     elif args.reference_group is not None:
         raise CranfieldError("--reference-group needs --jg")
     else:
         args.named = judge_names(args.judges)
+        args.reference_name = Path(args.reference).name
     if args.fill:
         args.fill_paths = _fill_paths(args.fill, list(args.named))
         for path in args.fill_paths.values():
@@ -180,22 +187,27 @@ def _run(args: argparse.Namespace, client: Any) -> int:
 
 
 def _write_fills(args: argparse.Namespace, diversity: bool | None) -> None:
-    """--fill: each judge's layered qrels, written whole or not at all."""
+    """--fill: each judge's layered qrels (``qid iter docno rel source``, docs/judges.md#layered),
+    written whole or not at all."""
     from cranfield._output import write_text
     from cranfield.analysis.judges import filled_qrels
     from cranfield.io import as_qrels
 
     reference = as_qrels(args.reference, diversity=diversity)
     for name, path in args.fill_paths.items():
-        q = filled_qrels(reference, as_qrels(args.named[name], diversity=diversity))
+        q = filled_qrels(reference, as_qrels(args.named[name], diversity=diversity), (args.reference_name, name))
         write_text(path, qrels_text(q), "--fill file")
 
 
 def qrels_text(q: Any) -> str:
-    """Qrels as TREC text: ``qid iter docno rel`` (``qid intent docno rel`` for diversity qrels)."""
+    """Qrels as TREC text: ``qid iter docno rel`` (``qid intent docno rel`` for diversity qrels),
+    with a fifth column, the source of each label, for layered qrels."""
     import numpy as np
 
     topics = np.array(q.topic_ids, dtype=object)[q.topic]
     intents = np.array(q.intent_ids, dtype=object)[q.intent]
     docnos = [d.decode() if isinstance(d, bytes) else str(d) for d in q.docno]
-    return "".join(f"{t} {i} {d} {r}\n" for t, i, d, r in zip(topics, intents, docnos, q.rel.tolist()))
+    lines = [f"{t} {i} {d} {r}" for t, i, d, r in zip(topics, intents, docnos, q.rel.tolist())]
+    if q.judged_by is not None:
+        lines = [f"{line} {source}" for line, source in zip(lines, np.array(q.judges, dtype=object)[q.judged_by])]
+    return "".join(line + "\n" for line in lines)

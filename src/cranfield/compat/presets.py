@@ -50,6 +50,12 @@ TREC_EVAL10: dict[str, tuple[str, str | None]] = {
     "rbp": ("rbp", None), "rbp_resid": ("rbp_resid", None), "unj": ("unj@{}", "5,10,20"), "yaap": ("yaap", None),
 }
 TREC_EVAL.update(TREC_EVAL10)
+# the multi-judge measures of -R qrels_jg: each averaged over the judgment groups (evaluation/judgment_groups.py)
+TREC_EVAL_JG: dict[str, tuple[str, str | None]] = {
+    "map_avgjg": ("AP", None), "P_avgjg": ("P@{}", CUTOFFS),
+    "Rprec_mult_avgjg": ("Rprec(mult={})", TREC_EVAL["Rprec_mult"][1]),
+}
+TREC_EVAL.update(TREC_EVAL_JG)
 PERSISTENCE_MEASURES = ("rbp", "rbp_resid")  # take trec_eval's p=value parameter
 GAIN_PAIR_MEASURES = {"ndcg": "nDCG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}  # take level=gain pairs
 GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
@@ -66,6 +72,7 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
                  "num_nonrel_judged_ret"),
     "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
             "set_relative_P", "set_map", "set_F"),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),  # with -R qrels_jg only
 }
 # trec_eval 10.0 adds unj (5, 10, 20), rbp and rbp_resid to all_trec (measures.c)
 NICKNAMES10: dict[str, tuple[str, ...]] = {**NICKNAMES, "all_trec": (*NICKNAMES["all_trec"], "unj", "rbp", "rbp_resid")}
@@ -238,7 +245,6 @@ def with_relevance_level(measure: Measure, level: int) -> Measure:
 # trec_eval's other nicknames hold measures cranfield does not compute
 PARTIAL_NICKNAMES: dict[str, str] = {
     "prefs": "the prefs_* measures", "all_prefs": "the prefs_* measures",
-    "qrels_jg": "map_avgjg, P_avgjg, Rprec_mult_avgjg",
 }
 
 

@@ -12,7 +12,8 @@ TABLE_ORDER: tuple[str, ...] = (
     "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
     "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
     "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-    "yaap", "rbp", "rbp_resid", "unj",  # after the prefs and avgjg measures cranfield does not compute
+    "map_avgjg", "P_avgjg", "Rprec_mult_avgjg",  # after the prefs measures cranfield does not compute
+    "yaap", "rbp", "rbp_resid", "unj",
 )
 
 

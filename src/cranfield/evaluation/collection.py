@@ -77,6 +77,9 @@ class Collection:
         The highest label in the qrels (the default ``max_rel`` of ERR, RBP, ...).
     diversity : bool
     source : str
+    judged_by : ndarray of int64, shape (J,), or None
+        Layered qrels: the source of each judged document's label, codes into ``judges``.
+    judges : tuple of str
     """
 
     topic_ids: tuple[str, ...]
@@ -91,6 +94,8 @@ class Collection:
     max_rel: int
     diversity: bool
     source: str
+    judged_by: np.ndarray | None = None
+    judges: tuple[str, ...] = ()
 
     @classmethod
     def from_qrels(
@@ -144,6 +149,10 @@ class Collection:
         grades[inverse[keep], row_intent[keep]] = qrels.rel[keep]
         max_rel = max(int(np.ceil(qrels.rel.max())), 0) if qrels.rel.size else 0  # all-negative qrels: 0
         typed = bool(intent_types) or (intents is not None and any(k is not None for k in intents.kind))
+        judged_by = None
+        if qrels.judged_by is not None:
+            judged_by = np.full(ukey.size, -1, dtype=np.int64)
+            judged_by[inverse] = qrels.judged_by
         return cls(
             topic_ids=topic_ids,
             intent_ids=tuple(tuple(x) for x in names),
@@ -157,6 +166,8 @@ class Collection:
             max_rel=max_rel,
             diversity=qrels.diversity,
             source=qrels.source,
+            judged_by=judged_by,
+            judges=qrels.judges,
         )
 
     @property
@@ -238,6 +249,7 @@ class Collection:
         n_int = self.grades.shape[1]
         labels = np.zeros((len(runs), n_t, d, n_int), dtype=self.grades.dtype)
         judged = np.zeros((len(runs), n_t, d), dtype=bool)
+        judged_by = None if self.judged_by is None else np.full((len(runs), n_t, d), -1, dtype=np.int64)
         iteration = np.full((len(runs), n_t, d), -1) if any(r.iteration is not None for r in runs) else None
         for s, row_topic, rank, run in parts:
             use = (row_topic >= t0) & (row_topic < t1) & (rank < d)
@@ -251,11 +263,13 @@ class Collection:
             cell = (row_topic[rows] - t0) * d + rank[rows]
             records(labels[s])[cell] = self._grade_records.take(j)
             judged[s].reshape(-1)[cell] = j >= 0
+            if judged_by is not None and self.judged_by is not None:
+                judged_by[s].reshape(-1)[cell] = np.where(j >= 0, self.judged_by.take(j), -1)
             if iteration is not None:
                 iteration[s, row_topic[rows] - t0, rank[rows]] = (
                     run.iteration[rows] if run.iteration is not None else rank[rows] * 0
                 )
-        return Batch(labels, judged, length, present, self.topic_block(t0, t1), iteration)
+        return Batch(labels, judged, length, present, self.topic_block(t0, t1), iteration, judged_by, self.judges)
 
     @cached_property
     def _grade_records(self) -> np.ndarray:

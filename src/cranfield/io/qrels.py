@@ -20,6 +20,7 @@ import numpy as np
 from cranfield._numeric import distinct
 from cranfield.errors import InputError, check_choice, warn
 from cranfield.io._tokens import (
+    FLOAT,
     INTEGER,
     LABEL,
     doc_keys,
@@ -58,6 +59,11 @@ class Qrels:
         Whether the second column was read as an intent.
     comments : int
         The comment lines (``#``) skipped in ``source``, recorded in the provenance.
+    judged_by : ndarray of int64, shape (n,), or None
+        Layered qrels (docs/judges.md#layered): codes into ``judges``, the source (assessor,
+        judge) of each label, from a fifth column; None for plain qrels.
+    judges : tuple of str
+        The sources named in layered qrels, in order of first appearance.
     """
 
     source: str
@@ -70,6 +76,8 @@ class Qrels:
     line: np.ndarray | None
     diversity: bool
     comments: int = 0
+    judged_by: np.ndarray | None = None
+    judges: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return int(self.rel.size)
@@ -117,9 +125,10 @@ def _duplicate_rows(
 def build_qrels(
     topic_values: np.ndarray, intent_values: np.ndarray | None, docno: np.ndarray,
     rel: np.ndarray, *, source: str, line: np.ndarray | None = None,
-    diversity: bool | None = None, on_duplicate: str = "error",
+    diversity: bool | None = None, on_duplicate: str = "error", judged_by: np.ndarray | None = None,
 ) -> Qrels:
-    """Assemble :class:`Qrels` from parallel row arrays (see :func:`read_qrels`)."""
+    """Assemble :class:`Qrels` from parallel row arrays (see :func:`read_qrels`); ``judged_by``
+    holds the source of each label of layered qrels, as text."""
     check_choice(on_duplicate, "on_duplicate option", ("error", "max"))
     topic_ids, topic = group_codes(topic_values)
     check_topic_ids(topic_ids, topic, line, source)
@@ -149,14 +158,21 @@ def build_qrels(
                 f"document {shown(docno[i])} is judged {where} for {what} "
                 "(on_duplicate='max' keeps the larger label)",
             )
+        if judged_by is not None:  # the larger label keeps its source
+            judged_by = judged_by.copy()
+            larger = rel[b] > rel[a]
+            judged_by[a[larger]] = judged_by[b[larger]]
         rel = rel.copy()
         np.maximum.at(rel, a, rel[b])
         keep = np.ones(rel.size, dtype=bool)
         keep[b] = False
         topic, intent, docno, rel = topic[keep], intent[keep], docno[keep], rel[keep]
         line = line[keep] if line is not None else None
+        judged_by = judged_by[keep] if judged_by is not None else None
+    judges, code = group_codes(judged_by) if judged_by is not None else ([], None)
     return Qrels(
-        source, tuple(topic_ids), topic, tuple(intent_ids), intent, docno, rel, line, bool(diversity)
+        source, tuple(topic_ids), topic, tuple(intent_ids), intent, docno, rel, line, bool(diversity),
+        judged_by=None if code is None else code.astype(np.int64), judges=tuple(judges),
     )
 
 
@@ -191,7 +207,9 @@ def _looks_diverse(topic: np.ndarray, intent: np.ndarray) -> bool:
 def read_qrels(
     path: str | Path, *, diversity: bool | None = None, on_duplicate: str = "error",
 ) -> Qrels:
-    """Read TREC qrels (``qid iter docno rel``) or ndeval diversity qrels (``qid intent docno rel``).
+    """Read TREC qrels (``qid iter docno rel``) or ndeval diversity qrels (``qid intent docno rel``);
+    a fifth column names the source of each label (layered qrels, docs/judges.md#layered:
+    ``qid iter docno rel source``, as ``cranfield judges --fill`` writes them).
 
     Parameters
     ----------
@@ -206,14 +224,23 @@ def read_qrels(
         larger label.
     """
     source = str(path)
-    cols = read_columns(path, 4, compact=True, first_line_hints={6: SWAPPED})
-    require_columns(cols, (4,), "qid iter docno rel")
+    cols = read_columns(path, 5, compact=True, first_line_hints={6: SWAPPED})
+    layered = bool(cols.ncols.size) and int(cols.ncols[0]) == 5
+    require_columns(cols, (5,) if layered else (4,), "qid iter docno rel source" if layered else "qid iter docno rel")
     qid, second, docno, label = (cols.text[j] for j in range(4))
     rel = parse_labels(label, source, cols.line, 4)
     qrels = build_qrels(
         qid, second, docno, rel, source=source, line=cols.line, diversity=diversity,
-        on_duplicate=on_duplicate,
+        on_duplicate=on_duplicate, judged_by=cols.text[4] if layered else None,
     )
+    names = [j.encode() for j in qrels.judges]
+    numbers = (FLOAT.accepts(names) & ~INTEGER.accepts(names)).tolist()
+    if any(numbers):  # a prels file (qid docno rel method prob) is not layered qrels
+        name = qrels.judges[numbers.index(True)]
+        row = int(np.argmax(qrels.judged_by == numbers.index(True))) if qrels.judged_by is not None else 0
+        raise InputError(source, None if qrels.line is None else int(qrels.line[row]),
+                         f"the fifth column of layered qrels (qid iter docno rel source) names the source of the "
+                         f"label, a name; got the fraction {name!r} (a prels file, qid docno rel method prob?)")
     return dataclasses.replace(qrels, comments=cols.comments) if cols.comments else qrels
 
 

@@ -4,35 +4,34 @@ its own: :func:`read_qrels_jg` splits the file into them (docs/judges.md#qrels_j
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 
-from cranfield.io.qrels import Qrels, read_qrels
+from cranfield.io._tokens import read_columns, require_columns
+from cranfield.io.qrels import SWAPPED, Qrels, build_qrels, parse_labels
+from cranfield.io.run import group_codes
 
-__all__ = ["read_qrels_jg", "split_groups"]
-
-
-def split_groups(qrels: Qrels) -> dict[str, Qrels]:
-    """Qrels read with the group in the intent column, as one ad hoc :class:`Qrels` per group,
-    in order of first appearance; each keeps only the topics the group judges."""
-    out = {}
-    for code, name in enumerate(qrels.intent_ids):
-        rows = np.flatnonzero(qrels.intent == code)
-        used, topic = np.unique(qrels.topic[rows], return_inverse=True)
-        order = np.argsort(np.array([np.flatnonzero(qrels.topic[rows] == u)[0] for u in used]), kind="stable")
-        remap = np.empty(used.size, dtype=np.int64)
-        remap[order] = np.arange(used.size)
-        out[name] = Qrels(
-            source=f"{qrels.source}[{name}]", topic_ids=tuple(qrels.topic_ids[used[k]] for k in order),
-            topic=remap[topic], intent_ids=("0",), intent=np.zeros(rows.size, dtype=np.int64),
-            docno=qrels.docno[rows], rel=qrels.rel[rows], line=None if qrels.line is None else qrels.line[rows],
-            diversity=False)
-    return out
+__all__ = ["read_qrels_jg"]
 
 
 def read_qrels_jg(path: str | Path) -> dict[str, Qrels]:
-    """Read trec_eval's ``qrels_jg`` file (``qid jg docno rel``; trec_eval's ``get_qrels_jg.c``) as
-    ``{group: Qrels}``. A document judged twice by one group for one topic is an error, as in
-    trec_eval. Group names are read as intents are: a number's leading zeros are dropped."""
-    return split_groups(read_qrels(path, diversity=True))
+    """Read trec_eval's ``qrels_jg`` file (``qid jg docno rel``; trec_eval 9.0.x's
+    ``get_qrels_jg.c``) as ``{group: Qrels}``, the groups in order of first appearance, each
+    holding only the topics it judges. A group is named by its text as written (``01`` and ``1``
+    are two groups, as trec_eval's ``strcmp`` tells them apart); a document judged twice by one
+    group for one topic is an error naming both lines, as trec_eval refuses it."""
+    source = str(path)
+    cols = read_columns(path, 4, compact=True, first_line_hints={6: SWAPPED})
+    require_columns(cols, (4,), "qid jg docno rel")
+    qid, group, docno, label = (cols.text[j] for j in range(4))
+    rel = parse_labels(label, source, cols.line, 4)
+    names, code = group_codes(group)
+    out = {}
+    for g, name in enumerate(names):
+        rows = np.flatnonzero(code == g)
+        qrels = build_qrels(qid[rows], None, docno[rows], rel[rows], source=source, line=cols.line[rows],
+                            diversity=False)
+        out[name] = dataclasses.replace(qrels, source=f"{source}[{name}]")
+    return out

@@ -17,6 +17,7 @@ import numpy as np
 
 from cranfield._numeric import safe_div
 from cranfield.batch import Batch
+from cranfield.errors import MeasureError
 from cranfield.measures._common import cut, gain, gain_shift, within_length
 from cranfield.measures.adhoc import LINEAR, dcg
 from cranfield.measures.registry import MeasureSpec, Param, cutoff_param, register
@@ -25,13 +26,44 @@ IR_MEASURES = "ir_measures 0.4 (its judged and compat providers)"
 LARGEST = float(np.finfo(np.float64).max)
 
 
-def judged_at(batch: Batch, *, cutoff: int | None) -> np.ndarray:
+def judged_at(batch: Batch, *, cutoff: int | None, source: str | None = None) -> np.ndarray:
     """Judged@k = |{r ≤ min(k, n) : d_r judged}| / min(k, n), n the ranking's length (ir_measures'
     ``Judged``): a ranking shorter than k is divided by its own length, and without k the whole
     ranking counts. A document is judged when the qrels list it, whatever its label (negative
-    labels included). An empty ranking scores 0."""
+    labels included). An empty ranking scores 0.
+
+    ``source=NAME`` counts only the documents whose label comes from that source of layered
+    qrels (docs/judges.md#layered): with the reference's and a judge's layers, Judged@k(source=judge)
+    is the share of the top k that only the judge's labels cover (the filled holes)."""
+    judged = batch.judged if source is None else _judged_by(batch, source)
     n = batch.length if cutoff is None else np.minimum(batch.length, cutoff)
-    return safe_div(cut(batch.judged, cutoff).sum(axis=-1), n)
+    return safe_div(cut(judged, cutoff).sum(axis=-1), n)
+
+
+def _judged_by(batch: Batch, source: str) -> np.ndarray:
+    """Which ranked documents have a label from ``source`` (S, T, D); an error for qrels that
+    name no sources or not that one."""
+    if batch.judged_by is None:
+        raise MeasureError(f"Judged(source={source}) needs layered qrels, whose fifth column names the source of "
+                           "each label (qid iter docno rel source, as cranfield judges --fill writes them)")
+    if source not in batch.judges:
+        raise MeasureError(f"Judged(source={source}): the qrels name no source {source!r}; theirs are "
+                           f"{', '.join(batch.judges)}")
+    return batch.judged_by == batch.judges.index(source)
+
+
+class SourceName(Param):
+    """The name of a source of layered qrels (a word of their fifth column), or None: any source."""
+
+    def describe(self) -> str:
+        return "a source named in the fifth column of layered qrels (no spaces, commas or parentheses)"
+
+    def convert(self, text: Any, measure: str) -> str | None:
+        word = None if text is None else str(text).strip()
+        if word is not None and (not word or any(c in word for c in " \t,()=@")):
+            raise MeasureError(f"The {self.name!r} parameter of {measure} must be {self.describe()}. "
+                               f"Got {text!r} instead.")
+        return word
 
 
 def dcg_at(batch: Batch, *, cutoff: int | None, gains: Any = "linear") -> np.ndarray:
@@ -124,9 +156,11 @@ def compat(batch: Batch, *, p: float = 0.95, normalize: bool = True) -> np.ndarr
 
 # --------------------------------------------------------------------------- registration
 register(MeasureSpec(
-    "Judged", judged_at, (cutoff_param(),),
+    "Judged", judged_at, (cutoff_param(), SourceName("source", "source", None, "count only the labels of this "
+                                                                              "source of layered qrels")),
     cite="ir_measures Judged (from OpenNIR): judged documents in the top min(k, n) over min(k, n)",
-    doc="fraction of the top k (of the ranking, if shorter) that is judged",
+    doc="fraction of the top k (of the ranking, if shorter) that is judged (by one source of layered qrels: "
+        "source=NAME)",
     reference=f"{IR_MEASURES}: Judged@k",
 ))
 register(MeasureSpec(
