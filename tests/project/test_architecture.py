@@ -116,11 +116,7 @@ def test_the_render_rule_catches_a_reader(tmp_path: Path) -> None:
 
 # Cycles on main when this test was written, to be broken by their owners; the lead empties this
 # list then (every entry is a set of modules importing each other, directly or not).
-KNOWN_CYCLES: list[frozenset[str]] = [
-    # meta.registry imports meta.significance inside a function (its built-in tests), which imports
-    # the registry, as meta._common does (MAX_RESAMPLES): from the significance-test registry (#24)
-    frozenset({"cranfield.meta.registry", "cranfield.meta.significance", "cranfield.meta._common"}),
-]
+KNOWN_CYCLES: list[frozenset[str]] = []
 
 
 def _type_checking(node: ast.If) -> bool:

@@ -121,8 +121,9 @@ def unregister(name: str) -> SignificanceTest:
 
 
 def _registry() -> dict[str, SignificanceTest]:
-    import cranfield.meta.significance  # noqa: F401  the built-in tests, declared with their kernels
-
+    """The registered tests. The built-in ones are declared with their kernels in
+    :mod:`cranfield.meta.significance`, which the package ``cranfield.meta`` imports before any
+    of its modules can be used (as ``cranfield.measures`` imports its families)."""
     return _REGISTRY
 
 
