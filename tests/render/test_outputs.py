@@ -129,3 +129,14 @@ def test_an_unknown_pair_is_a_clear_error():
 
     with pytest.raises(CranfieldError, match="have no format 'latex'"):
         outputs.render_output("eval", "latex", None)
+
+
+def test_report_save_by_the_registry(tmp_path):
+    """Report.save picks the format by the registry's extensions; .jsonl is the rows of to_frame."""
+    from cranfield.render.report import SAVE_FORMATS, Report
+
+    report = Report(str(QRELS), [str(RUN_A), str(RUN_B)], ["AP"])
+    assert set(SAVE_FORMATS) >= {".html", ".tex", ".md", ".csv", ".json", ".jsonl", ".parquet"}
+    report.save(tmp_path / "r.jsonl")
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [r["run"] for r in rows] == list(report.to_frame()["run"])

@@ -240,7 +240,7 @@ def test_save_by_extension(tmp_path, report, results):
     pytest.importorskip("pyarrow")
     report.save(tmp_path / "r.parquet")
     assert len(pd.read_parquet(tmp_path / "r.parquet")) == len(results.to_frame())
-    with pytest.raises(CranfieldError, match="extensions .tex, .md, .html"):
+    with pytest.raises(CranfieldError, match="extensions .html, .htm, .tex, .md, .csv, .json, .parquet, .jsonl"):
         report.save(tmp_path / "r.txt")
 
 

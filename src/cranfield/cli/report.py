@@ -67,7 +67,6 @@ def add_parser(sub: Any) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Every option value and the output file, before any run is read."""
-    from pathlib import Path
 
     from cranfield._output import check_writable
     from cranfield.analysis.comparison import default_correction
@@ -75,10 +74,11 @@ def _check(args: argparse.Namespace) -> None:
     from cranfield.meta._common import check_alpha
     from cranfield.meta.registry import check_resamples
     from cranfield.meta.significance import check_test
-    from cranfield.render.report import SAVE_FORMATS
+    from cranfield.render.outputs import extensions_for, format_from_path
 
-    if Path(args.output).suffix.lower() not in SAVE_FORMATS:
-        raise invalid("report file", "named with one of the extensions " + ", ".join(SAVE_FORMATS), args.output)
+    if format_from_path("report", args.output) is None:
+        raise invalid("report file", "named with one of the extensions " + ", ".join(extensions_for("report")),
+                      args.output)
     check_writable(args.output, "report file")
     args.seed = check_int(args.seed, "--seed", low=0)
     args.B = None if args.B is None else check_resamples(args.B, "number of resamples --B", text=True)

@@ -22,8 +22,8 @@ from typing import Any
 
 from cranfield.errors import CranfieldError
 
-__all__ = ["OutputFormat", "FORMATS", "OUTPUTS", "formats_for", "format_from_path", "register", "register_rows",
-           "render_output", "rows_of", "is_binary"]
+__all__ = ["OutputFormat", "FORMATS", "OUTPUTS", "formats_for", "extensions_for", "format_from_path", "register",
+           "register_rows", "render_output", "rows_of", "is_binary"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,7 @@ OUTPUTS: dict[str, tuple[str, ...]] = {
     "aspects": ("table", "trec", "csv", "json"),
     "measures": ("table", "json"),
     "compare": ("table", "latex", "markdown", "html", "csv", "json"),
+    "report": ("html", "latex", "markdown", "csv", "json", "parquet"),  # Report.save, cranfield report -o
     "discpower": _ROWS,
     "correlate": _ROWS,
     "intuitiveness": _ROWS,
@@ -91,6 +92,11 @@ def formats_for(kind: str) -> tuple[str, ...]:
 def is_binary(fmt: str) -> bool:
     """Whether ``fmt`` is written only to a file (``-o FILE``)."""
     return FORMATS[fmt].binary
+
+
+def extensions_for(kind: str) -> tuple[str, ...]:
+    """The file extensions of ``kind``'s formats (what ``save(path)`` and ``-o FILE`` recognise)."""
+    return tuple(e for f in formats_for(kind) for e in FORMATS[f].extensions)
 
 
 def format_from_path(kind: str, path: str | None) -> str | None:

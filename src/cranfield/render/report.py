@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,7 +32,8 @@ from cranfield.analysis.report import (
 )
 from cranfield.errors import CranfieldError
 from cranfield.evaluation.evaluator import Results
-from cranfield.render import html
+from cranfield.render import html, writers  # noqa: F401  (writers: the registry's writers of a Report)
+from cranfield.render.outputs import extensions_for, format_from_path, is_binary, render_output
 
 if TYPE_CHECKING:
     from cranfield.evaluation.evaluator import Evaluator
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["Report", "escape_latex", "escape_markdown", "measure_digits", "run_letter", "ord_index",
            "SAVE_FORMATS"]
 
-SAVE_FORMATS = (".tex", ".md", ".html", ".csv", ".json", ".parquet")
+SAVE_FORMATS = extensions_for("report")  # the extensions of Report.save (the output registry's)
 
 _TEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
@@ -421,25 +422,21 @@ class Report:
         return csv_text(list(frame.columns), frame.itertuples(index=False, name=None))
 
     def save(self, path: str | Path) -> None:
-        """Write the report to ``path`` in the format of its extension: ``.tex`` (:meth:`to_latex`),
-        ``.md`` (:meth:`to_markdown`), ``.html`` (:meth:`to_html`), ``.csv`` (:meth:`to_csv`),
-        ``.json`` (:meth:`to_json`) or ``.parquet`` (the per-topic scores, :meth:`Results.to_parquet`);
+        """Write the report to ``path`` in the format its extension names in the output registry
+        (:data:`SAVE_FORMATS`): ``.html`` (:meth:`to_html`), ``.tex`` (:meth:`to_latex`), ``.md``
+        (:meth:`to_markdown`), ``.csv`` (:meth:`to_csv`), ``.json`` (:meth:`to_json`), ``.jsonl``
+        (the rows of :meth:`to_frame`) or ``.parquet`` (the per-topic scores, :meth:`Results.to_parquet`);
         whole or not at all."""
         from cranfield._output import check_writable, write_text
 
-        suffix = Path(path).suffix.lower()
-        if suffix not in SAVE_FORMATS:
+        fmt = format_from_path("report", str(path))
+        if fmt is None:
             raise CranfieldError(f"The report file must be named with one of the extensions "
                                  f"{', '.join(SAVE_FORMATS)}. Got {str(path)!r} instead.")
         check_writable(path, "report file")
-        if suffix == ".parquet":
-            self.results.to_parquet(path)
-            return
-        writers: dict[str, Callable[[], str]] = {
-            ".tex": self.to_latex, ".md": self.to_markdown, ".html": self.to_html, ".json": self.to_json,
-            ".csv": self.to_csv,
-        }
-        write_text(path, writers[suffix](), "report file")
+        text = render_output("report", fmt, self, path=str(path))
+        if not is_binary(fmt):
+            write_text(path, text, "report file")
 
     def __repr__(self) -> str:
         return (f"Report({len(self.results.runs)} runs × {len(self.results.measures)} measures × "

@@ -119,6 +119,26 @@ def compare_html(report: Any, **_: Any) -> str:
     return str(report.to_html())
 
 
+# ---------------------------------------------------------------- a Report, saved (Report.save, cranfield report -o)
+@register_rows("report")
+def _report_rows(report: Any, **_: Any) -> list[dict[str, Any]]:
+    return list(report.records())
+
+
+register("report", "html")(lambda report, **_: report.to_html())
+register("report", "latex")(lambda report, **_: report.to_latex())
+register("report", "markdown")(lambda report, **_: report.to_markdown())
+register("report", "csv")(lambda report, **_: report.to_csv())
+register("report", "json")(lambda report, **_: report.to_json())
+
+
+@register("report", "parquet")
+def _report_parquet(report: Any, path: str, **_: Any) -> str:
+    """The per-topic scores of the report's runs (:meth:`Results.to_parquet`)."""
+    report.results.to_parquet(path)
+    return ""
+
+
 # ---------------------------------------------------------------- measures (the catalogue)
 def _param_default(p: Any) -> Any:
     return "file's highest label" if p.default is None and p.name == "max_rel" else to_jsonable(p.default)
