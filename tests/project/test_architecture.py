@@ -223,3 +223,14 @@ def test_no_import_cycle_between_modules() -> None:
     cycles = [c for c in import_cycles(import_graph()) if not any(c <= known for known in KNOWN_CYCLES)]
     assert not cycles, "import cycles between modules:\n" + "\n".join(
         "  " + " <-> ".join(sorted(c)) for c in cycles)
+
+
+def test_no_long_function_in_the_command_line():
+    """The command line is glue: every function of ``cli/`` fits on a screen (60 lines); the work
+    it would hold belongs in a library function."""
+    long = []
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 60:
+                long.append(f"{path.name}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)")
+    assert not long, long

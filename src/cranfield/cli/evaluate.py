@@ -132,6 +132,12 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--average", choices=AVERAGES, default="avg",
                    help="topic average of the 'all' row: avg (default), geom (trec_eval's gm_map, 1e-5 floor) "
                         "or dd (weights 1 - diversity difficulty; Golbus, Aslam & Clarke, Inf. Retr. 2013)")
+    _add_study_options(p)
+
+
+def _add_study_options(p: argparse.ArgumentParser) -> None:
+    """``eval``'s options of the other families: diversity averaging, the TREC DD jig's inputs,
+    per-iteration/intent/group rows, risk-sensitive evaluation, provenance, plots and -o."""
     p.add_argument("--dd-depth", default="xi", metavar="{xi,xi+1,N}",
                    help="depth of dd for --average dd: xi (default; the minimum set cover), xi+1 or an integer "
                         "from 0 to 1,000,000")
@@ -214,92 +220,26 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     the Dask cluster of ``--dask``/``--workers``."""
     from cranfield.render.tables import write_provenance
 
-    gdeval = args.compat == "gdeval"
     trec_eval10 = args.compat == "trec_eval10"
-    trec_eval = args.compat == "trec_eval" or trec_eval10
-    measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
     fmt = args.format = args.format or COMPAT_FORMATS.get(args.compat) or chosen_format(args)
     detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
     if args.per_group and not args.groups:
         raise CranfieldError("--per-group needs document groups: --groups FILE")
-    norel = "exclude" if gdeval and args.norel == "include" else args.norel
-    dd2017 = args.compat == "dd2017"
-    # trec_eval (without -c), gdeval and the DD 2017 scorer average over the topics the run has
-    missing = ("empty" if args.complete else "skip" if (trec_eval or gdeval or dd2017) and args.missing == "auto"
-               else args.missing)
-    score_dtype = args.score_dtype or ("float64" if gdeval or trec_eval10 or args.compat == "ndeval" else "float32")
-    if args.dd_truth:  # every positional file is a run; every declared subtopic weighs 1/(subtopics)
-        from cranfield.io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
-
-        if args.intents:
-            raise CranfieldError("--dd-truth declares the subtopics and their weights: --intents does not apply")
-        if dd2017 and args.dd_combine != "sum":
-            raise CranfieldError("--compat dd2017 sums passage ratings, as the 2017 scorer does: "
-                                 "--dd-combine dcg is the 2016 scorer's")
-        qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]
-        args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth),
-                                     "empty_intents": "keep"})
-        if dd2017:  # read as the 2017 scorer's reader reads them
-            runs = [read_dd_run(r, compat="dd2017") for r in runs]
-    elif dd2017:
-        raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
+    missing, norel, score_dtype = _compat_rules(args)
+    args, qrels, runs = _dd_inputs(args, qrels, runs)
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    from cranfield.compat import presets
-    from cranfield.compat.presets import as_trec_eval10, resolve, with_gains, with_relevance_level
-
-    nicknames = presets.NICKNAMES10 if trec_eval10 else presets.NICKNAMES
-    judgment_groups = args.qrels_format == "qrels_jg"
-    if judgment_groups and not args.measure and args.compat in ("trec_eval", "trec_eval10"):
-        measures = ["qrels_jg"]  # trec_eval's official measures cannot read qrels_jg: it stops (exit 4)
-    request = resolve(measures, nicknames) if args.measure else _preset_request(args) or resolve(measures, nicknames)
-    from cranfield.compat.qrels_jg import check_request
-
-    check_request(request, judgment_groups)
-    # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
-    text_only = not request.measures and request.relstring is not None
-    if text_only:
-        request = dataclasses.replace(request, labels=["num_ret"], measures=resolve(["num_ret"]).measures,
-                                      averages=[None])
-    parsed = request.measures
-    if args.gains:
-        parsed = [with_gains(m, args.gains) for m in parsed]
-    if args.docs_per_iteration:
-        parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
-    if dd2017:
-        from cranfield.measures.cubetest import as_dd2017
-
-        parsed = [as_dd2017(m) for m in parsed]
-    if args.rel_level is not None:
-        parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
-    if trec_eval10:
-        parsed = [as_trec_eval10(m) for m in parsed]
-    evaluator = (_judgment_groups if judgment_groups else evaluator_from)(args, qrels, parsed, missing=missing,
-                               norel=norel, depth=args.depth, judged_only=args.judged_only, names=request.labels,
-                               average=args.average, dd_depth=args.dd_depth,
-                               strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
-    if fmt == "trec" and args.stochastic:  # read once; the trec layout's topic rules see the first samples
-        from cranfield.io.stochastic import as_sampled_run
-
-        runs = [as_sampled_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)
-                for r in runs]
-    elif fmt == "trec":  # read once: the trec layout needs the rankings again (relstring, trec_eval's topic rules)
-        from cranfield.io import as_run
-
-        runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
+    request, parsed, text_only = _measure_request(args)
+    evaluator = (_judgment_groups if args.qrels_format == "qrels_jg" else evaluator_from)(
+        args, qrels, parsed, missing=missing, norel=norel, depth=args.depth, judged_only=args.judged_only,
+        names=request.labels, average=args.average, dd_depth=args.dd_depth,
+        strip_topic_prefix=args.strip_topic_prefix or args.compat in ("ndeval", "gdeval"))
+    runs = _read_once(args, runs, fmt, score_dtype)
     results = evaluator.evaluate(runs, order=args.order, on_duplicate=args.on_duplicate, per_intent=args.per_intent,
                                  per_iteration=args.per_iteration, score_dtype=score_dtype, client=client,
                                  per_group=args.per_group)
-    _require_scored_topics(results)
-    if trec_eval10 and not args.complete:
-        _require_every_topic(results)
-    results = dataclasses.replace(results, aggregate=[
-        override or how for override, how in zip(request.averages, results.aggregate)])
-    if text_only:
-        results = dataclasses.replace(results, measures=[], values=results.values[:, :0], aggregate=[],
-                                      measure_specs=[])
-
-    shape = {"header": not trec_eval, "runid": request.runid or len(results.runs) > 1,
+    results = _as_requested(args, results, request, text_only)
+    shape = {"header": args.compat not in ("trec_eval", "trec_eval10"), "runid": request.runid or len(results.runs) > 1,
              "relstrings": _relstrings(evaluator, [r.samples()[0] if hasattr(r, "samples") else r for r in runs],
                                        request.relstring, fmt, detail, 10 if trec_eval10 else 9)}
     if args.plot and results.measures:
@@ -316,6 +256,107 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
+
+
+def _compat_rules(args: argparse.Namespace) -> tuple[str, str, str]:
+    """``missing``, ``norel`` and the score type under ``--compat``: trec_eval (without -c), gdeval
+    and the DD 2017 scorer average over the topics the run has; gdeval skips topics without relevant
+    documents; gdeval, ndeval and trec_eval 10 compare scores as doubles."""
+    gdeval, trec_eval10 = args.compat == "gdeval", args.compat == "trec_eval10"
+    norel = "exclude" if gdeval and args.norel == "include" else args.norel
+    averages_run_topics = args.compat in ("trec_eval", "trec_eval10", "gdeval", "dd2017")
+    missing = ("empty" if args.complete else "skip" if averages_run_topics and args.missing == "auto"
+               else args.missing)
+    score_dtype = args.score_dtype or ("float64" if gdeval or trec_eval10 or args.compat == "ndeval" else "float32")
+    return missing, norel, score_dtype
+
+
+def _dd_inputs(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> tuple[argparse.Namespace, Any, list[Any]]:
+    """With ``--dd-truth``, every positional file is a run and the truth file is the judgments;
+    every declared subtopic weighs 1/(subtopics). Otherwise the inputs as given."""
+    dd2017 = args.compat == "dd2017"
+    if not args.dd_truth:
+        if dd2017:
+            raise CranfieldError("--compat dd2017 needs the DD ground truth: --dd-truth FILE")
+        return args, qrels, runs
+    from cranfield.io.dd import read_dd_run, read_dd_subtopics, read_dd_truth
+
+    if args.intents:
+        raise CranfieldError("--dd-truth declares the subtopics and their weights: --intents does not apply")
+    if dd2017 and args.dd_combine != "sum":
+        raise CranfieldError("--compat dd2017 sums passage ratings, as the 2017 scorer does: "
+                             "--dd-combine dcg is the 2016 scorer's")
+    qrels, runs = read_dd_truth(args.dd_truth, combine=args.dd_combine), [qrels, *runs]
+    args = argparse.Namespace(**{**vars(args), "intents": read_dd_subtopics(args.dd_truth), "empty_intents": "keep"})
+    if dd2017:  # read as the 2017 scorer's reader reads them
+        runs = [read_dd_run(r, compat="dd2017") for r in runs]
+    return args, qrels, runs
+
+
+def _measure_request(args: argparse.Namespace) -> tuple[Any, list[Any], bool]:
+    """The measures asked for (``-m``, or the ``--compat`` tool's own), resolved with trec_eval's
+    names and nicknames and adjusted by ``--gains``, ``--docs-per-iteration``, ``-l`` and the
+    tool's conventions: the request, its parsed measures, and whether only relstring text is asked for."""
+    from cranfield.compat import presets
+    from cranfield.compat.presets import as_trec_eval10, resolve, with_gains, with_relevance_level
+    from cranfield.compat.qrels_jg import check_request
+
+    trec_eval10 = args.compat == "trec_eval10"
+    nicknames = presets.NICKNAMES10 if trec_eval10 else presets.NICKNAMES
+    measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
+    judgment_groups = args.qrels_format == "qrels_jg"
+    if judgment_groups and not args.measure and args.compat in ("trec_eval", "trec_eval10"):
+        measures = ["qrels_jg"]  # trec_eval's official measures cannot read qrels_jg: it stops (exit 4)
+    request = resolve(measures, nicknames) if args.measure else _preset_request(args) or resolve(measures, nicknames)
+    check_request(request, judgment_groups)
+    # -m relstring alone: a placeholder count finds the scored topics; only the text is printed
+    text_only = not request.measures and request.relstring is not None
+    if text_only:
+        request = dataclasses.replace(request, labels=["num_ret"], measures=resolve(["num_ret"]).measures,
+                                      averages=[None])
+    parsed = request.measures
+    if args.gains:
+        parsed = [with_gains(m, args.gains) for m in parsed]
+    if args.docs_per_iteration:
+        parsed = [_with_iterations(m, args.docs_per_iteration) for m in parsed]
+    if args.compat == "dd2017":
+        from cranfield.measures.cubetest import as_dd2017
+
+        parsed = [as_dd2017(m) for m in parsed]
+    if args.rel_level is not None:
+        parsed = [with_relevance_level(m, args.rel_level) for m in parsed]
+    if trec_eval10:
+        parsed = [as_trec_eval10(m) for m in parsed]
+    return request, parsed, text_only
+
+
+def _read_once(args: argparse.Namespace, runs: list[Any], fmt: str, score_dtype: str) -> list[Any]:
+    """The runs read now when the trec layout needs the rankings again (relstring, trec_eval's
+    topic rules), so that each file is read once; the inputs as given otherwise."""
+    if fmt != "trec":
+        return runs
+    if args.stochastic:  # the trec layout's topic rules see the first samples
+        from cranfield.io.stochastic import as_sampled_run
+
+        return [as_sampled_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype)
+                for r in runs]
+    from cranfield.io import as_run
+
+    return [as_run(r, order=args.order, on_duplicate=args.on_duplicate, score_dtype=score_dtype) for r in runs]
+
+
+def _as_requested(args: argparse.Namespace, results: Any, request: Any, text_only: bool) -> Any:
+    """The results checked for scored topics (and, under trec_eval 10 without -c, for every topic),
+    with the averages the request names (gm_map: geometric) and no scores when only text is asked for."""
+    _require_scored_topics(results)
+    if args.compat == "trec_eval10" and not args.complete:
+        _require_every_topic(results)
+    results = dataclasses.replace(results, aggregate=[
+        override or how for override, how in zip(request.averages, results.aggregate)])
+    if text_only:
+        results = dataclasses.replace(results, measures=[], values=results.values[:, :0], aggregate=[],
+                                      measure_specs=[])
+    return results
 
 
 def _baseline_index(baseline: str | None, runs: list[Any]) -> int | None:
