@@ -96,3 +96,13 @@ def test_figure_1_utility_curves():
     peak = int(np.argmax(rbu))
     assert 11 <= peak <= 15 and np.all(np.diff(rbu[peak:]) < 0)  # redundancy: decreasing after ~15
     assert np.abs(curves["RBPU(p=0.98)"] - curves["DCGU"]).max() < 0.06  # "RBPU(p=0.98) with DCGU" overlap
+
+
+def test_a_dict_of_runs_names_them():
+    """``{name: run}`` is read as evaluate reads it: the keys name the runs (not file names)."""
+    qrels = DATA / "web2012" / "qrels.adhoc.txt"
+    runs = {"ql": DATA / "web2012" / "ql-filtered.run.gz", "rm": DATA / "web2012" / "rm-filtered.run.gz"}
+    named = optimal_truncation(qrels, runs, ["RBU"])
+    plain = optimal_truncation(qrels, list(runs.values()), ["RBU"])
+    assert named.runs == ["ql", "rm"]
+    np.testing.assert_array_equal(named.value, plain.value)

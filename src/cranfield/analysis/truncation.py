@@ -23,6 +23,7 @@ import numpy as np
 from cranfield._display import frame_html, frame_repr
 from cranfield.errors import CranfieldError, check_choice, check_int, invalid
 from cranfield.evaluation.evaluator import Evaluator
+from cranfield.evaluation.inputs import named_runs
 from cranfield.io import Run, as_run
 from cranfield.measures.registry import Measure, iter_specs, parse_measure
 from cranfield.measures.truncated import ranking_length
@@ -199,9 +200,11 @@ def optimal_truncation(
     if not runs:
         raise CranfieldError("optimal truncation needs at least one run")
     evaluator = Evaluator(qrels, list(full_measures), **options)
+    items, names = named_runs(runs)  # a {name: run} dict names its runs, as evaluate's
     # prepared as evaluate prepares them (strip_topic_prefix), so that both passes see the same topics
-    loaded: list[Run] = [evaluator.prepare(as_run(r, order=order, on_duplicate=on_duplicate))  # type: ignore[arg-type]
-                         for r in runs]
+    loaded: list[Run] = [evaluator.prepare(as_run(r, order=order, on_duplicate=on_duplicate,  # type: ignore[arg-type]
+                                                  name=None if names is None else names[k]))
+                         for k, r in enumerate(items)]
     full = evaluator.evaluate(loaded)
     coll = evaluator.collection
     n_s, n_m = len(loaded), len(parsed)
