@@ -29,6 +29,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -221,8 +222,8 @@ def head_tokens(path: str | Path, lines: int, max_bytes: int = 1 << 16) -> list[
             head = f.read(max_bytes)
     except (InputError, OSError):
         return None
-    rows = (line.split() for line in _lines_of(head).split(b"\n"))
-    return [tokens for tokens in rows if tokens and not tokens[0].startswith(b"#")][:lines]
+    rows = (line.split() for line in _lines_of(head).split(b"\n"))  # split lazily: the first few are used
+    return list(islice((tokens for tokens in rows if tokens and tokens[0][0] != COMMENT), lines))
 
 
 def _is_gzip(stream: BinaryIO) -> bool:
