@@ -297,8 +297,7 @@ def find_keys(key: np.ndarray, slots: tuple[np.uint64, np.ndarray, np.ndarray], 
     slot = k >> shift
     pos = first[slot]
     hit = key[pos] == k
-    again = np.flatnonzero(~hit)
-    again = again[crowded[slot[again]]]
+    again = np.flatnonzero(crowded[slot] & ~hit)  # one pass over the keys, not a gather of the misses
     if again.size:  # slots holding several keys: binary search among them
         pos[again] = np.minimum(np.searchsorted(key, k[again]), key.size - 1)
         hit[again] = key[pos[again]] == k[again]
