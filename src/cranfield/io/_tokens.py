@@ -18,10 +18,8 @@ import gzip
 import io
 import numbers
 import os
-import shutil
 import stat
 import sys
-import tempfile
 import threading
 import zlib
 from collections import deque
@@ -164,6 +162,9 @@ def readable_path(path: str | Path) -> Path:
         return Path(path)
     with _SPOOL_LOCK:
         if key not in _SPOOLED:
+            import shutil  # lazily (with tempfile, ~4 ms of start-up): only a stream is copied
+            import tempfile
+
             fd, name = tempfile.mkstemp(prefix="cranfield-input-")
             atexit.register(_remove, name)
             try:
@@ -222,7 +223,7 @@ def head_tokens(path: str | Path, lines: int, max_bytes: int = 1 << 16) -> list[
             head = f.read(max_bytes)
     except (InputError, OSError):
         return None
-    rows = (line.split() for line in _lines_of(head).split(b"\n"))  # split lazily: the first few are used
+    rows = (line.split() for line in io.BytesIO(_lines_of(head)))  # line by line: the first few are used
     return list(islice((tokens for tokens in rows if tokens and tokens[0][0] != COMMENT), lines))
 
 
