@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import import_module
 from typing import NoReturn
 
@@ -84,14 +84,21 @@ other tools' formats (options of eval):
 """
 
 
-def chosen_module(argv: Sequence[str] | None) -> str | None:
-    """The module of :data:`COMMANDS` that adds the command of ``argv`` (its first word that is
-    not an option or the value of ``--plugin``), or None (no command, or an unknown one)."""
-    words = iter(sys.argv[1:] if argv is None else argv)
+def _words(argv: Sequence[str]) -> Iterator[str]:
+    """The words of a command line but the values of ``--plugin``."""
+    words = iter(argv)
     for word in words:
         if word == "--plugin":
             next(words, None)
-        elif not word.startswith("-"):
+        else:
+            yield word
+
+
+def chosen_module(argv: Sequence[str] | None) -> str | None:
+    """The module of :data:`COMMANDS` that adds the command of ``argv`` (its first word that is
+    not an option or the value of ``--plugin``), or None (no command, or an unknown one)."""
+    for word in _words(sys.argv[1:] if argv is None else argv):
+        if not word.startswith("-"):
             return next((module for module, names in COMMANDS.items() if word in names), None)
     return None
 
@@ -100,13 +107,10 @@ def asks_version(argv: Sequence[str]) -> bool:
     """Whether argparse would act on ``--version`` first: it comes before any ``-h``/``--help``
     and before the command. ``cranfield --version`` then needs no command's parser, so it
     imports none of their modules."""
-    words = iter(argv)
-    for word in words:
-        if word == "--plugin":
-            next(words, None)
-        elif word == "--version":
+    for word in _words(argv):
+        if word == "--version":
             return True
-        elif word in ("-h", "--help") or not word.startswith("-"):
+        if word in ("-h", "--help") or not word.startswith("-"):
             return False
     return False
 
