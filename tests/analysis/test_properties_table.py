@@ -5,7 +5,7 @@ The text version of Table 1 is scrambled (cells drift between columns), so the c
 paper also states in §3's prose (with its footnote 3: AP is top-weighted), plus the graded-relevance row's
 Recall column (two ✓ for NDCG, Q-measure and BPref: NDCG and Q; BPref ✗ once the non-relevant documents it
 ranks are judged). Cells computed differently from the paper are asserted as computed, each with its reason,
-in tests/axioms/test_properties_002.py
+in tests/analysis/test_properties_002.py
 (F Redundancy and Shallowness, R-precision Shallowness, OIE Deepness and Redundancy).
 Not implemented by cranfield, hence not checked: Spearman, Kendall and AUC-ROC (full-ranking correlations
 between a system and an ideal ranking, not ranking-evaluation measures of the registry).

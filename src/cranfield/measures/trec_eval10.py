@@ -14,7 +14,7 @@ trec_eval computes them (docs/migration.md#trec_eval-10).
   precision at their ranks (``m_yaap.c``; in trec_eval since 9.0.3).
 
 Each kernel maps a :class:`~cranfield.batch.Batch` to an (S, T) array; each is checked per topic
-against trec_eval 10.0 built from its source (tests/measures/test_trec_eval10_parity.py).
+against trec_eval 10.0 built from its source (tests/compat/test_trec_eval10.py).
 """
 
 from __future__ import annotations
