@@ -30,16 +30,15 @@ NAMES = [name for names in COMMANDS.values() for name in names]
 # Commands whose parser still takes its choices or limits from a module that imports numpy, and
 # where they come from; strict, so that the list shrinks as those constants move to numpy-free modules.
 NUMPY_AT_PARSE = {
-    **dict.fromkeys(("eval", "example", "measures"), "--format choices from compat.formats"),
-    "nuggets": "--format choices from compat.formats",
+    "nuggets": "the default measures from evaluation.nuggets",
     **dict.fromkeys(("compare", "discpower", "correlate", "intuitiveness", "coverage", "report"),
-                    "tests, corrections and limits from meta.significance and meta._common"),
+                    "cli.meta imports DEFAULT_CORRECTION from analysis.comparison"),
     "axioms": "limits and property names from analysis.axioms and analysis.properties",
     **dict.fromkeys(("collection", "dss"), "MAX_RUNS from analysis.permuted"),
-    "truncation": "default measures from analysis.truncation",
-    "aspects": "distances and missing-label rules from measures.aspects",
-    **dict.fromkeys(("similarity", "repro"), "--order choices from io.run"),
-    "judges": "topic sets from analysis.judges",
+    "truncation": "the default measures from analysis.truncation",
+    "aspects": "numpy, and distances and missing-label rules from measures.aspects, at the top of cli.aspects",
+    **dict.fromkeys(("similarity", "repro"), "the --order choices from io.run"),
+    "judges": "the topic sets from analysis.judges",
 }
 
 
