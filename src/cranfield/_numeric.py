@@ -47,7 +47,8 @@ def ordered_sum(x: Any, axis: int = -1) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     if x.shape[axis] == 0:
         return np.zeros(np.delete(x.shape, axis))
-    return np.take(np.add.accumulate(x, axis=axis), -1, axis=axis)
+    # the last partial sums by a strided copy (np.take along an inner axis copies item by item, ~100 ns each)
+    return np.add.accumulate(x, axis=axis)[(slice(None),) * (axis % x.ndim) + (-1,)].copy()
 
 
 def ordered_dot(a: Any, w: Any) -> np.ndarray:

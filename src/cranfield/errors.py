@@ -6,12 +6,11 @@ catch one type, and the command line turns it into a one-line message and exit s
 
 from __future__ import annotations
 
-import difflib
 import math
 import numbers
+import os
 import sys
 import warnings
-from pathlib import Path
 from types import FrameType
 
 __all__ = [
@@ -28,7 +27,7 @@ __all__ = [
     "check_choice",
 ]
 
-_PACKAGE_DIR = str(Path(__file__).resolve().parent)
+_PACKAGE_DIR = os.path.dirname(os.path.realpath(__file__))  # os.path, not pathlib: this module is on every start-up
 
 
 class CranfieldError(ValueError):
@@ -167,6 +166,8 @@ def check_choice(value: object, what: str, choices: tuple[str, ...] | list[str])
         return value
     expected = "one of " + ", ".join(repr(c) for c in choices)
     error = invalid(what, expected, value)
+    import difflib  # only for a wrong value (~8 ms of start-up otherwise)
+
     close = difflib.get_close_matches(str(value), list(choices), n=1)
     if close:
         error = CranfieldError(f"{error} Did you mean {close[0]!r}?")

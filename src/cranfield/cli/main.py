@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from importlib import import_module
 from typing import NoReturn
 
@@ -50,6 +50,30 @@ GROUPS = (
     ("judge the judgments and size a collection", ("judges", "topicsize")),
     ("study a collection", ("collection", "dss", "truncation", "aspects")),
 )
+# The one-line help of each command in `cranfield --help`, so that the listing imports no command's
+# module (each module passes the same line to add_parser; tests/cli/test_startup.py checks both agree).
+# A command missing here is listed from its module's parser, at the cost of importing it.
+SUMMARIES = {
+    "eval": "evaluate runs against qrels",
+    "measures": "list the measures, their parameters and sources",
+    "example": "evaluate the bundled TREC Web 2012 example",
+    "nuggets": "nugget evaluation of generated (RAG) answers: V_strict, V, A, W, ...",
+    "compare": "significance tests between runs: a results table with markers",
+    "discpower": "discriminative power of measures, with the delta required and ASL curves",
+    "correlate": "rank correlations (Kendall tau-b, tau_ap, Spearman rho) between measures",
+    "intuitiveness": "intuitiveness of measures by agreement with gold-standard measures",
+    "coverage": "Quality Aspect Coverage (UIR) of measures against reference measures",
+    "axioms": "check formal properties of measures on every constructed ranking",
+    "collection": "how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
+    "dss": "document selection sensitivity of measures (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7)",
+    "truncation": "where should each run have stopped? (optimal truncation analysis)",
+    "aspects": "multi-aspect evaluation: TOMA, CAM, MM",
+    "report": "a shareable report: one self-contained HTML page with tables and figures",
+    "similarity": "how alike are the rankings of runs? (RBO, KTU, Jaccard per topic and mean)",
+    "repro": "did the reproduction succeed? (KTU, RBO, RMSE, ER, ΔRI, p; Breuer et al. 2020)",
+    "judges": "agreement between judges' qrels: labels (kappa, alpha), leaderboards, significance",
+    "topicsize": "topic set size design: the topics needed for a t-test, ANOVA or CI",
+}
 OTHER_TOOLS = """\
 other tools' formats (options of eval):
   --compat trec_eval   trec_eval -q's output, byte for byte
@@ -60,23 +84,45 @@ other tools' formats (options of eval):
 """
 
 
-def chosen_module(argv: Sequence[str] | None) -> str | None:
-    """The module of :data:`COMMANDS` that adds the command of ``argv`` (its first word that is
-    not an option or the value of ``--plugin``), or None (no command, or an unknown one)."""
-    words = iter(sys.argv[1:] if argv is None else argv)
+def _words(argv: Sequence[str]) -> Iterator[str]:
+    """The words of a command line but the values of ``--plugin``."""
+    words = iter(argv)
     for word in words:
         if word == "--plugin":
             next(words, None)
-        elif not word.startswith("-"):
+        else:
+            yield word
+
+
+def chosen_module(argv: Sequence[str] | None) -> str | None:
+    """The module of :data:`COMMANDS` that adds the command of ``argv`` (its first word that is
+    not an option or the value of ``--plugin``), or None (no command, or an unknown one)."""
+    for word in _words(sys.argv[1:] if argv is None else argv):
+        if not word.startswith("-"):
             return next((module for module, names in COMMANDS.items() if word in names), None)
     return None
+
+
+def asks_version(argv: Sequence[str]) -> bool:
+    """Whether argparse would act on ``--version`` first: it comes before any ``-h``/``--help``
+    and before the command. ``cranfield --version`` then needs no command's parser, so it
+    imports none of their modules."""
+    for word in _words(argv):
+        if word == "--version":
+            return True
+        if word in ("-h", "--help") or not word.startswith("-"):
+            return False
+    return False
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``cranfield`` parser with every command, listed by group in ``--help``; given the
     command line ``argv``, only the parsers of the module of its command (so only that module is
-    imported: ``cranfield eval`` does not import the code of ``cranfield axioms``)."""
+    imported: ``cranfield eval`` does not import the code of ``cranfield axioms``), or, without a
+    command, every command as its name and :data:`SUMMARIES` line only (``cranfield --help``
+    imports no command's module)."""
     chosen = chosen_module(argv) if argv is not None else None
+    listing = argv is not None and chosen is None
     parser = _Parser(
         prog="cranfield", usage="%(prog)s [-h] [--version] [--plugin MODULE] COMMAND ...",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -84,20 +130,28 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cranfield {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS, prog="cranfield")
-    for name in COMMANDS if chosen is None else (chosen,):
-        import_module(f"cranfield.cli.{name}").add_parser(sub)
+    listed: dict[str, str] = {}  # commands named by their SUMMARIES line only
+    for module, names in COMMANDS.items() if chosen is None else [(chosen, COMMANDS[chosen])]:
+        if listing and all(name in SUMMARIES for name in names):
+            listed.update((name, SUMMARIES[name]) for name in names)
+        else:
+            import_module(f"cranfield.cli.{module}").add_parser(sub)
+    if listed:  # one parser stands for them all: argparse only names them (--help, an unknown command),
+        shared = sub.add_parser(next(iter(listed)))  # and each parser costs ~1 ms (gettext look-ups)
+        for name in listed:
+            sub._name_parser_map[name] = shared
     _add_plugin_option(parser)
     if chosen is not None:
         return parser
-    parser.epilog = _grouped_commands(sub) + "\n" + OTHER_TOOLS + (
+    helps = {**{action.dest: action.help or "" for action in sub._choices_actions}, **listed}
+    parser.epilog = _grouped_commands(helps) + "\n" + OTHER_TOOLS + (
         "\nrun `cranfield COMMAND --help` for the options and examples of a command; "
         "`cranfield example` evaluates the bundled TREC Web 2012 example.")
     return parser
 
 
-def _grouped_commands(sub: argparse._SubParsersAction) -> str:
-    """The commands by group, each with its one-line help."""
-    helps = {action.dest: action.help or "" for action in sub._choices_actions}
+def _grouped_commands(helps: dict[str, str]) -> str:
+    """The commands by group, each with its one-line help (``helps``: command → help)."""
     listed = {name for _, names in GROUPS for name in names}
     if set(helps) != listed:
         raise AssertionError(f"commands missing from GROUPS: {sorted(set(helps) ^ listed)}")
@@ -176,8 +230,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    words = sys.argv[1:] if argv is None else argv
+    if asks_version(words):
+        print(f"cranfield {__version__}")
+        return 0
     keep_freed_memory()
-    parser = build_parser(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

@@ -18,10 +18,8 @@ import gzip
 import io
 import numbers
 import os
-import shutil
 import stat
 import sys
-import tempfile
 import threading
 import zlib
 from collections import deque
@@ -29,6 +27,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import islice
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -163,6 +162,9 @@ def readable_path(path: str | Path) -> Path:
         return Path(path)
     with _SPOOL_LOCK:
         if key not in _SPOOLED:
+            import shutil  # lazily (with tempfile, ~4 ms of start-up): only a stream is copied
+            import tempfile
+
             fd, name = tempfile.mkstemp(prefix="cranfield-input-")
             atexit.register(_remove, name)
             try:
@@ -221,8 +223,8 @@ def head_tokens(path: str | Path, lines: int, max_bytes: int = 1 << 16) -> list[
             head = f.read(max_bytes)
     except (InputError, OSError):
         return None
-    rows = (line.split() for line in _lines_of(head).split(b"\n"))
-    return [tokens for tokens in rows if tokens and not tokens[0].startswith(b"#")][:lines]
+    rows = (line.split() for line in io.BytesIO(_lines_of(head)))  # line by line: the first few are used
+    return list(islice((tokens for tokens in rows if tokens and tokens[0][0] != COMMENT), lines))
 
 
 def _is_gzip(stream: BinaryIO) -> bool:

@@ -172,7 +172,7 @@ def _columns(data: bytes, source: str, threads: bool = True, codes: tuple[int, .
 
     header, data = leading_comments(data)
     sep = separator(data)
-    if sep is None or data.startswith(b"#") or b"\n#" in data:
+    if sep is None or (b"#" in data and (data.startswith(b"#") or b"\n#" in data)):  # "#" alone: one memchr
         return None  # comment lines below the data (a comment starting with blanks fails plain_blanks)
     end = data.find(b"\n")
     ncols = (data[:end] if end >= 0 else data).rstrip(b"\r").count(sep) + 1

@@ -1,0 +1,90 @@
+"""Start-up follows the layers (issue #24): a command imports only what it runs. ``cranfield
+--version`` and ``cranfield --help`` import no numerical library, and no command's ``--help``
+imports pandas, pyarrow, Dask, matplotlib or SciPy. Each case runs the entry point in a fresh
+interpreter and lists, at exit, which of those modules it imported."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import subprocess
+import sys
+
+import pytest
+
+from cranfield import __version__
+from cranfield.cli.main import COMMANDS, SUMMARIES, asks_version, build_parser
+
+HEAVY = ("numpy", "pandas", "pyarrow", "dask", "matplotlib", "scipy")
+PROBE = f"""
+import sys
+from cranfield.cli.main import main
+try:
+    status = main(sys.argv[1:])
+except SystemExit as exc:
+    status = exc.code
+print("imported:", *sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)
+sys.exit(status)
+"""
+NAMES = [name for names in COMMANDS.values() for name in names]
+# Commands whose parser still takes its choices or limits from a module that imports numpy, and
+# where they come from; strict, so that the list shrinks as those constants move to numpy-free modules.
+NUMPY_AT_PARSE = {
+    "nuggets": "the default measures from evaluation.nuggets",
+    **dict.fromkeys(("compare", "discpower", "correlate", "intuitiveness", "coverage", "report"),
+                    "cli.meta imports DEFAULT_CORRECTION from analysis.comparison"),
+    "axioms": "limits and property names from analysis.axioms and analysis.properties",
+    **dict.fromkeys(("collection", "dss"), "MAX_RUNS from analysis.permuted"),
+    "truncation": "the default measures from analysis.truncation",
+    "aspects": "numpy, and distances and missing-label rules from measures.aspects, at the top of cli.aspects",
+    **dict.fromkeys(("similarity", "repro"), "the --order choices from io.run"),
+    "judges": "the topic sets from analysis.judges",
+}
+
+
+@functools.cache
+def imported(*argv: str) -> tuple[int, str, set[str]]:
+    """(exit status, stdout, the modules of :data:`HEAVY` imported) of ``cranfield argv``."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120)
+    line = next(text for text in proc.stderr.splitlines() if text.startswith("imported:"))
+    return proc.returncode, proc.stdout, set(line.split()[1:])
+
+
+def test_version_imports_nothing_heavy() -> None:
+    status, out, modules = imported("--version")
+    assert (status, out, modules) == (0, f"cranfield {__version__}\n", set())
+
+
+def test_help_imports_nothing_heavy() -> None:
+    status, out, modules = imported("--help")
+    assert status == 0 and modules == set()
+    for name, summary in SUMMARIES.items():
+        assert f"  {name:<15} {summary}" in out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_command_help_imports_no_library_but_numpy(name: str) -> None:
+    status, out, modules = imported(name, "--help")
+    assert status == 0 and f"usage: cranfield {name}" in out
+    assert modules <= {"numpy"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.xfail(reason=NUMPY_AT_PARSE[name], strict=True))
+                                  if name in NUMPY_AT_PARSE else name for name in NAMES])
+def test_command_help_imports_no_numpy(name: str) -> None:
+    assert "numpy" not in imported(name, "--help")[2]
+
+
+def test_summaries_are_the_commands_help() -> None:
+    """The listing's lines (:data:`SUMMARIES`) are those each command's module gives its parser."""
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert {action.dest: action.help for action in sub._choices_actions} == SUMMARIES
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--version"], True), (["--plugin", "p.py", "--version"], True), (["--version", "-h"], True),
+    (["-h", "--version"], False), (["eval", "--version"], False), (["--plugin", "--version"], False), ([], False),
+])
+def test_asks_version(argv: list[str], expected: bool) -> None:
+    """``--version`` is answered without any command's parser exactly when argparse would act on it first."""
+    assert asks_version(argv) is expected
