@@ -37,7 +37,6 @@ NUMPY_AT_PARSE = {
     **dict.fromkeys(("collection", "dss"), "MAX_RUNS from analysis.permuted"),
     "truncation": "the default measures from analysis.truncation",
     "aspects": "numpy, and distances and missing-label rules from measures.aspects, at the top of cli.aspects",
-    **dict.fromkeys(("similarity", "repro"), "the --order choices from io.run"),
     "judges": "the topic sets from analysis.judges",
 }
 
