@@ -13,6 +13,8 @@ Times, in one process and on one seeded score matrix,
   ``compute_statistical_significance``, the stage of ``compare`` that runs the tests on the
   per-topic scores (it tests every unordered pair twice, as control and as treatment: 9,900
   tests). ranx's "tukey" is scipy's parametric unpaired test, a different test: not compared.
+- cranfield's exact sign test over all pairs against a loop of ``scipy.stats.binomtest`` over
+  the pairs (p-values equal within 1e-11: scipy sums floating-point probabilities).
 
     python benchmarks/bench_meta.py                  # the full benchmark (~30 s on 2 cores)
     python benchmarks/bench_meta.py --systems 30     # quicker
@@ -30,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from _timing import best_time
-from cranfield.meta import discriminative_power, randomization_test, t_test
+from cranfield.meta import discriminative_power, randomization_test, sign_test, t_test
 
 
 def score_matrix(topics: int, systems: int, seed: int = 0) -> np.ndarray:
@@ -187,6 +189,17 @@ def main(argv: list[str] | None = None) -> int:
     numpy_asl = numpy_tukey(x, 5000, 1)
     numpy_tukey_s = time.perf_counter() - t0
     same_numpy.append(np.array_equal(numpy_asl, dp_tukey.result.pvalue))
+
+    # the sign test, against scipy's binomial test pair by pair
+    from scipy import stats
+
+    t_sign, sign = best_time(lambda: sign_test(x), args.repeat)
+    t0 = time.perf_counter()
+    scipy_p = [stats.binomtest(int((x[:, i] > x[:, j]).sum()), int((x[:, i] != x[:, j]).sum())).pvalue
+               for i, j in pairs]
+    t_loop = time.perf_counter() - t0
+    rows.append(("sign test vs scipy binomtest", t_sign, t_loop, "all pairs",
+                 np.allclose(sign.pvalue, scipy_p, rtol=1e-11, atol=0), None))
 
     # the tests ranx offers
     t_t, _ = best_time(lambda: t_test(x), args.repeat)

@@ -4,6 +4,9 @@ object (``_repr_html_``, the IPython display protocol), built from the object's 
 
 Results are data and ``render/`` presents them, but the layers forbid the data and study layers
 from importing ``render/``; a notebook cell only needs a table, which pandas already writes.
+The report's labels live here too, below the study that marks significance with them and the
+writers that print them: the letter of each run (:func:`run_letter`) and the decimals of each
+measure (:func:`measure_digits`).
 """
 
 from __future__ import annotations
@@ -75,3 +78,25 @@ def frame_html(**frame_args: Any) -> Callable[[Any], str]:
 def frame_repr(**frame_args: Any) -> Callable[[Any], str]:
     """:func:`result_repr` as a method, for a class body: ``__repr__ = frame_repr()``."""
     return lambda self: result_repr(self, **frame_args)
+
+
+def measure_digits(values: Any) -> int:
+    """Decimals shown for a measure whose run means are ``values``: 4 when every |mean| ≤ 1 (the
+    [0, 1] measures), then one fewer per power of ten: 3 below 10, 2 below 100, 1 below 1,000,
+    0 from 1,000 on (so every mean shows about four significant digits)."""
+    top = max((abs(float(v)) for v in values if math.isfinite(float(v))), default=0.0)
+    for digits, bound in ((4, 1.0), (3, 10.0), (2, 100.0), (1, 1000.0)):
+        if top < bound or (digits == 4 and top <= bound):
+            return digits
+    return 0
+
+
+def run_letter(k: int) -> str:
+    """a, b, ..., z, aa, ab, ...: the label of the k-th run (from 0), as the report's significance
+    marks name the runs."""
+    out = ""
+    k += 1
+    while k:
+        k, rest = divmod(k - 1, 26)
+        out = chr(ord("a") + rest) + out
+    return out

@@ -116,9 +116,9 @@ def test_repro_html_page_is_self_contained_and_escapes_the_headers(tmp_path: Pat
 
 
 def test_the_report_lists_a_run_files_ir_metadata() -> None:
-    from cranfield.render.report import _file_record
+    from cranfield.analysis.report import file_record
 
-    record = _file_record("run", DATA / "similarity" / "ir_metadata.run")
+    record = file_record("run", DATA / "similarity" / "ir_metadata.run")
     assert record is not None and record["ir_metadata"]["tag"] == "uic0301-rep"
-    plain = _file_record("run", RUNS[0])
+    plain = file_record("run", RUNS[0])
     assert plain is not None and "ir_metadata" not in plain

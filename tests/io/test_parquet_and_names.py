@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 from conftest import DATA, run_main
 from cranfield import evaluate
-from cranfield.compat.formats import FORMATS, render
+from cranfield.compat.formats import render
 from cranfield.errors import CranfieldError, InputError
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import as_qrels, as_run
 from cranfield.io.arrow import write_results_parquet
+from cranfield.render.outputs import formats_for
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -254,7 +255,7 @@ def test_a_dict_of_runs_names_them_in_every_text_format():
     results = Evaluator(QRELS_DICT, ["AP", "P@2"]).evaluate({"bm25": RUN_A, "dense": RUN_B})
     assert results.runs == ["bm25", "dense"]
     assert list(results.to_frame().run.unique()) == ["bm25", "dense"]
-    for fmt in FORMATS:
+    for fmt in formats_for("eval"):
         if fmt == "parquet":
             continue
         text = render(results, fmt, True)

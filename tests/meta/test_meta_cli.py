@@ -84,9 +84,10 @@ def test_compare_json_contract(capsys, results):
     code, out, _ = run_cli(capsys, "compare", QRELS, *RUNS, "-m", "AP", "--format", "json", "--correction", "holm")
     rows = json.loads(out)
     assert code == 0 and isinstance(rows, list) and len(rows) == 6
-    assert set(rows[0]) == {"measure", "test", "run_1", "run_2", "mean_1", "mean_2", "difference", "statistic",
-                            "pvalue", "pvalue_adjusted", "significant", "ci_t_low", "ci_t_high", "ci_bootstrap_low",
-                            "ci_bootstrap_high", "effect_size", "effect_size_hedges", "wins", "ties", "losses"}
+    assert set(rows[0]) == {"measure", "test", "correction", "run_1", "run_2", "mean_1", "mean_2", "difference",
+                            "statistic", "pvalue", "pvalue_adjusted", "significant", "ci_t_low", "ci_t_high",
+                            "ci_bootstrap_low", "ci_bootstrap_high", "effect_size", "effect_size_hedges", "wins",
+                            "ties", "losses"}
     r = t_test(results, measure="AP", correction="holm")
     assert [row["pvalue_adjusted"] for row in rows] == r.pvalue_adjusted.tolist()
 
@@ -98,7 +99,8 @@ def test_discpower_table_json_and_plot(capsys, tmp_path, results):
     assert code == 0 and plot.read_text().lstrip().startswith("<?xml")
     rows = json.loads(out)
     assert [r["measure"] for r in rows] == ["AP", "P@10"]
-    expected = discriminative_power(results, measure="AP", test="bootstrap", n_resamples=200, rng=1)
+    expected = discriminative_power(results, measure="AP", test="bootstrap", n_resamples=200, rng=1,
+                                    correction="holm")  # the one default correction (docs/meta.md)
     assert rows[0] == expected.to_dict()
     code, out, _ = run_cli(capsys, "discpower", QRELS, *RUNS, "-m", "AP", "--test", "tukey-randomised", "--B", 200)
     lines = out.splitlines()

@@ -67,3 +67,48 @@ def test_matplotlib_only_in_render_plots(path: Path) -> None:
         return
     bad = [line for line, module, _ in _imports(path) if module.split(".")[0] == "matplotlib"]
     assert not bad, f"{_name(path)} imports matplotlib at lines {bad}: plots belong in cranfield.render.plots"
+
+
+RESULT_TYPES = {"cranfield.evaluation.evaluator": {"Results"}}
+"""What ``render/`` may import from ``cranfield.evaluation``: the result types it presents."""
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str, str | None]]:
+    """:func:`_imports` outside ``if TYPE_CHECKING:`` blocks (the imports that run)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    hidden = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+              and node.test.id == "TYPE_CHECKING" for stmt in node.body for n in ast.walk(stmt)}
+    out: list[tuple[int, str, str | None]] = []
+    for node in ast.walk(tree):
+        if id(node) in hidden:
+            continue
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name, None) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out += [(node.lineno, node.module, alias.name) for alias in node.names]
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "render").glob("*.py")), ids=_name)
+def test_render_presents_results_and_computes_nothing(path: Path) -> None:
+    """Results are data: ``render/`` turns result objects into text, files and figures; it reads no
+    input (``cranfield.io``), runs no test (``cranfield.meta``) and takes only result types from
+    ``cranfield.evaluation`` (importlib included: no import hidden from this check)."""
+    bad = []
+    for line, module, name in _runtime_imports(path):
+        top = ".".join(module.split(".")[:2])
+        if top in ("cranfield.io", "cranfield.meta") or module == "importlib":
+            bad.append(f"{line}: {module}")
+        elif top == "cranfield.evaluation" and name not in RESULT_TYPES.get(module, set()):
+            bad.append(f"{line}: {module}.{name}")
+    assert not bad, f"{_name(path)} computes in the presentation layer: {bad}"
+
+
+def test_the_render_rule_catches_a_reader(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cranfield.io import Run\n"
+                      "def f():\n    from cranfield.io import as_run\n    from cranfield.evaluation.evaluator import "
+                      "Evaluator, Results\n", encoding="utf-8")
+    found = [(module, name) for _, module, name in _runtime_imports(sample) if module.startswith("cranfield")]
+    assert found == [("cranfield.io", "as_run"), ("cranfield.evaluation.evaluator", "Evaluator"),
+                     ("cranfield.evaluation.evaluator", "Results")]

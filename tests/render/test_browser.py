@@ -132,8 +132,16 @@ class Browser:
         result = self.send("Runtime.evaluate", {"expression": expression, "returnByValue": True})
         return result["result"].get("value")
 
-    def screenshot(self, path: Path) -> None:
-        data = self.send("Page.captureScreenshot", {"format": "png"})["data"]
+    def screenshot(self, path: Path, selector: str | None = None) -> None:
+        """The viewport as PNG, or (``selector``) the first element it matches, whole."""
+        params: dict[str, Any] = {"format": "png"}
+        if selector is not None:
+            box = json.loads(self.evaluate(
+                f"JSON.stringify((() => {{ const r = document.querySelector({json.dumps(selector)})"
+                ".getBoundingClientRect(); return {x: r.left + scrollX, y: r.top + scrollY, width: r.width, "
+                "height: r.height}; })())"))
+            params.update(clip={**box, "scale": 1}, captureBeyondViewport=True)
+        data = self.send("Page.captureScreenshot", params)["data"]
         path.write_bytes(base64.b64decode(data))
 
     def close(self) -> None:
@@ -258,6 +266,69 @@ def test_a_run_tagged_script_is_text_and_runs_nothing(tmp_path):
     state, events = load(path)
     check_page(state, events, path.resolve().as_uri(), {"ranking-0", "difference-1", "precision-recall"})
     assert SCRIPT_TAG in state["text"]  # shown as text, in the table and settings
+
+
+READER_STATE = """JSON.stringify((() => {
+  const order = [...document.querySelectorAll('main > section')].map(s => s.id);
+  const pairs = document.querySelector('#results details');
+  const topics = document.querySelector('table.topics').closest('details');
+  const marks = [...document.querySelectorAll('#results .better, #results .worse')].map(e => ({
+    cls: e.className, text: e.textContent, label: e.getAttribute('aria-label') || '', title: e.title,
+    color: getComputedStyle(e).color}));
+  const titles = id => [...document.querySelectorAll('#' + id + ' svg title')].map(t => t.textContent);
+  const first = document.querySelector('table.results tbody tr td');
+  return {order: order, pairsOpen: pairs ? pairs.open : null, topicsOpen: topics.open, marks: marks,
+          differenceTitles: titles('difference-0'), coverageTitles: titles('intent-coverage'),
+          firstRun: first.textContent, firstRunTitle: first.querySelector('span').title,
+          topicRows: document.querySelector('table.topics').querySelectorAll('tbody tr').length};
+})())"""
+
+
+@needs_chromium
+def test_the_page_reads_results_first_with_marks_tooltips_and_tables(tmp_path):
+    """Issue #29 item 6, checked in the live page (screenshots in ``tmp_path``): results first and
+    settings last; the per-pair table open; ▲/▼ in green/red with an aria-label (not colour alone);
+    every topic's difference bar a tooltip with its id; the per-topic table collapsed; the intent
+    heat map's columns labelled topic:intent (nav|inf); run labels without the shared tag and
+    extension."""
+    from cranfield.render.report import Report
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = Report(str(DATA / "web2012.diversity.qrels.gz"),
+                        [str(DATA / "web2012.ql.run.gz"), str(DATA / "web2012.rm.run.gz")],
+                        ["alpha-nDCG@20", "ERR-IA@20"], baseline=0, correction="none",
+                        intent_types=str(ROOT / "tests" / "data" / "web2012" / "full-topics.xml"))
+    path = tmp_path / "reader.html"
+    report.save(path)
+    browser = Browser()
+    try:
+        browser.open(path.resolve().as_uri(), width=1200, height=1500)
+        state = json.loads(browser.evaluate(READER_STATE))
+        browser.screenshot(tmp_path / "reader-top.png")
+        browser.screenshot(tmp_path / "reader-results.png", "#results")
+        browser.screenshot(tmp_path / "reader-differences.png", "#difference-0")
+        browser.evaluate("document.querySelector('table.topics').closest('details').open = true")
+        browser.screenshot(tmp_path / "reader-topic-table.png", "table.topics")
+        browser.screenshot(tmp_path / "reader-intents.png", "#intent-coverage")
+        browser.screenshot(tmp_path / "reader-settings.png", "#settings")
+    finally:
+        browser.close()
+    assert state["order"][0] == "results" and state["order"][-1] == "settings", state["order"]
+    assert state["pairsOpen"] is True and state["topicsOpen"] is False
+    significant = report.comparisons[0].significant.any() or report.comparisons[1].significant.any()
+    assert bool(state["marks"]) == bool(significant)
+    for mark in state["marks"]:
+        assert mark["text"] in "▲▼" and "significantly" in mark["label"] and "significantly" in mark["title"]
+        assert mark["color"] == ("rgb(26, 127, 55)" if "better" in mark["cls"] else "rgb(207, 34, 46)")
+    topics = report.results.topics
+    assert len(state["differenceTitles"]) == len(topics) and state["topicRows"] == len(topics)
+    assert {t.split(":")[0].removeprefix("topic ") for t in state["differenceTitles"]} == set(topics)
+    assert state["coverageTitles"] and all(t.endswith((" (nav)", " (inf)")) for t in state["coverageTitles"])
+    assert any(t.endswith("(nav)") for t in state["coverageTitles"])
+    assert state["firstRun"].startswith("web2012.ql") and state["firstRunTitle"] == "indri#web2012.ql.run.gz"
+    assert all((tmp_path / f"reader-{n}.png").stat().st_size > 1000 for n in ("top", "results", "differences",
+                                                                               "topic-table", "intents", "settings"))
 
 
 if __name__ == "__main__":  # the README screenshot

@@ -522,3 +522,7 @@ def _all_scores(measure: Measure, space: Space, topics: Topics, progress_bar: bo
 
 def _score_chunk(rankings: range, *, measure: Measure, space: Space, topics: Topics) -> np.ndarray:
     return score_range(measure, space, topics, rankings.start, rankings.stop)
+
+
+# Properties that hold from a witness (Deepness: every n from some N on), not from 0 violations
+EXISTENTIAL = ("deepness", "shallowness")

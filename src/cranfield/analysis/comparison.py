@@ -43,18 +43,25 @@ import numpy as np
 from cranfield._numeric import equal, ordered_matmul
 from cranfield.errors import check_float, check_int
 
-__all__ = ["Comparison", "compare_runs", "default_correction", "BOOTSTRAP_CI_RESAMPLES"]
+__all__ = ["Comparison", "compare_runs", "default_correction", "DEFAULT_CORRECTION", "BOOTSTRAP_CI_RESAMPLES"]
+
+DEFAULT_CORRECTION = "holm"
+"""The multiple-comparison correction of every command and function that compares pairs of runs
+when none is given: Holm's step-down (Holm, Scand. J. Statist. 1979) controls the family-wise
+error rate under any dependence between the tests and rejects everything Bonferroni rejects
+(docs/meta.md#the-default-correction)."""
 
 BOOTSTRAP_CI_RESAMPLES = 2_000  # B of the percentile bootstrap interval (Efron & Tibshirani 1993, §13.3)
 _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (float64: 16 MB)
 
 
 def default_correction(test: str) -> str:
-    """The correction used when none is given: Holm's step-down (Holm, Scand. J. Stat. 1979)
-    for the pairwise tests, none for Tukey HSD, which controls the family-wise error itself."""
-    from cranfield.meta.significance import TUKEY_TESTS
+    """The correction used when none is given: :data:`DEFAULT_CORRECTION` (Holm's step-down, Holm,
+    Scand. J. Statist. 1979) for the pairwise tests, none for the tests over all systems (Tukey
+    HSD), which control the family-wise error themselves."""
+    from cranfield.meta.registry import lookup
 
-    return "none" if test in TUKEY_TESTS else "holm"
+    return "none" if lookup(test).all_systems else DEFAULT_CORRECTION
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,10 +135,9 @@ class Comparison:
     topics: tuple[str, ...] = ()
 
     def to_frame(self) -> Any:
-        """One row per pair: measure, run_1, run_2, mean_1, mean_2, difference, ci_t_low/high,
-        ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses, statistic, pvalue,
-        pvalue_adjusted,
-        significant (a pandas DataFrame)."""
+        """One row per pair: measure, test, correction, run_1, run_2, mean_1, mean_2, difference,
+        ci_t_low/high, ci_bootstrap_low/high, effect_size, effect_size_hedges, wins, ties, losses,
+        statistic, pvalue, pvalue_adjusted, significant (a pandas DataFrame)."""
         import pandas as pd
 
         return pd.DataFrame(self.records())
@@ -141,7 +147,8 @@ class Comparison:
         rows = []
         for k, (i, j) in enumerate(self.pairs.tolist()):
             rows.append({
-                "measure": self.measure, "test": self.test, "run_1": self.runs[i], "run_2": self.runs[j],
+                "measure": self.measure, "test": self.test, "correction": self.correction,
+                "run_1": self.runs[i], "run_2": self.runs[j],
                 "mean_1": float(self.means[i]), "mean_2": float(self.means[j]),
                 "difference": float(self.difference[k]),
                 "ci_t_low": float(self.ci_t[k, 0]), "ci_t_high": float(self.ci_t[k, 1]),
@@ -221,7 +228,8 @@ def compare_runs(results: Any, measure: str, *, test: str = "t", correction: str
     ----------
     results : Results or any score matrix input of :mod:`cranfield.meta.scores`
     measure : str
-    test : {"t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised"}
+    test : str
+        A registered significance test (:func:`cranfield.meta.registry.names`).
     correction : {"none", "holm", "bonferroni", "hommel", "bh", "by"}, optional
         Default (None): Holm for the pairwise tests, none for Tukey HSD (:func:`default_correction`).
     alpha : float
@@ -312,7 +320,8 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
             seed: int, confidence: float, b: int) -> Comparison:
     """The :class:`Comparison` of one run: its mean and interval, no pairs."""
     from cranfield.errors import CranfieldError, check_choice
-    from cranfield.meta.significance import DEFAULT_RESAMPLES, check_test
+    from cranfield.meta.registry import lookup
+    from cranfield.meta.significance import check_test
 
     check_test(test, correction)
     check_float(alpha, "significance level alpha", low=0, high=1, open_low=True, open_high=True, text=False)
@@ -329,6 +338,6 @@ def _single(results: Any, measure: str, test: str, correction: str, alpha: float
         losses=np.zeros(0, dtype=np.int64), statistic=none, pvalue=none, pvalue_adjusted=none,
         significant=np.zeros(0, dtype=bool),
         test=test, correction=correction, alpha=alpha,
-        n_resamples=n_resamples or DEFAULT_RESAMPLES[test] if test in DEFAULT_RESAMPLES else None,
+        n_resamples=lookup(test).resamples(n_resamples or None),
         confidence=confidence, bootstrap_resamples=b, seed=seed, baseline=None, topics=tuple(results.topics),
     )

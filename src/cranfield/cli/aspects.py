@@ -50,7 +50,7 @@ def add_parser(sub: Any) -> None:
     """``cranfield aspects order`` and ``cranfield aspects eval``."""
     import argparse
 
-    from cranfield.cli.options import add_output_option, add_run_options
+    from cranfield.cli.options import add_output_option
 
     p = sub.add_parser("aspects", help="multi-aspect evaluation: TOMA, CAM, MM",
                        description="Evaluate rankings judged on several aspects (Maistro et al., CIKM 2021).")
@@ -71,42 +71,49 @@ def add_parser(sub: Any) -> None:
             q.add_argument("--dist", choices=(*DISTANCES[:3], "all"), default="all")
             q.set_defaults(handler=_run_order)
         else:
-            q.add_argument("runs", nargs="+", metavar="run")
-            q.add_argument("--aspect", action="append", metavar="NAME=FILE",
-                           help="an aspect's qrels (qid iter docno label)")
-            q.add_argument("--aspect-qrels", metavar="FILE", help="one file: qid iter docno label_1 .. label_A")
-            q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
-            q.add_argument("--missing-aspect", choices=MISSING_RULES,
-                           help="a document not judged on an aspect: lowest label (default), lowest only when "
-                                "the gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1), or an error")
-            q.add_argument("--grades", action="append", metavar="ASPECT=g0,g1,...",
-                           help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
-            q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
-            q.add_argument("--per-topic", "-q", action="store_true")
-            q.add_argument("--format", choices=("table", "trec", "csv", "json"), default="table")
-            q.add_argument("--report", action="store_true",
-                           help="also the upper bound of each CAM/MM measure per topic: its best score over "
-                                "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
-            q.add_argument("--class-weights", metavar="W1,W2,...",
-                           help="TOMA: explicit weight of each equivalence class, best first (integers >= 0, "
-                                "non-increasing); replaces the measures' weight=")
-            q.add_argument("--aspect-weights", action="append", metavar="ASPECT=P,...",
-                           help="CAM/MM: the weight p_a of each aspect (numbers >= 0, not all 0; default 1/A each)")
-            q.add_argument("--study", action="append", choices=STUDIES,
-                           help="also a Maistro et al., CIKM 2021, §4.3 analysis of the measures (repeatable): "
-                                "tau: per-topic Kendall's tau between the run orderings of each pair of measures, "
-                                "averaged over topics (Table 4, top); aspect-tau: the same between the run orderings "
-                                "of each pair of aspects, each aspect scored alone by the measures' single-aspect "
-                                "measure (Table 4, middle); zero: documents whose aspect labels sum to 0 at "
-                                "ranks 1..--zero-depth of each topic's best run (Table 5); bands: mean sum of "
-                                "aspect labels per band of ranks of each topic's best run (Table 6)")
-            q.add_argument("--zero-depth", default="5", metavar="K", help="--study zero: ranks 1..K (default 5)")
-            q.add_argument("--bands", default="25,50,75,100", metavar="E1,E2,...",
-                           help="--study bands: last rank of each band (default 25,50,75,100)")
-            q.add_argument("--plot", metavar="FILE",
-                           help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
-            add_run_options(q.add_argument_group("reading the runs (as in `cranfield eval`)"))
-            q.set_defaults(handler=_run_eval)
+            _add_eval_options(q)
+
+
+def _add_eval_options(q: Any) -> None:
+    """The options of ``aspects eval``: the judgments per aspect, the measures, the studies."""
+    from cranfield.cli.options import add_format_option, add_run_options
+
+    q.add_argument("runs", nargs="+", metavar="run")
+    q.add_argument("--aspect", action="append", metavar="NAME=FILE",
+                   help="an aspect's qrels (qid iter docno label)")
+    q.add_argument("--aspect-qrels", metavar="FILE", help="one file: qid iter docno label_1 .. label_A")
+    q.add_argument("--aspect-names", metavar="A1,A2,...", help="the aspects of --aspect-qrels' label columns")
+    q.add_argument("--missing-aspect", choices=MISSING_RULES,
+                   help="a document not judged on an aspect: lowest label (default), lowest only when "
+                        "the gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1), or an error")
+    q.add_argument("--grades", action="append", metavar="ASPECT=g0,g1,...",
+                   help="CAM/MM: each label's grade for the per-aspect measure (default: the label index)")
+    q.add_argument("-m", "--measure", action="append", required=True, metavar="MEASURE")
+    q.add_argument("--per-topic", "-q", action="store_true")
+    add_format_option(q, "aspects", note="--report and --study print with table or json")
+    q.add_argument("--report", action="store_true",
+                   help="also the upper bound of each CAM/MM measure per topic: its best score over "
+                        "the candidate ideal rankings (recursive per aspect order, sum, squared, max)")
+    q.add_argument("--class-weights", metavar="W1,W2,...",
+                   help="TOMA: explicit weight of each equivalence class, best first (integers >= 0, "
+                        "non-increasing); replaces the measures' weight=")
+    q.add_argument("--aspect-weights", action="append", metavar="ASPECT=P,...",
+                   help="CAM/MM: the weight p_a of each aspect (numbers >= 0, not all 0; default 1/A each)")
+    q.add_argument("--study", action="append", choices=STUDIES,
+                   help="also a Maistro et al., CIKM 2021, §4.3 analysis of the measures (repeatable): "
+                        "tau: per-topic Kendall's tau between the run orderings of each pair of measures, "
+                        "averaged over topics (Table 4, top); aspect-tau: the same between the run orderings "
+                        "of each pair of aspects, each aspect scored alone by the measures' single-aspect "
+                        "measure (Table 4, middle); zero: documents whose aspect labels sum to 0 at "
+                        "ranks 1..--zero-depth of each topic's best run (Table 5); bands: mean sum of "
+                        "aspect labels per band of ranks of each topic's best run (Table 6)")
+    q.add_argument("--zero-depth", default="5", metavar="K", help="--study zero: ranks 1..K (default 5)")
+    q.add_argument("--bands", default="25,50,75,100", metavar="E1,E2,...",
+                   help="--study bands: last rank of each band (default 25,50,75,100)")
+    q.add_argument("--plot", metavar="FILE",
+                   help="with --report: box-plots per topic (Maistro et al., CIKM 2021, Figure 2)")
+    add_run_options(q.add_argument_group("reading the runs (as in `cranfield eval`)"))
+    q.set_defaults(handler=_run_eval)
 
 
 def _run_order(args: Any) -> int:
@@ -125,8 +132,7 @@ def _run_order(args: Any) -> int:
 
 
 def _run_eval(args: Any) -> int:
-    from cranfield.cli.options import check_output, emit, run_options_from, split_measures
-    from cranfield.compat.formats import render
+    from cranfield.cli.options import check_output, chosen_format, emit, render_result, run_options_from, split_measures
     from cranfield.io import as_run
 
     config = load_config(args.config) if args.config else {}
@@ -136,7 +142,7 @@ def _run_eval(args: Any) -> int:
     studies = list(dict.fromkeys(args.study or []))
     depth = check_int(args.zero_depth, "--zero-depth", low=1)
     bands = [check_int(b, "last rank of a band (--bands)", low=1) for b in args.bands.split(",")]
-    if (args.report or studies) and args.format not in ("table", "json"):
+    if (args.report or studies) and chosen_format(args) not in ("table", "json"):
         raise CranfieldError("--report and --study print with --format table or json")
     names = list(dict.fromkeys(split_measures(args.measure)))
     measures = [multi_aspect_measure(n) for n in names]
@@ -145,7 +151,6 @@ def _run_eval(args: Any) -> int:
     judgments = _read_judgments(args, sp.labels)
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]  # read once
     merged = _score(sp, judgments, runs, names, grades, weights, run_options_from(args))
-    text = render(merged, args.format, args.per_topic)
     extra: dict[str, Any] = {}
     if args.report:
         extra["upper_bounds"] = _report(sp, judgments, names, grades, args.plot, weights.get("aspect_weights"))
@@ -158,14 +163,17 @@ def _run_eval(args: Any) -> int:
                 "zero": lambda: zero_aspect_documents(sp, judgments, runs, scores, topics, depth),
                 "bands": lambda: band_quality(sp, judgments, runs, scores, topics, bands)}
         extra.update({s: made[s]() for s in studies})
-    if args.format == "json" and extra:
+    if chosen_format(args) == "json" and extra:
         import json
 
-        document = {"results": json.loads(text), "runs": [r.name for r in runs] if studies else None,
-                    **{k: v.to_dict() for k, v in extra.items()}}
+        from cranfield.render.outputs import rows_of
+
+        document = {"results": rows_of("aspects", merged, {"per_topic": args.per_topic}),
+                    "runs": [r.name for r in runs] if studies else None, **{k: v.to_dict() for k, v in extra.items()}}
         text = json.dumps({k: v for k, v in document.items() if v is not None}, indent=1) + "\n"
-    elif extra:
-        text += "".join(_study_text(k, v) for k, v in extra.items())
+    else:
+        text = render_result(args, merged, per_topic=args.per_topic) + "".join(_study_text(k, v)
+                                                                               for k, v in extra.items())
     emit(text, args.output)
     return 0
 

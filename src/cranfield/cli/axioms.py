@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from cranfield.analysis.axioms import (
@@ -27,7 +26,6 @@ COUNTED = {"relevance": "pairs", "irrelevance": "pairs", "redundancy": "pairs", 
            "priority": "instances", "top-weightedness": "instances", "deepness": "candidate n",
            "shallowness": "candidate m", "confidence": "instances", "recall": "instances",
            "redundancy-002": "instances"}
-EXISTENTIAL = ("deepness", "shallowness")  # ✓ from a witness (Deepness: every n from some N on), not from 0 violations
 
 # Amigó, Mizzaro & Spina's Redundancy differs from Albahem et al.'s: it is spelled redundancy-002 here
 NAMES_002 = {("redundancy-002" if p == "redundancy" else p): p for p in PAPER_002}
@@ -53,7 +51,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """The ``cranfield axioms`` subcommand."""
-    from cranfield.cli.options import add_cluster_options, add_output_option
+    from cranfield.cli.options import add_cluster_options, add_format_option, add_output_option
 
     p = sub.add_parser(
         "axioms", help="check formal properties of measures on every constructed ranking",
@@ -76,7 +74,7 @@ def add_parser(sub: Any) -> None:
                         f"SIGIR 2022: {','.join(NAMES_002)}; or all (default: Albahem et al.'s four)")
     p.add_argument("--include-empty", action="store_true", help="also pairs whose smaller ranking is empty")
     p.add_argument("--examples", default="3", metavar="N", help="violating pairs kept per cell, >= 0 (default 3)")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    add_format_option(p, "axioms")
     add_output_option(p)
     add_cluster_options(p)
     p.add_argument("--plot", metavar="FILE", help="heat map of violation rates, measures × properties (.png, .svg, "
@@ -96,7 +94,7 @@ def _properties(text: str) -> list[str]:
 
 
 def _run(args: Any) -> int:
-    from cranfield.cli.options import check_cluster_options, check_output, cluster_from, emit, split_measures
+    from cranfield.cli.options import check_cluster_options, check_output, cluster_from, split_measures, write_result
     from cranfield.measures.registry import parse_measure
     from cranfield.render.plots import check_plot_path
 
@@ -128,36 +126,7 @@ def _run(args: Any) -> int:
     checks.sort(key=lambda c: order.get((c.measure, c.property), 0))
     rows: list[dict[str, Any]]
     rows = [{**c.to_dict(), "holds": holds[c.measure, c.property], "counted": counted[c.property]} for c in checks]
-    if args.format == "json":
-        text = json.dumps(rows, indent=1) + "\n"
-    else:
-        text = _grid(rows, measures, wanted) + "\n" + _details(rows)
-    emit(text, args.output)
+    write_result(args, rows, measures=measures, properties=wanted)
     if args.plot:
         plot_property_heat_map(rows, measures, wanted, args.plot)
     return 0
-
-
-def _grid(rows: list[dict[str, Any]], measures: list[str], wanted: list[str]) -> str:
-    """Measures × properties, ✓ where the property holds (Amigó, Mizzaro & Spina, SIGIR 2022, Table 1)."""
-    cell = {(r["measure"], r["property"]): "✓" if r["holds"] else "✗" for r in rows}
-    width = max([len("measure"), *map(len, measures)])
-    lines = [f"{'measure':<{width}}" + "".join(f"  {p}" for p in wanted)]
-    for m in measures:
-        lines.append(f"{m:<{width}}" + "".join(f"  {cell.get((m, p), '?'):<{len(p)}}" for p in wanted))
-    return "".join(line.rstrip() + "\n" for line in lines)
-
-
-def _details(rows: list[dict[str, Any]]) -> str:
-    """One line per check: ✓/✗, what was counted, cases, violations (for Shallowness: the candidate m that are not
-    witnesses, as the property holds iff one m is) and an example."""
-    width = max([len("measure"), *(len(r["measure"]) for r in rows)])
-    lines = [f"{'measure':<{width}}  {'property':<18}holds  {'counted':<16}{'applicable':>11}{'violations':>11}"
-             f"{'rate':>8}  example"]
-    for r in rows:
-        shown = r["examples"][0] if r["examples"] and (r["violations"] or r["property"] in EXISTENTIAL) else ""
-        lines.append(f"{r['measure']:<{width}}  {r['property']:<18}{'✓' if r['holds'] else '✗':<5}  "
-                     f"{r['counted']:<16}{r['applicable']:>11}{r['violations']:>11}{r['rate']:>8.3f}  {shown}")
-    return "".join(line.rstrip() + "\n" for line in lines)
-
-

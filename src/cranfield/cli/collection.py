@@ -8,10 +8,9 @@ from typing import Any
 
 from cranfield.analysis.permuted import MAX_RUNS
 from cranfield.cli.meta import add_test_options
-from cranfield.cli.options import add_run_options
+from cranfield.cli.options import add_format_option, add_run_options, chosen_format, write_result
 from cranfield.errors import CranfieldError
 from cranfield.render.plots import plot_collection_diversity, plot_dss
-from cranfield.render.tables import collection_table, dss_table, records_csv
 
 COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (the
@@ -85,8 +84,11 @@ def _check_files(args: argparse.Namespace) -> None:
 
 def add_parser(sub: Any) -> None:
     """The ``cranfield collection`` and ``cranfield dss`` subcommands."""
-    from cranfield.cli.options import split_measures
+    _add_collection(sub)
+    _add_dss(sub)
 
+
+def _add_collection(sub: Any) -> None:
     c = sub.add_parser(
         "collection", help="how diverse is each topic? (xi, d_max, d_mean, dd, smr)",
         description="Collection diversity from the judgments alone (Golbus, Aslam & Clarke, Inf. Retr. 2013, §4-5): "
@@ -100,9 +102,8 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--xi", choices=("exact", "greedy"), default="exact",
                    help="xi: the minimum set cover (default) or the greedy one (an upper bound)")
     c.add_argument("--rel", default="1", help="the lowest label counted as relevant, >= 1 (default 1)")
-    c.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                   help="table (default), json (one object per topic; with --permuted or runs: one document) or csv "
-                        "(with --permuted or runs)")
+    add_format_option(c, "collection", note="json is one object per topic (with --permuted or runs: one "
+                                            "document); csv goes with --permuted or runs")
     c.add_argument("--plot", metavar="FILE",
                    help="save a histogram of dd over topics (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 2)")
     c.add_argument("runs", nargs="*", metavar="run",
@@ -121,6 +122,10 @@ def add_parser(sub: Any) -> None:
     add_test_options(g, "bootstrap", seed_of="the permutations and the resampling")
     add_run_options(c.add_argument_group("reading the runs (as in `cranfield eval`)"))
     c.set_defaults(handler=_run_collection)
+
+
+def _add_dss(sub: Any) -> None:
+    from cranfield.cli.options import split_measures
 
     d = sub.add_parser(
         "dss", help="document selection sensitivity of measures (Golbus, Aslam & Clarke, Inf. Retr. 2013, §7)",
@@ -146,21 +151,21 @@ def add_parser(sub: Any) -> None:
                         "averaging (Golbus, Aslam & Clarke, Inf. Retr. 2013, Figures 8-9)")
     d.add_argument("--discount", choices=("err", "dcg", "rbp"), default="dcg", help="discount of the --sweep measures")
     d.add_argument("--per-topic", action="store_true", help="also each topic's DSS (json and csv)")
-    d.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    add_format_option(d, "dss", note="with --per-topic, json and csv hold each topic's DSS too")
     d.add_argument("--plot", metavar="FILE", help="save DSS of the alpha#-IA measures against lambda and alpha")
     d.set_defaults(handler=lambda args: _run_dss(args, split_measures(args.measure)))
 
 
 def _run_collection(args: argparse.Namespace) -> int:
     from cranfield.analysis.diversity import collection_diversity
-    from cranfield.cli.options import emit, qrels_options_from
+    from cranfield.cli.options import qrels_options_from
 
     if args.runs or args.permuted is not None:
         return _run_collection_study(args)
     for given, option in ((args.measure, "-m"), (args.averages, "--averages")):
         if given:
             raise CranfieldError(f"{option} goes with runs (topic averagings) or --permuted N (artificial runs)")
-    if args.format == "csv":
+    if chosen_format(args) == "csv":
         raise CranfieldError("--format csv goes with runs or --permuted; the per-topic table is table or json")
     _check_files(args)
     result = collection_diversity(args.qrels, depth=args.depth, rel=args.rel, xi=args.xi, **qrels_options_from(args))
@@ -170,7 +175,7 @@ def _run_collection(args: argparse.Namespace) -> int:
 
         warn(f"the greedy set cover is larger than the minimum xi for {len(gaps)} topics (topic: greedy > exact): "
              + listing([f"{t}: {g} > {x}" for t, g, x in gaps]))
-    emit(result.to_json() if args.format == "json" else collection_table(result), args.output)
+    write_result(args, result)
     if args.plot:
         plot_collection_diversity(result, args.plot)
     return 0
@@ -178,7 +183,7 @@ def _run_collection(args: argparse.Namespace) -> int:
 
 def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
     from cranfield.analysis.dss import at_cutoff, check_sizes, dss, sweep_measures
-    from cranfield.cli.options import emit, qrels_options_from
+    from cranfield.cli.options import qrels_options_from
     from cranfield.errors import CranfieldError, check_float, check_int
     from cranfield.measures.topics import check_depth
 
@@ -196,13 +201,7 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
                              "several alpha#-IA measures with -m")
     result = dss(args.qrels, measures, k=ks, n=n, seed=seed, average=args.average, depth=depth, eps=eps,
                  **qrels_options_from(args))
-    if args.format == "json":
-        text = result.to_json(args.per_topic)
-    elif args.format == "csv":
-        text = records_csv(result.rows(args.per_topic))
-    else:
-        text = dss_table(result)
-    emit(text, args.output)
+    write_result(args, result, per_topic=args.per_topic)
     if args.plot:
         plot_dss(result, args.plot)
     return 0
@@ -210,10 +209,7 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
 
 def _run_collection_study(args: argparse.Namespace) -> int:
     """``collection QRELS --permuted N -m ...`` (Figure 6) or ``collection QRELS RUN... -m ...`` (Tables 6-7)."""
-    import json
-
-    from cranfield.cli.meta import render_rows
-    from cranfield.cli.options import check_output, emit, qrels_options_from, run_options_from, split_measures
+    from cranfield.cli.options import check_output, qrels_options_from, run_options_from, split_measures
     from cranfield.errors import check_float, check_int
 
     if args.runs and args.permuted is not None:
@@ -227,27 +223,20 @@ def _run_collection_study(args: argparse.Namespace) -> int:
     check_output(args)
     if args.permuted is not None:
         from cranfield.analysis.permuted import permuted_power
+        from cranfield.meta.registry import check_resamples
 
         if args.averages:
             raise CranfieldError("--averages goes with runs, not with --permuted")
         n = check_int(args.permuted, "--permuted", low=2, high=MAX_RUNS)
         seed = check_int(args.seed, "--seed", low=0)
         alpha = check_float(args.alpha, "--alpha", low=0, high=1, open_low=True, open_high=True)
-        b = None if args.B is None else check_int(args.B, "--B", low=1, high=1_000_000)
-        if b is None and args.test == "bootstrap":
-            b = 1000
+        b = None if args.B is None else check_resamples(args.B, "number of resamples --B", text=True)
         power = permuted_power(args.qrels, measures, n_runs=n, seed=seed, test=args.test, alpha=alpha,
                                n_resamples=b, rel=check_int(args.rel, "--rel", low=1), **qrels_options_from(args))
-        if args.format == "json":
-            text = json.dumps(power.to_dict(), indent=1) + "\n"
-        else:
-            header = (f"# {n} artificial runs (random permutations of each topic's relevant documents, seed {seed}), "
-                      f"{len(power.topics)} topics; discriminative power at alpha={alpha:g} "
-                      "(Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 6)")
-            keep = ("measure", "mean", "sd_runs", "test", "n_resamples", "pairs", "significant", "power")
-            text = render_rows([{k: r[k] for k in keep} for r in power.rows()], args.format, header)
-        emit(text, args.output)
-        return 0
+        header = (f"# {n} artificial runs (random permutations of each topic's relevant documents, seed {seed}), "
+                  f"{len(power.topics)} topics; discriminative power at alpha={alpha:g} "
+                  "(Golbus, Aslam & Clarke, Inf. Retr. 2013, Figure 6)")
+        return write_result(args, power, "collection-permuted", header=header)
     from cranfield.analysis.topic_averaging import DEFAULT_AVERAGINGS, averaging_correlation
     from cranfield.io import as_run
 
@@ -259,22 +248,6 @@ def _run_collection_study(args: argparse.Namespace) -> int:
     runs = [as_run(r, order=args.order, on_duplicate=args.on_duplicate) for r in args.runs]
     result = averaging_correlation(args.qrels, runs, measures, averagings=averages, **qrels_options_from(args),
                                    **run_options_from(args))
-    if args.format == "json":
-        text = json.dumps(result.to_dict(), indent=1) + "\n"
-    else:
-        header = (f"# Kendall's tau between the run orderings under two topic averagings ({len(result.runs)} runs, "
-                  f"{len(result.topics)} topics; Golbus, Aslam & Clarke, Inf. Retr. 2013, Tables 6-7)")
-        if args.format == "csv":  # one table: what is compared, under which measure or averaging
-            rows = [{"compare": "averagings", "under": r["measure"], "a": r["a"], "b": r["b"], "tau": r["tau"]}
-                    for r in result.rows()]
-            rows += [{"compare": "measures", "under": r["average"], "a": r["a"], "b": r["b"], "tau": r["tau"]}
-                     for r in result.between_measures()]
-            text = render_rows(rows, "csv", header)
-        else:
-            text = render_rows(result.rows(), args.format, header)
-            if result.measure_pairs:
-                text += "\n" + render_rows(result.between_measures(), args.format,
-                                           "# Kendall's tau between two measures' run orderings under each topic "
-                                           "averaging (Table 8)")
-    emit(text, args.output)
-    return 0
+    header = (f"# Kendall's tau between the run orderings under two topic averagings ({len(result.runs)} runs, "
+              f"{len(result.topics)} topics; Golbus, Aslam & Clarke, Inf. Retr. 2013, Tables 6-7)")
+    return write_result(args, result, "collection-runs", header=header)

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from cranfield.cli.options import (
     add_cluster_options,
+    add_format_option,
     add_input_options,
     add_output_option,
     check_cluster_options,
     check_output,
+    chosen_format,
     cluster_from,
-    emit,
     evaluator_from,
     split_measures,
+    write_result,
 )
-from cranfield.compat.formats import FORMATS
 from cranfield.errors import CranfieldError, check_float, check_int, invalid, listing, warn
 
 DEFAULT_MEASURES = ["AP", "nDCG@10", "P@10", "RR", "R@1000"]
@@ -34,6 +34,8 @@ NDEVAL_MEASURES = [f"{name}@{k}" for name in ("ERR-IA", "nERR-IA", "alpha-DCG", 
 COMPAT_MEASURES = {"ndeval": NDEVAL_MEASURES, "trec_eval": ["official"],
                    "trec_eval10": ["official"],  # gdeval, ntcireval: _preset_request
                    "dd2017": ["CT@10", "ACT@10", "nCT@10"]}  # the TREC DD 2017 scorer's columns at its --cutoff
+COMPAT_FORMATS = {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec", "trec_eval10": "trec",
+                  "ntcireval": "ntcireval"}  # each tool's own layout, the default format under its --compat
 
 
 EVAL_EPILOG = """\
@@ -81,11 +83,9 @@ def _add_eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", metavar="MEASURE",
                    help=f"a measure name (repeatable; default: {' '.join(DEFAULT_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=FORMATS, default=None,
-                   help="output format (default: table, or the tool's own with --compat); trec is trec_eval's "
-                        "layout and order; json is an array of {run, topic, measure, value}; ndeval, gdeval and "
-                        "ntcireval are those tools' layouts; parquet is a Parquet file of run, topic, measure, "
-                        "value (needs -o FILE and pyarrow)")
+    add_format_option(p, "eval", default=None,
+                      note="with --compat the tool's own layout is the default; the rows of csv, json and parquet "
+                           "are run, topic, measure, value")
     p.add_argument("--compat", choices=("trec_eval", "trec_eval10", "gdeval", "ndeval", "ntcireval", "dd2017"),
                    help="trec_eval: its default measures (-m official), topics missing from a run skipped "
                         "unless -c, its output byte for byte (--format trec without the # line; trec_eval 9.0.x); "
@@ -171,8 +171,6 @@ def _run_example(args: argparse.Namespace) -> int:
 def _check_options(args: argparse.Namespace) -> None:
     """Validate ``eval``'s numeric options and output files before any work: one line each
     (``The value of -M/--depth must be an integer >= 1. Got '0' instead.``), exit status 2."""
-    if args.format == "parquet" and not args.output:  # binary: never to a terminal or a pipe
-        raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
     for dest, option in (("depth", "-M/--depth"), ("rel_level", "-l/--rel-level"),
                          ("docs_per_iteration", "--docs-per-iteration")):
         if getattr(args, dest) is not None:
@@ -211,8 +209,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     trec_eval10 = args.compat == "trec_eval10"
     trec_eval = args.compat == "trec_eval" or trec_eval10
     measures = split_measures(args.measure) or COMPAT_MEASURES.get(args.compat, DEFAULT_MEASURES)
-    fmt = args.format or {"ndeval": "ndeval", "gdeval": "gdeval", "trec_eval": "trec", "trec_eval10": "trec",
-                          "ntcireval": "ntcireval"}.get(args.compat, "table")
+    fmt = args.format = args.format or COMPAT_FORMATS.get(args.compat) or chosen_format(args)
     detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
     if args.per_group and not args.groups:
         raise CranfieldError("--per-group needs document groups: --groups FILE")
@@ -302,13 +299,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
                                   score_dtype=score_dtype, client=client)
         results = risk_adjusted(results, base, args.risk_alpha)
         risk = trisk(results)
-    if fmt == "parquet":  # binary, to -o only (docs/parquet.md)
-        from cranfield.io.arrow import write_results_parquet
-        from cranfield.render.tables import result_rows
-
-        write_results_parquet(args.output, result_rows(results, detail, risk), results.provenance)
-    else:
-        emit(_render(results, fmt, detail, risk, **shape), args.output)
+    write_result(args, results, per_topic=detail, trisk=risk, **shape)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0
@@ -387,19 +378,6 @@ def _relstrings(evaluator: Any, runs: list[Any], relstring: Any, fmt: str, per_t
     return TrecTopics(evaluator, runs, relstring, version) if fmt == "trec" else None
 
 
-def _render(results: Any, fmt: str, per_topic: bool, trisk: Any = None, *, header: bool, runid: bool,
-            relstrings: Any) -> str:
-    """The results as text; the trec layout takes ``header`` (the ``#`` line; without it,
-    ``--compat trec_eval``, trec_eval's own text), ``runid`` and the evaluated runs
-    (``relstrings``, from :func:`_relstrings`); ``trisk`` adds the rows ``MEASURE[TRisk]``."""
-    from cranfield.compat.formats import render, with_trec_trisk
-
-    if fmt == "trec":
-        text = relstrings.render(results, per_topic, header=header, runid=runid)
-        return text if trisk is None else with_trec_trisk(text, results, trisk)
-    return render(results, fmt, per_topic, trisk)
-
-
 def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
     """A Cube Test measure with ``docs_per_iteration`` set (others unchanged)."""
     names = {p.name for p in measure.spec.params}
@@ -411,44 +389,11 @@ def _with_iterations(measure, size: int):  # noqa: ANN001, ANN202
 def _run_measures(args: argparse.Namespace) -> int:
     from cranfield.measures.nuggets import NUGGET_MEASURES, is_nugget_measure, iter_nugget_specs, lookup_nugget
     from cranfield.measures.registry import iter_specs, lookup
-    from cranfield.render.tables import to_jsonable
 
     check_output(args)
     specs = ([lookup_nugget(n) if n in NUGGET_MEASURES else lookup(n) for n in args.names] if args.names
              else [*iter_specs(), *iter_nugget_specs()])
-    if args.format == "json":
-        rows = [{
-            "name": s.name, "aliases": list(s.aliases), "doc": s.doc, "cite": s.cite,
-            "cutoff": s.cutoff, "range": [to_jsonable(x) for x in s.value_range],
-            "normalised": s.normalised, "needs_intents": s.needs_intents,
-            "truncation_aware": s.truncation_aware, "reference": s.reference,
-            "lower_is_better": s.lower_is_better, "sampled": s.sampled,
-            "input": "nuggets" if is_nugget_measure(s) else "rankings",
-            "params": [{"name": p.name, "default": to_jsonable(p.default), "valid": p.describe(), "doc": p.doc}
-                       for p in s.params if p.name != "cutoff"],
-        } for s in specs]
-        emit(json.dumps(rows, indent=1) + "\n", args.output)
-        return 0
-    lines: list[str] = []
-    for s in specs:
-        cut = {"required": "@k required", "optional": "@k optional", "none": "no @k"}[s.cutoff]
-        lo, hi = s.value_range
-        lines.append(f"{s.name}" + (f"  (aliases: {', '.join(s.aliases)})" if s.aliases else ""))
-        lines.append(f"    {s.doc}")
-        lines.append(f"    {cut}; range [{lo:g}, {hi:g}]" + ("; ideal ranking scores 1" if s.normalised else "")
-                     + ("; needs intents" if s.needs_intents else "")
-                     + ("; truncation-aware" if s.truncation_aware else "")
-                     + ("; lower is better" if s.lower_is_better else "")
-                     + ("; reads stochastic runs (docs/fairness.md)" if s.sampled else "")
-                     + ("; scores nugget assignments (cranfield nuggets)" if is_nugget_measure(s) else ""))
-        for p in s.params:
-            if p.name != "cutoff":
-                default = ("file's highest label" if p.default is None and p.name == "max_rel"
-                           else to_jsonable(p.default))
-                lines.append(f"    {p.name}={default}: {p.doc}; {p.describe()}")
-        lines.append(f"    source: {s.cite}" + (f"; agrees with {s.reference}" if s.reference else ""))
-    emit("".join(line + "\n" for line in lines), args.output)
-    return 0
+    return write_result(args, specs, nuggets=[is_nugget_measure(s) for s in specs])
 
 
 def add_parser(sub: Any) -> None:
@@ -470,7 +415,7 @@ def add_parser(sub: Any) -> None:
                         description="List every registered measure (or the named ones) with its "
                                     "parameters, defaults, valid ranges and the paper it implements.")
     ms.add_argument("names", nargs="*", help="measure names to describe (default: all)")
-    ms.add_argument("--format", choices=("table", "json"), default="table")
+    add_format_option(ms, "measures")
     add_output_option(ms)
     ms.set_defaults(handler=_run_measures)
 

@@ -9,8 +9,7 @@ import json
 from typing import Any
 
 from cranfield.analysis.judges import TOPIC_SETS
-
-FORMATS = ("table", "csv", "json", "parquet")
+from cranfield.cli.options import add_format_option, write_result
 
 EPILOG = """\
 labels (over the documents both judged; with diversity qrels an (intent, document) pair):
@@ -87,9 +86,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--plot", metavar="FILE",
                    help="save the figures (means under each qrels with the diagonal, Bland-Altman, per-topic "
                         "kappa) to FILE (.png, .svg, .pdf)")
-    p.add_argument("--format", choices=FORMATS, default="table",
-                   help="output format (default: table); csv, json and parquet have the columns judge, part, "
-                        "measure, topic, statistic, value; parquet needs -o")
+    add_format_option(p, "judges", note="csv, json and parquet have the columns judge, part, measure, topic, "
+                                          "statistic, value")
     add_tested_command(p, _run)
 
 
@@ -121,8 +119,6 @@ def _check(args: argparse.Namespace) -> None:
         return
     if args.reference is None:
         raise CranfieldError("give the reference qrels and at least one judge's (or --nuggets FILE FILE...)")
-    if args.format == "parquet" and not args.output:
-        raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
     if args.jg:
         from cranfield.io.qrels_jg import read_qrels_jg
 
@@ -146,8 +142,7 @@ def _check(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace, client: Any) -> int:
     """``cranfield judges``: the comparison in the format asked for."""
     from cranfield.analysis.judges import compare_judges
-    from cranfield.cli.options import emit, qrels_options_from, run_options_from, split_measures
-    from cranfield.render.tables import judges_table
+    from cranfield.cli.options import qrels_options_from, run_options_from, split_measures
 
     _check(args)
     diversity = qrels_options_from(args)["diversity"]
@@ -180,21 +175,8 @@ def _run(args: argparse.Namespace, client: Any) -> int:
 
         doc = {"cranfield": __version__, "command": "judges", **given}
         write_text(args.provenance, json.dumps(doc, indent=1, default=str) + "\n", "provenance file")
-    rows = result.records()
-    if args.format == "parquet":
-        _write_parquet(args.output, result)
-        return 0
-    if args.format == "json":
-        text = json.dumps(rows, indent=1) + "\n"
-    elif args.format == "csv":
-        from cranfield.render.tables import records_csv
-
-        text = records_csv(rows)
-    else:
-        header = f"# cranfield {__version__} command=judges " + " ".join(f"{k}={v}" for k, v in given.items())
-        text = judges_table(rows, header)
-    emit(text, args.output)
-    return 0
+    header = f"# cranfield {__version__} command=judges " + " ".join(f"{k}={v}" for k, v in given.items())
+    return write_result(args, result, header=header)
 
 
 def _write_fills(args: argparse.Namespace, diversity: bool | None) -> None:
@@ -217,13 +199,3 @@ def qrels_text(q: Any) -> str:
     intents = np.array(q.intent_ids, dtype=object)[q.intent]
     docnos = [d.decode() if isinstance(d, bytes) else str(d) for d in q.docno]
     return "".join(f"{t} {i} {d} {r}\n" for t, i, d, r in zip(topics, intents, docnos, q.rel.tolist()))
-
-
-def _write_parquet(path: str, result: Any) -> None:
-    from cranfield._output import atomic_write
-    from cranfield.io.arrow import require_pyarrow
-
-    require_pyarrow("writing Parquet")
-    frame = result.to_frame()
-    with atomic_write(path, "wb") as f:
-        frame.to_parquet(f, index=False)

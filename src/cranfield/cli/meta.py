@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cranfield.cli.options import add_nuggets_option
+from cranfield.analysis.comparison import DEFAULT_CORRECTION
+from cranfield.cli.options import add_format_option, add_nuggets_option, write_result
 from cranfield.meta._common import MAX_SAMPLES
-from cranfield.meta.significance import CORRECTIONS, TESTS
-from cranfield.render.tables import aligned
+from cranfield.meta.registry import MAX_RESAMPLES, lookup, names, resampling
+from cranfield.meta.significance import CORRECTIONS
 
-TEST_CHOICES = TESTS  # the choices of --test and --correction, as cranfield.meta names them
-CORRECTION_CHOICES = CORRECTIONS
-ROW_FORMATS = ("table", "csv", "json")
+CORRECTION_CHOICES = CORRECTIONS  # the choices of --correction, as cranfield.meta names them
 
 SCORES_EPILOG = """\
 scores: runs are evaluated as by `cranfield eval` (same --order, --missing, --norel,
@@ -37,13 +36,24 @@ random draws: --seed (an integer >= 0; default 0) makes every resampling result 
 bit for bit; each measure uses the same draws.
 """
 
+
+def listed(words: Sequence[str]) -> str:
+    """``a, b and c``."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def tests_epilog() -> str:
+    """The tests paragraph of ``--help``, from the registry (:mod:`cranfield.meta.registry`)."""
+    tests = [lookup(name) for name in names()]
+    described = [f"{t.name}\xa0=\xa0{t.summary}" + (f" (B\xa0=\xa0{t.default_resamples:,})" if t.resampling else "")
+                 for t in tests]  # no line break around " = "
+    family = listed([t.name for t in tests if t.all_systems])
+    text = (f"tests (two-sided): {'; '.join(described)}. The {family} tests need no --correction. "
+            "(Changed: --test tukey used to be the randomised test, now tukey-randomised.)")
+    return textwrap.fill(text, 93, break_on_hyphens=False).replace("\xa0", " ") + "\n"
+
+
 COMPARE_EPILOG = """\
-tests (two-sided): t = paired t-test (scipy ttest_rel); wilcoxon = signed-rank test;
-randomization = Fisher's sign-flip test (B = 10,000); bootstrap = Sakai's studentised paired
-bootstrap (B = 1,000); tukey = Tukey's HSD over all runs from the two-way ANOVA without
-replication (topics x runs: residual variance, studentized range; with Sakai's ES_HSD);
-tukey-randomised = Carterette's randomised Tukey HSD (B = 5,000). The Tukey tests need no
---correction. (Changed: --test tukey used to be the randomised test, now tukey-randomised.)
 corrections: bonferroni, holm, hommel, bh (Benjamini-Hochberg FDR), by (Benjamini-Yekutieli FDR).
 ASL/p-values have no +1 correction (docs/conventions.md#meta).
 
@@ -128,14 +138,14 @@ def add_parser(sub: Any) -> None:
         ("compare", "significance tests between runs: a results table with markers",
          "Evaluate runs and test every pair (or every run against --baseline) for significant "
          "differences, printing mean scores with significance markers, as in a paper's table.",
-         COMPARE_EPILOG, _compare_options, _run_compare),
+         tests_epilog() + COMPARE_EPILOG, _compare_options, _run_compare),
         ("discpower", "discriminative power of measures, with the delta required and ASL curves",
          "For each measure, test every pair of runs and report the fraction of pairs with a "
          "significant difference (discriminative power) and the difference required for significance.",
          DISCPOWER_EPILOG, _discpower_options, _run_discpower),
         ("correlate", "rank correlations (Kendall tau-b, tau_ap, Spearman rho) between measures",
          "Compare the orderings of the runs by each measure's mean score, for every pair of measures.",
-         CORRELATE_EPILOG, _format_option, _run_correlate),
+         CORRELATE_EPILOG, lambda p: None, _run_correlate),
         ("intuitiveness", "intuitiveness of measures by agreement with gold-standard measures",
          "Where two measures disagree about which of two runs is better on a topic, how often "
          "each agrees with the gold standard(s) (Sakai, WWW 2012, Figure 6).",
@@ -155,6 +165,7 @@ def add_parser(sub: Any) -> None:
                        help="a measure name (repeatable, or comma-separated), e.g. -m AP -m nDCG@10")
         add_nuggets_option(p)
         options(p)
+        add_format_option(p, name)
         if name in ("discpower", "correlate"):
             p.add_argument("--aspects", metavar="CONFIG",
                            help="TOMA/CAM/MM measures (Maistro et al., CIKM 2021): qrels is then qid iter docno "
@@ -202,11 +213,6 @@ def _input_options(p: argparse.ArgumentParser) -> None:
     add_cluster_options(p.add_argument_group("where the work runs (docs/scaling.md)"))
 
 
-def _format_option(p: argparse.ArgumentParser, formats: Sequence[str] = ROW_FORMATS) -> None:
-    p.add_argument("--format", choices=formats, default="table",
-                   help=f"output format: {', '.join(formats)} (default: table); json is an array of objects")
-
-
 def _random_options(p: Any, what: str = "the resampling") -> None:
     p.add_argument("--seed", default="0", help=f"random seed of {what}, an integer >= 0 (default: 0)")
 
@@ -214,18 +220,26 @@ def _random_options(p: Any, what: str = "the resampling") -> None:
 def add_test_options(p: Any, default: str, seed_of: str = "the resampling") -> None:
     """``--test`` (``default``), ``--B``, ``--alpha`` and ``--seed`` (of ``seed_of``): the
     significance test of ``compare``, ``discpower``, ``report`` and ``collection --permuted``."""
-    p.add_argument("--test", choices=TEST_CHOICES, default=default, help=f"significance test (default: {default})")
-    p.add_argument("--B", metavar="B", dest="B",
-                   help=f"resamples, 1 to {MAX_SAMPLES:,} (default: randomization 10000, bootstrap 1000, "
-                        "tukey-randomised 5000)")
+    defaults = ", ".join(f"{t.name} {t.default_resamples}" for t in resampling())
+    p.add_argument("--test", choices=names(), default=default, help=f"significance test (default: {default})")
+    p.add_argument("--B", metavar="B", dest="B", help=f"resamples, 1 to {MAX_RESAMPLES:,} (default: {defaults})")
     p.add_argument("--alpha", default="0.05", help="significance level, in (0, 1) (default: 0.05)")
     _random_options(p, seed_of)
 
 
+CORRECTION_HELP = (f"multiple-comparison correction over the pairs compared (default: {DEFAULT_CORRECTION}; none for "
+                   "tukey and tukey-randomised, which control the family-wise error themselves)")
+
+
+def add_correction_option(p: Any) -> None:
+    """``--correction``, its default :data:`~cranfield.analysis.comparison.DEFAULT_CORRECTION` (None
+    here, resolved with the test by :func:`~cranfield.analysis.comparison.default_correction`)."""
+    p.add_argument("--correction", choices=CORRECTION_CHOICES, help=CORRECTION_HELP)
+
+
 def _test_options(p: argparse.ArgumentParser, default: str) -> None:
     add_test_options(p, default)
-    p.add_argument("--correction", choices=CORRECTION_CHOICES, default="none",
-                   help="multiple-comparison correction of the pairwise tests (default: none)")
+    add_correction_option(p)
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
@@ -233,7 +247,6 @@ def _compare_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="RUN", action="append",
                    help="compare every run with this one (a run file given, or a run name) instead of all pairs; "
                         "repeatable: every run with each baseline, the correction over all those pairs")
-    _format_option(p, ("table", "latex", "markdown", "html", "csv", "json"))
     p.add_argument("--caption", help="--format latex: the table's caption (LaTeX; default: what the numbers are)")
     p.add_argument("--label", help="--format latex: the table's \\label")
     p.add_argument("--plot", metavar="FILE",
@@ -246,13 +259,11 @@ def _discpower_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="FILE", help="save the ASL curves to FILE (.png, .svg, .pdf, ...)")
     p.add_argument("--overlap", action="store_true",
                    help="print, for each pair of measures, the run pairs significant by both and by each alone")
-    _format_option(p)
 
 
 def _intuitiveness_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gold", action="append", metavar="MEASURE", required=True,
                    help="gold-standard measure, e.g. I-rec@10 or Ef-P@10 (repeatable: all must agree)")
-    _format_option(p)
 
 
 def _coverage_options(p: argparse.ArgumentParser) -> None:
@@ -260,7 +271,6 @@ def _coverage_options(p: argparse.ArgumentParser) -> None:
                    help="a measure of the reference set (repeatable), e.g. P@10, R@100, RR")
     p.add_argument("--pairs", default="1000", help=f"sampled topic pairs, 1 to {MAX_SAMPLES:,} (default: 1000)")
     _random_options(p)
-    _format_option(p)
 
 
 # --------------------------------------------------------------------------- shared steps
@@ -304,66 +314,33 @@ def _header(args: argparse.Namespace, results: Any, command: str, settings: dict
 def _check_options(args: argparse.Namespace) -> None:
     """Check (and convert) the option values before any run is scored: --seed, --B, --alpha,
     --pairs, --test with --correction, and the -o and --plot files."""
+    from cranfield.analysis.comparison import default_correction
     from cranfield.cli.options import check_cluster_options, check_output
     from cranfield.errors import check_int, warn
     from cranfield.meta._common import check_alpha, check_count
+    from cranfield.meta.registry import check_resamples
     from cranfield.meta.significance import check_test
     from cranfield.render.plots import check_plot_path
 
     if getattr(args, "seed", None) is not None:
         args.seed = check_int(args.seed, "--seed", low=0)
     if getattr(args, "B", None) is not None:
-        args.B = check_count(args.B, "number of resamples --B", text=True)
+        args.B = check_resamples(args.B, "number of resamples --B", text=True)
     if hasattr(args, "alpha"):
         args.alpha = check_alpha(args.alpha, text=True)
     if hasattr(args, "pairs"):
         args.pairs = check_count(args.pairs, "number of topic pairs --pairs", text=True)
     if hasattr(args, "test"):
+        if getattr(args, "correction", "none") is None:
+            args.correction = default_correction(args.test)
         check_test(args.test, args.correction)
-        if args.B is not None and args.test in ("t", "wilcoxon", "tukey"):
-            warn(f"--B sets the resamples of the randomization, bootstrap and tukey-randomised tests; the {args.test} "
+        if args.B is not None and not lookup(args.test).resampling:
+            warn(f"--B sets the resamples of the {listed([t.name for t in resampling()])} tests; the {args.test} "
                  "test draws none and ignores it")
     if getattr(args, "plot", None):
         check_plot_path(args.plot)
     check_output(args)
     check_cluster_options(args)
-
-
-def _emit(args: argparse.Namespace, text: str) -> int:
-    """The results to ``-o`` or standard output (:func:`cranfield.cli.options.emit`); the exit status 0."""
-    from cranfield.cli.options import emit
-
-    emit(text, args.output)
-    return 0
-
-
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
-
-
-def render_rows(rows: list[dict[str, Any]], fmt: str, header: str) -> str:
-    """A list of flat dicts as an aligned table (after the ``#`` header line), CSV (a header row
-    and data rows only: ``pandas.read_csv`` reads it as it is) or JSON."""
-    if fmt == "json":
-        return json.dumps([{k: _jsonable(v) for k, v in r.items()} for r in rows], indent=1) + "\n"
-    if fmt == "csv":
-        from cranfield.render.tables import records_csv
-
-        return records_csv(rows)
-    keys = list(rows[0]) if rows else []
-    left = [all(isinstance(r[k], str) for r in rows) for k in keys]
-    lines = aligned(keys, [[_cell(r[k]) for k in keys] for r in rows], left)
-    return "\n".join([header, *lines]) + "\n"
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
 
 
 # --------------------------------------------------------------------------- compare
@@ -395,26 +372,7 @@ def _run_compare(args: argparse.Namespace, client: Any) -> int:
         "test": args.test, "B": first.n_resamples, "alpha": args.alpha, "correction": args.correction,
         "seed": args.seed if first.n_resamples else None, "baseline": ",".join(report.baselines) or None,
     })
-    if args.format in ("json", "csv"):
-        return _emit(args, render_rows(report.pair_records(), args.format, header))
-    if args.format == "latex":
-        text = "% " + header.lstrip("# ").replace("\n", " ") + "\n" + report.to_latex(args.caption, args.label)
-    elif args.format == "markdown":
-        text = report.to_markdown()
-    elif args.format == "html":
-        text = report.to_html()
-    else:
-        text = text_table(report.table(), header)
-    return _emit(args, text)
-
-
-def text_table(table: dict[str, Any], header: str) -> str:
-    """The results table of :meth:`Report.table` as aligned text: the ``#`` header line, a row per
-    run with its letter and mean scores followed by its significance marks, the legend."""
-    head = ["#", "run", *table["measures"]]
-    body = [[label, run, *(f"{v:.4f} {mark}".rstrip() for v, mark in cells)]
-            for label, run, cells in zip(table["labels"], table["runs"], table["cells"])]
-    return "\n".join([header, *aligned(head, body, [True] * len(head)), f"# {table['legend']}"]) + "\n"
+    return write_result(args, report, header=header, caption=args.caption, label=args.label)
 
 
 # --------------------------------------------------------------------------- other commands
@@ -433,8 +391,8 @@ def _run_discpower(args: argparse.Namespace, client: Any) -> int:
                                             "correction": args.correction, "seed": args.seed if b else None})
     if getattr(args, "overlap", False):
         rows = [o.to_dict() for o in significance_overlap(powers)]
-        return _emit(args, render_rows(rows, args.format, header + " overlap=yes"))
-    return _emit(args, render_rows([p.to_dict() for p in powers], args.format, header))
+        return write_result(args, rows, header=header + " overlap=yes")
+    return write_result(args, [p.to_dict() for p in powers], header=header)
 
 
 def _run_correlate(args: argparse.Namespace, client: Any) -> int:
@@ -443,7 +401,7 @@ def _run_correlate(args: argparse.Namespace, client: Any) -> int:
     measures = _measures(args.measure)
     results = _scores(args, measures, client)
     rows = correlation_matrix(results, measures).rows()
-    return _emit(args, render_rows(rows, args.format, _header(args, results, "correlate", {})))
+    return write_result(args, rows, header=_header(args, results, "correlate", {}))
 
 
 def _run_intuitiveness(args: argparse.Namespace, client: Any) -> int:
@@ -458,7 +416,7 @@ def _run_intuitiveness(args: argparse.Namespace, client: Any) -> int:
     results = _scores(args, list(dict.fromkeys(measures + gold)), client)
     rows = [intuitiveness(results, measures[i], measures[j], gold).to_dict() for i, j in all_pairs(len(measures))]
     header = _header(args, results, "intuitiveness", {"gold": "+".join(gold)})
-    return _emit(args, render_rows(rows, args.format, header))
+    return write_result(args, rows, header=header)
 
 
 def _run_coverage(args: argparse.Namespace, client: Any) -> int:
@@ -469,4 +427,4 @@ def _run_coverage(args: argparse.Namespace, client: Any) -> int:
     results = _scores(args, list(dict.fromkeys(measures + reference)), client)
     cov = quality_aspect_coverage(results, measures, reference, n_pairs=args.pairs, rng=args.seed, client=client)
     header = _header(args, results, "coverage", {"pairs": args.pairs, "seed": args.seed})
-    return _emit(args, render_rows(cov.rows(), args.format, header))
+    return write_result(args, cov.rows(), header=header)

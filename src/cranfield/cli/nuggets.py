@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cranfield.cli.options import add_output_option, check_output, emit, split_measures
+from cranfield.cli.options import add_format_option, add_output_option, check_output, split_measures, write_result
 
 NUGGETS_EPILOG = """\
 inputs: nuggetizer's assignment JSONL (one record per answer: run_id, qid and nuggets, each with
@@ -36,7 +36,6 @@ examples (on the small file bundled with cranfield):
 
 def add_parser(sub: Any) -> None:
     """Add ``nuggets`` to the ``cranfield`` parser."""
-    from cranfield.compat.formats import FORMATS
     from cranfield.evaluation.nuggets import DEFAULT_NUGGET_MEASURES
 
     p = sub.add_parser("nuggets", help="nugget evaluation of generated (RAG) answers: V_strict, V, A, W, ...",
@@ -49,10 +48,7 @@ def add_parser(sub: Any) -> None:
                    help=f"a nugget measure (repeatable, or comma-separated; default: "
                         f"{' '.join(DEFAULT_NUGGET_MEASURES)})")
     p.add_argument("-q", "--per-topic", action="store_true", help="also print one row per topic")
-    p.add_argument("--format", choices=[f for f in FORMATS if f in ("table", "trec", "csv", "json", "parquet")],
-                   default="table",
-                   help="output format (default: table); trec is trec_eval's layout; json an array of {run, topic, "
-                        "measure, value}; parquet a Parquet file (needs -o FILE and pyarrow)")
+    add_format_option(p, "nuggets", note="the rows are run, topic, measure, value")
     add_missing_option(p)
     p.add_argument("--provenance", metavar="FILE", help="write the version and settings as JSON to FILE")
     add_output_option(p)
@@ -68,20 +64,13 @@ def add_missing_option(p: Any) -> None:
 
 def run_nuggets(args: argparse.Namespace) -> int:
     """Score the answers and print the rows in the format asked for."""
-    from cranfield.compat.formats import render
-    from cranfield.errors import CranfieldError
     from cranfield.evaluation.nuggets import DEFAULT_NUGGET_MEASURES, evaluate_nuggets
     from cranfield.render.tables import write_provenance
 
-    if args.format == "parquet" and not args.output:
-        raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
     check_output(args)
     measures = list(dict.fromkeys(split_measures(args.measure))) or list(DEFAULT_NUGGET_MEASURES)
     results = evaluate_nuggets(args.files, measures, missing=args.missing)
-    if args.format == "parquet":
-        results.to_parquet(args.output, args.per_topic)
-    else:
-        emit(render(results, args.format, args.per_topic), args.output)
+    write_result(args, results, per_topic=args.per_topic)
     if args.provenance:
         write_provenance(results, args.provenance)
     return 0

@@ -123,11 +123,66 @@ def add_output_option(p: Any) -> None:
                         "whole or not at all)")
 
 
+def add_format_option(p: Any, kind: str, default: str | None = "table", note: str = "") -> None:
+    """``--format``, the one declaration of every command: the choices are the formats of the
+    results of ``kind`` in the output registry (:data:`cranfield.render.outputs.OUTPUTS`), each
+    explained in ``--help``; not given, the format is the one ``-o FILE``'s extension names
+    (``-o scores.csv``), else ``default`` (:func:`chosen_format`). ``note`` adds the command's own words."""
+    from cranfield.render.outputs import FORMATS, formats_for
+
+    choices = formats_for(kind)
+    listed = "; ".join(f"{f}: {FORMATS[f].help}" for f in choices)
+    p.add_argument("--format", choices=choices, default=None,
+                   help=f"output format (default: {default or 'table'}, or the one -o FILE's extension names); "
+                        f"{listed}{'; ' + note if note else ''}")
+    p.set_defaults(output_kind=kind, default_format=default)
+
+
+def chosen_format(args: argparse.Namespace) -> str:
+    """The format of the results: ``--format``, else the one ``-o FILE``'s extension names in the
+    output registry, else the command's default (:func:`add_format_option`)."""
+    from cranfield.render.outputs import format_from_path
+
+    return (args.format or format_from_path(args.output_kind, getattr(args, "output", None))
+            or args.default_format or "table")
+
+
+def render_result(args: argparse.Namespace, payload: Any, kind: str | None = None, **settings: Any) -> str:
+    """``payload``, a result of ``kind`` (default: the command's), in the chosen format
+    (:func:`chosen_format`), by the output registry's writer; a binary format is written to
+    ``-o FILE`` and gives ``""``."""
+    import cranfield.compat.formats  # noqa: F401  (registers the tool layouts and Parquet)
+    import cranfield.render.writers  # noqa: F401  (registers cranfield's own formats)
+    from cranfield.render.outputs import is_binary, render_output
+
+    fmt = chosen_format(args)
+    if is_binary(fmt):
+        settings["path"] = args.output
+    return render_output(kind or args.output_kind, fmt, payload, **settings)
+
+
+def write_result(args: argparse.Namespace, payload: Any, kind: str | None = None, **settings: Any) -> int:
+    """Write ``payload`` (:func:`render_result`) to ``-o FILE`` or standard output; the exit status 0."""
+    from cranfield.render.outputs import is_binary
+
+    text = render_result(args, payload, kind, **settings)
+    if not is_binary(chosen_format(args)):
+        emit(text, getattr(args, "output", None))
+    return 0
+
+
 def check_output(args: argparse.Namespace) -> None:
     """Fail now, before any work, when ``-o`` or ``--provenance`` names a file that cannot be
-    written, or both name the same file (:func:`same_file`)."""
+    written, or both name the same file (:func:`same_file`), or a binary ``--format`` (Parquet)
+    has no ``-o FILE``."""
     from cranfield._output import check_writable
 
+    if hasattr(args, "output_kind"):
+        from cranfield.render.outputs import is_binary
+
+        fmt = chosen_format(args)
+        if is_binary(fmt) and not args.output:
+            raise CranfieldError(f"--format {fmt} writes a binary file: give it with -o FILE")
     output, provenance = getattr(args, "output", None), getattr(args, "provenance", None)
     if output:
         check_writable(output, "output file")

@@ -8,16 +8,17 @@ import argparse
 import sys
 from typing import Any
 
-from cranfield.cli.meta import CORRECTION_CHOICES, add_test_options
+from cranfield.cli.meta import add_correction_option, add_test_options
 
 REPORT_EPILOG = """\
 the HTML report is one file that loads nothing at view time (inline CSS and SVG figures; a
-Content-Security-Policy forbids every request): settings and provenance (version, options, file
-names with sizes and SHA-256, topic-set warnings), the results table with significance and
-confidence intervals, per measure the system ranking with CIs, the per-topic score distribution
-of every run and (with --baseline) the per-topic differences sorted by size, interpolated
-precision-recall curves, for diversity qrels the per-intent coverage and I-rec at depth, and for
-truncation-aware measures the run lengths. Run tags, topic ids and file names are escaped.
+Content-Security-Policy forbids every request): the results table with significance and
+confidence intervals and the per-pair tables first, per measure the system ranking with CIs, the
+per-topic score distribution of every run and (with --baseline) the per-topic differences sorted
+by size (hover a bar for its topic) with a per-topic table, interpolated precision-recall curves,
+for diversity qrels the per-intent coverage and I-rec at depth, for truncation-aware measures the
+run lengths, and last the settings and provenance (version, test and correction, options, file
+names with sizes and SHA-256, topic-set warnings). Run tags, topic ids and file names are escaped.
 
 -o picks the format by extension: .html, .tex (booktabs table), .md, .csv, .json, .parquet.
 
@@ -56,8 +57,7 @@ def add_parser(sub: Any) -> None:
                    help="also compare another judge's qrels (a path, or name=path; repeatable) with QRELS on these "
                         "runs and measures: a section of the .md, .html and .json report (docs/judges.md)")
     add_test_options(p, "t")
-    p.add_argument("--correction", choices=CORRECTION_CHOICES,
-                   help="multiple-comparison correction (default: holm; none for tukey and tukey-randomised)")
+    add_correction_option(p)
     p.add_argument("--confidence", default="0.95", help="level of the confidence intervals, in (0, 1) (default: 0.95)")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
@@ -72,7 +72,8 @@ def _check(args: argparse.Namespace) -> None:
     from cranfield._output import check_writable
     from cranfield.analysis.comparison import default_correction
     from cranfield.errors import check_float, check_int, invalid
-    from cranfield.meta._common import check_alpha, check_count
+    from cranfield.meta._common import check_alpha
+    from cranfield.meta.registry import check_resamples
     from cranfield.meta.significance import check_test
     from cranfield.render.report import SAVE_FORMATS
 
@@ -80,7 +81,7 @@ def _check(args: argparse.Namespace) -> None:
         raise invalid("report file", "named with one of the extensions " + ", ".join(SAVE_FORMATS), args.output)
     check_writable(args.output, "report file")
     args.seed = check_int(args.seed, "--seed", low=0)
-    args.B = None if args.B is None else check_count(args.B, "number of resamples --B", text=True)
+    args.B = None if args.B is None else check_resamples(args.B, "number of resamples --B", text=True)
     args.alpha = check_alpha(args.alpha, text=True)
     args.confidence = check_float(args.confidence, "confidence level --confidence", low=0, high=1,
                                   open_low=True, open_high=True)

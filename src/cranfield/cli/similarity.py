@@ -4,8 +4,9 @@ reproduction succeed? Breuer et al., SIGIR 2020)."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
+
+from cranfield.cli.options import add_format_option, write_result
 
 SIMILARITY_EPILOG = """\
 similarities (docs/reproducibility.md): RBO(p=0.9,variant=ext|min|max|res,ties=a|w|b) (Webber, Moffat &
@@ -37,7 +38,6 @@ examples:
   cranfield repro ... --format html -o repro.html
 """
 
-FORMATS = ("table", "csv", "json", "parquet")
 
 
 def add_parser(sub: Any) -> None:
@@ -58,8 +58,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--reference", metavar="RUN", help="compare each run with RUN only (not every pair)")
     p.add_argument("-q", "--per-topic", action="store_true", help="per-topic rows in the table (csv, json and "
                    "parquet always have them)")
-    p.add_argument("--format", choices=FORMATS, default="table",
-                   help="table (default), csv, json or parquet (-o only): rows run_a, run_b, topic, measure, value")
+    add_format_option(p, "similarity", note="the rows of csv, json and parquet are run_a, run_b, topic, measure, value")
     p.add_argument("--order", choices=ORDERS, default="score",
                    help="how run lines are ranked: score (trec_eval; default), rank column, or file order")
     p.add_argument("--on-duplicate", choices=("error", "first"), default="error",
@@ -82,10 +81,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--cutoffs", default="5,10,20,50,100,1000", metavar="K,K,...",
                    help="the cutoffs of KTU and RBO (default 5,10,20,50,100,1000)")
     r.add_argument("-q", "--per-topic", action="store_true", help="per-topic rows in the table")
-    r.add_argument("--format", choices=(*FORMATS, "html"), default="table",
-                   help="table (default), csv, json or parquet (-o only): rows statistic, measure, run, cutoff, "
-                        "topic, value; or html, a self-contained page with the provenance (the runs' ir_metadata "
-                        "headers), the means and the figures")
+    add_format_option(r, "repro", note="the rows of csv, json and parquet are statistic, measure, run, cutoff, "
+                                       "topic, value; html is a page with the provenance (the runs' ir_metadata "
+                                       "headers), the means and the figures")
     r.add_argument("--provenance", metavar="FILE", help="write the version, settings and the runs' ir_metadata "
                    "headers to FILE as an ir_metadata header (# ir_metadata.start ... # ir_metadata.end)")
     r.add_argument("--plot", metavar="FILE", help="save per-topic differences and KTU/RBO against the cutoff "
@@ -98,19 +96,15 @@ def add_parser(sub: Any) -> None:
 def _check(args: Any) -> None:
     """Output checks shared by both commands, before any work."""
     from cranfield.cli.options import check_output
-    from cranfield.errors import CranfieldError
 
     check_output(args)
-    if args.format == "parquet" and not args.output:
-        raise CranfieldError("--format parquet writes a binary file: give it with -o FILE")
 
 
 def _similarity(args: Any) -> int:
-    from cranfield.analysis.similarity import ROW_COLUMNS, compare_rankings
-    from cranfield.cli.options import emit, split_measures
+    from cranfield.analysis.similarity import compare_rankings
+    from cranfield.cli.options import split_measures
     from cranfield.errors import CranfieldError
     from cranfield.measures.similarity import parse_similarity
-    from cranfield.render.tables import csv_text, similarity_table
 
     _check(args)
     measures = split_measures(args.measure) or ["RBO"]
@@ -120,27 +114,13 @@ def _similarity(args: Any) -> int:
         raise CranfieldError("similarity needs two runs or more, or --reference RUN")
     result = compare_rankings(args.runs, measures, reference=args.reference, order=args.order,
                               on_duplicate=args.on_duplicate)
-    if args.format == "parquet":
-        from cranfield.io.arrow import write_rows_parquet
-
-        kinds = ["string"] * 4 + ["float64"]
-        write_rows_parquet(args.output, zip(ROW_COLUMNS, kinds), result.rows())
-        return 0
-    if args.format == "csv":
-        text = csv_text(ROW_COLUMNS, result.rows())
-    elif args.format == "json":
-        text = json.dumps(result.to_dict()["rows"], indent=1) + "\n"
-    else:
-        text = similarity_table(result, args.per_topic)
-    emit(text, args.output)
-    return 0
+    return write_result(args, result, per_topic=args.per_topic)
 
 
 def _repro(args: Any) -> int:
-    from cranfield.analysis.repro import REPRO_COLUMNS, reproduce
-    from cranfield.cli.options import emit, qrels_options_from, run_options_from, split_measures
+    from cranfield.analysis.repro import reproduce
+    from cranfield.cli.options import qrels_options_from, run_options_from, split_measures
     from cranfield.errors import invalid
-    from cranfield.render.tables import csv_text, repro_table
 
     _check(args)
     if args.plot:
@@ -155,21 +135,7 @@ def _repro(args: Any) -> int:
     result = reproduce(args.qrels, args.orig_baseline, args.orig_advanced, args.rep_baseline, args.rep_advanced,
                        split_measures(args.measure) or ["AP", "nDCG", "P@10"], rep_qrels=args.rep_qrels,
                        cutoffs=cutoffs, order=args.order, on_duplicate=args.on_duplicate, **options)
-    if args.format == "parquet":
-        from cranfield.io.arrow import write_rows_parquet
-
-        kinds = ["string"] * 3 + ["int64", "string", "float64"]
-        write_rows_parquet(args.output, zip(REPRO_COLUMNS, kinds), result.rows, result.metadata)
-    elif args.format == "csv":
-        emit(csv_text(REPRO_COLUMNS, result.rows), args.output)
-    elif args.format == "json":
-        emit(json.dumps(result.to_dict()["rows"], indent=1) + "\n", args.output)
-    elif args.format == "html":
-        from cranfield.render.html import repro_html
-
-        emit(repro_html(result), args.output)
-    else:
-        emit(repro_table(result, args.per_topic), args.output)
+    write_result(args, result, per_topic=args.per_topic)
     if args.plot:
         from cranfield.render.plots import plot_repro
 

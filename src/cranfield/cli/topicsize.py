@@ -26,7 +26,7 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Add ``cranfield topicsize`` to the ``cranfield`` parser."""
-    from cranfield.cli.options import add_input_options, add_output_option
+    from cranfield.cli.options import add_format_option, add_input_options, add_output_option
 
     p = sub.add_parser("topicsize", help="topic set size design: the topics needed for a t-test, ANOVA or CI",
                        description="Estimate the variance of a measure from runs and compute the number of topics "
@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--min-delta", dest="min_delta", default="0.05",
                    help="minimum detectable difference (t-test) or range of means (ANOVA) (default: 0.05)")
     p.add_argument("--ci-width", dest="ci_width", metavar="W", help="largest expected width of the confidence interval")
-    p.add_argument("--format", choices=("table", "csv", "json"), default="table", help="output format (default: table)")
+    add_format_option(p, "topicsize")
     g = p.add_argument_group("scoring (as in `cranfield eval`)")
     add_input_options(g)
     add_output_option(g)
@@ -50,8 +50,7 @@ def add_parser(sub: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from cranfield._version import __version__
-    from cranfield.cli.meta import render_rows
-    from cranfield.cli.options import check_output, emit, evaluator_from, split_measures
+    from cranfield.cli.options import check_output, evaluator_from, split_measures, write_result
     from cranfield.errors import check_float
     from cranfield.meta._common import check_alpha
     from cranfield.meta.topicsize import topic_set_size
@@ -68,5 +67,4 @@ def _run(args: argparse.Namespace) -> int:
         results, measure=m, alpha=alpha, beta=beta, min_delta=delta, ci_width=width).rows()]
     header = (f"# cranfield {__version__} command=topicsize runs={len(results.runs)} topics={len(results.topics)} "
               f"alpha={alpha} beta={beta} min_delta={delta}" + (f" ci_width={width}" if width else ""))
-    emit(render_rows(rows, args.format, header), args.output)
-    return 0
+    return write_result(args, rows, header=header)

@@ -6,7 +6,6 @@ from typing import Any
 
 from cranfield.analysis.truncation import DEFAULT_FULL, optimal_truncation
 from cranfield.render.plots import plot_truncation
-from cranfield.render.tables import records_csv, truncation_table
 
 TRUNCATION_EPILOG = """\
 truncation measures: RBU, DCGU, ERRU, RBPU, FlatUtility (utility: gain minus an effort e per
@@ -24,7 +23,7 @@ def add_parser(sub: Any) -> None:
     """The ``cranfield truncation`` subcommand."""
     import argparse
 
-    from cranfield.cli.options import add_input_options, add_output_option, split_measures
+    from cranfield.cli.options import add_format_option, add_input_options, add_output_option, split_measures
 
     p = sub.add_parser(
         "truncation", help="where should each run have stopped? (optimal truncation analysis)",
@@ -41,9 +40,8 @@ def add_parser(sub: Any) -> None:
                    help="a truncation measure (repeatable, or comma-separated)")
     p.add_argument("--full", action="append", metavar="MEASURE",
                    help=f"full-ranking measures for the tau table (default: {' '.join(DEFAULT_FULL)})")
-    p.add_argument("--format", choices=("table", "json", "csv"), default="table",
-                   help="table (default), json ({optimal, distribution, kendall}) "
-                        "or csv (one row per run, topic, measure)")
+    add_format_option(p, "truncation", note="json is {optimal, distribution, kendall}; csv one row per run, "
+                                              "topic, measure")
     p.add_argument("--plot", metavar="FILE", help="save the length distribution as a bar chart (.png, .svg, .pdf, ...)")
     add_output_option(p)
     add_input_options(p.add_argument_group("reading the qrels and runs (as in `cranfield eval`)"))
@@ -51,7 +49,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _run(args: Any, measures: list[str], full: list[str]) -> int:
-    from cranfield.cli.options import check_output, emit, qrels_options_from, run_options_from
+    from cranfield.cli.options import check_output, qrels_options_from, run_options_from, write_result
     from cranfield.render.plots import check_plot_path
 
     check_output(args)
@@ -60,13 +58,7 @@ def _run(args: Any, measures: list[str], full: list[str]) -> int:
     result = optimal_truncation(args.qrels, args.runs, measures, full_measures=full or DEFAULT_FULL,
                                 order=args.order, on_duplicate=args.on_duplicate, **qrels_options_from(args),
                                 **run_options_from(args))
-    if args.format == "json":
-        text = result.to_json()
-    elif args.format == "csv":
-        text = records_csv(result.to_dict()["optimal"])
-    else:
-        text = truncation_table(result)
-    emit(text, args.output)
+    write_result(args, result)
     if args.plot:
         plot_truncation(result, args.plot)
     return 0

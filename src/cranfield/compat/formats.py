@@ -14,11 +14,21 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._output import atomic_write
+from cranfield.analysis.repro import REPRO_COLUMNS
+from cranfield.analysis.similarity import ROW_COLUMNS
+from cranfield.compat.trec_order import RELSTRING, trec_eval_key
 from cranfield.evaluation.evaluator import Results
-from cranfield.render.tables import format_csv, format_json, format_table, provenance_line, trisk_label
-
-FORMATS = ("table", "trec", "csv", "json", "ndeval", "gdeval", "ntcireval", "parquet")
-BINARY_FORMATS = ("parquet",)  # written to a file (Results.to_parquet, -o FILE), not rendered as text
+from cranfield.io.arrow import require_pyarrow, write_results_parquet, write_rows_parquet
+from cranfield.render.outputs import is_binary, register, register_rows
+from cranfield.render.tables import (
+    format_csv,
+    format_json,
+    format_table,
+    provenance_line,
+    result_rows,
+    trisk_label,
+)
 
 
 def _summary_only(results: Results) -> set[str]:
@@ -28,14 +38,16 @@ def _summary_only(results: Results) -> set[str]:
             if how == "geom" or getattr(getattr(spec, "spec", None), "name", None) == "NumQ"}
 
 
-def _trec_row(measure: str, topic: str, value: float, how: str) -> str:
-    """One row as trec_eval prints it: ``%-22s\t%s\t%6.4f``, or ``%ld`` for its counts."""
-    text = "nan" if math.isnan(value) else str(int(value)) if how == "sum" else f"{value:6.4f}"
+def _trec_row(measure: str, topic: str, value: float, how: str, undefined: str = "nan") -> str:
+    """One row as trec_eval prints it: ``%-22s\t%s\t%6.4f``, or ``%ld`` for its counts;
+    ``undefined`` for NaN."""
+    text = undefined if math.isnan(value) else str(int(value)) if how == "sum" else f"{value:6.4f}"
     return f"{measure:<22}\t{topic}\t{text}"
 
 
 def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | None = None, *, header: bool = True,
-                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None) -> str:
+                runid: bool | None = None, relstrings: list[dict[str, str]] | None = None,
+                relstring_label: str = RELSTRING, undefined: str = "nan") -> str:
     """trec_eval's ``-q`` layout (trec_eval 9.0.x, ``meas_print_single.c``/``meas_print_final.c``).
 
     Per run: the per-topic rows (topics in byte order, as trec_eval sorts its qrels; measures
@@ -44,10 +56,11 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
     asked for (``-m runid``, ``-m official``) and, by default (None), when several runs are
     shown. Rows are ``%-22s\t%s\t%6.4f``, counts ``%ld``. ``relstrings`` (one ``{topic: text}``
     per run, :func:`cranfield.compat.presets.relstrings`) adds trec_eval's per-topic ``relstring`` rows,
-    ``'%s'``. ``header`` writes the ``#`` provenance line first (docs/conventions.md#output); ``--compat trec_eval``
-    leaves it out, so the text is trec_eval's byte for byte.
+    ``'%s'``, labelled ``relstring_label`` (``relstring_20``). NaN prints as ``undefined`` (``--compat
+    trec_eval``: C's ``  -nan``). ``header`` writes the ``#`` provenance line first
+    (docs/conventions.md#output); ``--compat trec_eval`` leaves it out, so the text is trec_eval's
+    byte for byte.
     """
-    from cranfield.compat.presets import RELSTRING, trec_eval_key
 
     how = dict(zip(results.measures, results.aggregate))
     key = {m: trec_eval_key(m, i) for i, m in enumerate(results.measures)}
@@ -58,16 +71,16 @@ def format_trec(results: Results, per_topic: bool = False, trisk: np.ndarray | N
     for s, run in enumerate(results.runs):
         mine = [(i, r) for i, r in enumerate(rows) if r[0] == run]
         topic_rows = [((r[1].encode(), key[r[2].partition("[")[0]], i),
-                       _trec_row(r[2], r[1], r[3], how.get(r[2].partition("[")[0], "mean")))
+                       _trec_row(r[2], r[1], r[3], how.get(r[2].partition("[")[0], "mean"), undefined))
                       for i, r in mine if r[1] != "all" and r[2].partition("[")[0] not in summary_only]
         if relstrings is not None:
-            topic_rows += [((t.encode(), trec_eval_key(RELSTRING, -1), -1), f"{RELSTRING:<22}\t{t}\t'{text}'")
+            topic_rows += [((t.encode(), trec_eval_key(RELSTRING, -1), -1), f"{relstring_label:<22}\t{t}\t'{text}'")
                            for t, text in relstrings[s].items()]
         lines += [line for _, line in sorted(topic_rows)]
         if show_runid:
             lines.append(f"{'runid':<22}\tall\t{run}")
         all_rows = sorted((key[r[2]], r) for i, r in mine if r[1] == "all")
-        lines += [_trec_row(m, t, v, how[m]) for _, (_, t, m, v) in all_rows]
+        lines += [_trec_row(m, t, v, how[m], undefined) for _, (_, t, m, v) in all_rows]
     text = "\n".join(lines) + "\n"
     return text if trisk is None else with_trec_trisk(text, results, trisk)
 
@@ -160,11 +173,69 @@ FORMATTERS: dict[str, Callable[..., str]] = {
 
 
 def render(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None) -> str:
-    """Render results in one of :data:`FORMATS` (the text ones: Parquet is written by
+    """Render results in one of the text formats of :data:`FORMATTERS` (Parquet is written by
     :meth:`~cranfield.evaluation.evaluator.Results.to_parquet`); ``trisk`` (runs × measures)
     adds the ``MEASURE[TRisk]`` rows."""
-    if fmt in BINARY_FORMATS:
+    if is_binary(fmt):
         from cranfield.errors import CranfieldError
 
         raise CranfieldError(f"{fmt} is a binary format: write it to a file (Results.to_parquet(path), -o FILE)")
     return FORMATTERS[fmt](results, per_topic, None if trisk is None else np.asarray(trisk, dtype=np.float64))
+
+
+# ---------------------------------------------------------------- the output registry
+# Results (eval, nuggets, aspects) in every text format, the trec layout with trec_eval's
+# options; Parquet files (binary: the writer writes ``path`` whole and returns no text).
+@register_rows("eval", "nuggets", "aspects")
+def result_records(results: Results, per_topic: bool = False, trisk: Any = None, **_: Any) -> list[dict[str, Any]]:
+    """The rows of ``--format json``: run, topic, measure, value (null where undefined)."""
+    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
+    return [{"run": run, "topic": topic, "measure": measure, "value": None if math.isnan(value) else value}
+            for run, topic, measure, value in result_rows(results, per_topic, risk)]
+
+
+@register(("eval", "nuggets", "aspects"), "table", "csv", "json", "ndeval", "gdeval", "ntcireval")
+def _results_text(results: Results, fmt: str = "table", per_topic: bool = False, trisk: Any = None,
+                  **_: Any) -> str:
+    return render(results, fmt, per_topic, trisk)
+
+
+@register(("eval", "nuggets", "aspects"), "trec")
+def _results_trec(results: Results, per_topic: bool = False, trisk: Any = None, relstrings: Any = None,
+                  header: bool = True, runid: bool | None = None, **_: Any) -> str:
+    """trec_eval's layout; with ``relstrings`` (:class:`~cranfield.compat.presets.TrecTopics`),
+    trec_eval's topic rules and relstring lines."""
+    if relstrings is None:
+        return render(results, "trec", per_topic, trisk)
+    text = str(relstrings.render(results, per_topic, header=header, runid=runid))
+    return text if trisk is None else with_trec_trisk(text, results, np.asarray(trisk, dtype=np.float64))
+
+
+@register(("eval", "nuggets"), "parquet")
+def _results_parquet(results: Results, path: str, per_topic: bool = False, trisk: Any = None, **_: Any) -> str:
+    """run, topic, measure, value; the provenance in the schema metadata (docs/parquet.md)."""
+    risk = None if trisk is None else np.asarray(trisk, dtype=np.float64)
+    write_results_parquet(path, result_rows(results, per_topic, risk), results.provenance)
+    return ""
+
+
+@register("judges", "parquet")
+def _judges_parquet(result: Any, path: str, **_: Any) -> str:
+    require_pyarrow("writing Parquet")
+    frame = result.to_frame()
+    with atomic_write(path, "wb") as f:
+        frame.to_parquet(f, index=False)
+    return ""
+
+
+@register("similarity", "parquet")
+def _similarity_parquet(result: Any, path: str, **_: Any) -> str:
+    write_rows_parquet(path, zip(ROW_COLUMNS, ["string"] * 4 + ["float64"]), result.rows())
+    return ""
+
+
+@register("repro", "parquet")
+def _repro_parquet(result: Any, path: str, **_: Any) -> str:
+    kinds = ["string"] * 3 + ["int64", "string", "float64"]
+    write_rows_parquet(path, zip(REPRO_COLUMNS, kinds), result.rows, result.metadata)
+    return ""

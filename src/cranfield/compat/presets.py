@@ -16,13 +16,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from cranfield.compat.formats import format_trec
+from cranfield.compat.trec_order import RELSTRING
 from cranfield.evaluation.evaluator import Results
 from cranfield.io import Run, as_run
 from cranfield.measures.adhoc import ELEVEN_POINTS, recall_counts
@@ -51,18 +52,9 @@ TREC_EVAL10: dict[str, tuple[str, str | None]] = {
 TREC_EVAL.update(TREC_EVAL10)
 PERSISTENCE_MEASURES = ("rbp", "rbp_resid")  # take trec_eval's p=value parameter
 GAIN_PAIR_MEASURES = {"ndcg": "nDCG", "G": "G", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}  # take level=gain pairs
-RELSTRING = "relstring"  # the first labels as text (trec_eval format only): see relstrings
 GEOMETRIC = frozenset({"gm_map", "gm_bpref"})  # trec_eval names averaged geometrically
 RUNID = "runid"
 
-# trec_eval 9.0.x prints measures in the order of its measure table (measures.c)
-TABLE_ORDER: tuple[str, ...] = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-    "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg",
-    "binG", "G", "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
-    "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret",
-    "yaap", "rbp", "rbp_resid", "unj",  # after the prefs and avgjg measures cranfield does not compute
-)
 # trec_eval's nicknames for measure sets (measures.c); only sets cranfield computes in full
 NICKNAMES: dict[str, tuple[str, ...]] = {
     "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -354,23 +346,6 @@ def relstrings(evaluator: Any, run: Any, length: int, every_topic: bool = False)
     return out
 
 
-def trec_eval_key(label: str, position: int) -> tuple[int, float, int]:
-    """Sort key that puts labels in trec_eval's printing order: its measure table, cutoffs
-    ascending; labels that are not trec_eval's keep their ``position`` after those."""
-    best = ""
-    for name in TABLE_ORDER:
-        if (label == name or label.startswith(name + "_")) and len(name) > len(best):
-            best = name
-    if not best:
-        return (len(TABLE_ORDER), 0.0, position)
-    rest = label[len(best) + 1:]
-    try:
-        cutoff = float(rest) if rest else 0.0
-    except ValueError:  # parameters that are not a cutoff (utility_1,-1,0,0; G_1=3,2=7)
-        cutoff = 0.0
-    return (TABLE_ORDER.index(best), cutoff, position)
-
-
 # --------------------------------------------------------------------------- trec_eval's per-topic rules
 C_NAN = "  -nan"  # C's printf("%6.4f") of the NaN that 0.0 / 0.0 gives (x86-64, glibc): trec_eval's undefined value
 
@@ -474,7 +449,6 @@ class TrecTopics:
     def render(self, results: Results, per_topic: bool, *, header: bool, runid: bool) -> str:
         """:func:`~cranfield.render.tables.format_trec`'s text, relstring rows under trec_eval's name
         (``relstring_20``); without ``header`` (``--compat trec_eval``) trec_eval's own text."""
-        from cranfield.compat.formats import format_trec
 
         trec_eval = not header
         may_be_nan = self.evaluator.judged_only and any(map(_recall_levels, results.measure_specs or []))
@@ -485,10 +459,9 @@ class TrecTopics:
         every_topic = trec_eval and self.version >= 10 and self.evaluator.missing == "empty"
         texts = None if self.relstring is None else [relstrings(self.evaluator, run, self.relstring.length,
                                                                 every_topic) for run in runs]
-        text = format_trec(results, per_topic, header=header, runid=runid, relstrings=texts)
-        if self.relstring is not None and self.relstring.label != RELSTRING:
-            text = re.sub(rf"^{RELSTRING} +\t", f"{self.relstring.label:<22}\t", text, flags=re.MULTILINE)
-        return re.sub(r"\tnan$", "\t" + C_NAN, text, flags=re.MULTILINE) if trec_eval else text
+        label = RELSTRING if self.relstring is None else self.relstring.label
+        return format_trec(results, per_topic, header=header, runid=runid, relstrings=texts, relstring_label=label,
+                           undefined=C_NAN if trec_eval else "nan")
 
     def _prepared(self, results: Results) -> list[Run]:
         """The runs as the evaluator scored them (the CLI reads them once and passes the Run objects;

@@ -5,11 +5,11 @@ Every function works on topics × systems score matrices — numpy arrays, the D
 measure or several, with the systems named (:mod:`cranfield.meta.scores`).
 
 - Significance tests over all pairs of systems at once (:mod:`~cranfield.meta.significance`):
-  :func:`t_test`, :func:`wilcoxon_test`, :func:`randomization_test`, :func:`bootstrap_test`
-  (Sakai, WWW 2012, Figure 2), :func:`tukey_hsd` (Carterette, TOIS 2012; Sakai's Figure 4),
-  :func:`pairwise_test`
-  by name, Holm, Bonferroni, Hommel, Benjamini–Hochberg and Benjamini–Yekutieli via ``correction=`` or
-  :func:`adjust_pvalues`.
+  :func:`t_test`, :func:`wilcoxon_test`, :func:`sign_test`, :func:`randomization_test`,
+  :func:`bootstrap_test` (Sakai, WWW 2012, Figure 2), :func:`tukey_hsd` (Carterette, TOIS 2012;
+  Sakai's Figure 4), :func:`pairwise_test` by name (the tests' registry:
+  :mod:`~cranfield.meta.registry`); Holm, Bonferroni, Hommel, Benjamini–Hochberg and
+  Benjamini–Yekutieli via ``correction=`` or :func:`adjust_pvalues`.
 - :func:`discriminative_power` with the Δ required for significance (Figures 3 and 5) and
   :func:`plot_asl_curves` (:mod:`~cranfield.meta.power`).
 - Agreement between measures (:mod:`~cranfield.meta.agreement`): :func:`kendall_tau`,
@@ -46,6 +46,7 @@ from cranfield.meta.significance import (
     bootstrap_test,
     pairwise_test,
     randomization_test,
+    sign_test,
     t_test,
     tukey_hsd,
     wilcoxon_test,
@@ -61,7 +62,7 @@ from cranfield.meta.uir import (
 __all__ = [
     "ScoreMatrix", "as_score_matrix", "as_score_matrices",
     "PairwiseResult", "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "adjust_pvalues", "pairwise_test",
-    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd",
+    "t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "tukey_hsd",
     "DiscriminativePower", "discriminative_power",
     "LabelTable", "LabelAgreement", "label_agreement", "TopicSetSize", "topic_set_size",
     "kendall_tau", "spearman_rho", "tau_ap", "Correlations", "correlation_matrix",

@@ -12,8 +12,9 @@ from cranfield._numeric import CHUNK_CELLS, RELATIVE_TOLERANCE, equal
 from cranfield._parallel import block_seeds
 from cranfield._parallel import chunks as parallel_chunks
 from cranfield.errors import check_float, check_int, invalid
+from cranfield.meta.registry import MAX_RESAMPLES
 
-MAX_SAMPLES = 100_000  # resamples B and sampled topic pairs: (B, topics) arrays are drawn at once
+MAX_SAMPLES = MAX_RESAMPLES  # sampled topic pairs and interval resamples: as many as a test's B, drawn at once
 # Resamples per random stream (docs/scaling.md#streams): resample b of a test belongs to block
 # b // RESAMPLE_BLOCK, whose draws come from the block's own SeedSequence child of the seed.
 RESAMPLE_BLOCK = 250
@@ -111,8 +112,9 @@ def check_alpha(alpha: Any, *, text: bool = False) -> float:
 
 
 def check_count(value: Any, what: str, *, text: bool = False) -> int:
-    """A number of resamples (B) or of sampled topic pairs: an integer in [1, :data:`MAX_SAMPLES`]
-    (given as ``text``: the command line's)."""
+    """A number of sampled topic pairs or of the resamples of an interval: an integer in [1,
+    :data:`MAX_SAMPLES`] (given as ``text``: the command line's). A test's B:
+    :func:`cranfield.meta.registry.check_resamples`."""
     return check_int(value, what, low=1, high=MAX_SAMPLES, text=text)
 
 

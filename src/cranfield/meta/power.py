@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from cranfield.meta._common import check_alpha
-from cranfield.meta.significance import TUKEY_TESTS, PairwiseResult, pairwise_test
+from cranfield.meta.registry import lookup
+from cranfield.meta.significance import PairwiseResult, pairwise_test
 
 __all__ = ["DiscriminativePower", "SignificanceOverlap", "SignificanceAgreement", "discriminative_power",
            "significance_overlap", "significance_agreement"]
@@ -82,8 +83,9 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     data : score matrix (see :mod:`cranfield.meta.scores`)
     measure : str, optional
         Which measure of a multi-measure input.
-    test : {"bootstrap", "tukey", "tukey-randomised", "t", "wilcoxon", "randomization"}
-        The significance test (default: Sakai's paired bootstrap test, Figure 2).
+    test : str
+        A registered significance test (:func:`cranfield.meta.registry.names`; default: Sakai's
+        paired bootstrap test, Figure 2).
     alpha : float
         Significance level (default 0.05).
     n_resamples : int, optional
@@ -113,9 +115,9 @@ def discriminative_power(data: Any, *, measure: str | None = None, test: str = "
     result = pairwise_test(data, test=test, measure=measure, n_resamples=n_resamples, rng=rng, alpha=level,
                            correction=correction, client=client)
     significant = result.significant(level)
-    if test == "bootstrap" and result.delta is not None and not np.isnan(result.delta).all():
+    if result.delta is not None and not np.isnan(result.delta).all():  # the bootstrap's per-pair Δ
         delta = float(np.nanmax(result.delta))
-    elif test in TUKEY_TESTS and significant.any():
+    elif lookup(test).all_systems and significant.any():
         delta = float(np.abs(result.effect[significant]).min())
     else:
         delta = float("nan")

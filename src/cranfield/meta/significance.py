@@ -9,6 +9,7 @@ mean(i) − mean(j). All tests are two-sided.
 - :func:`t_test` — paired t-test, exactly scipy's ``ttest_rel``.
 - :func:`wilcoxon_test` — Wilcoxon signed-rank, scipy's ``wilcoxon(zero_method="wilcox",
   correction=False)``.
+- :func:`sign_test` — the exact binomial sign test of the topics' wins and losses, ties dropped.
 - :func:`randomization_test` — Fisher's randomisation (sign-flip permutation) test.
 - :func:`bootstrap_test` — Sakai's studentised paired bootstrap test (Figure 2) with the
   per-pair Δ of Figure 3.
@@ -16,6 +17,9 @@ mean(i) − mean(j). All tests are two-sided.
   replication (topics × systems): the residual variance and the studentized range, with Sakai's
   effect size ES_HSD.
 - :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4; ``"tukey-randomised"``).
+
+Each is declared once, by name, in the registry of :mod:`cranfield.meta.registry` (at the end of
+this module), which :func:`pairwise_test` and every front end read.
 
 The resampling tests draw their random numbers in the order docs/conventions.md#significance
 fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws.
@@ -41,6 +45,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from cranfield._numeric import equal
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
 from cranfield.errors import CranfieldError, check_choice
@@ -51,25 +56,22 @@ from cranfield.meta._common import (
     all_pairs,
     baseline_pairs,
     check_alpha,
-    check_count,
     chunks,
     count_at_least,
     lower_bound,
     resample_blocks,
 )
+from cranfield.meta.registry import SignificanceTest, check_resamples, lookup, names, register, resampling
 from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
 __all__ = [
     "TESTS", "CORRECTIONS", "DEFAULT_RESAMPLES", "PairwiseResult", "adjust_pvalues", "check_test", "pairwise_test",
-    "t_test", "wilcoxon_test", "randomization_test", "bootstrap_test", "tukey_hsd", "tukey_hsd_classical",
+    "t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "tukey_hsd", "tukey_hsd_classical",
     "TUKEY_TESTS", "residual_variance",
 ]
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey", "tukey-randomised")
-TUKEY_TESTS = ("tukey", "tukey-randomised")  # one family over all systems: no further correction
 CORRECTIONS = ("none", "holm", "bonferroni", "hommel", "bh", "by")
 TIES = ("inclusive", "strict")
-DEFAULT_RESAMPLES = {"randomization": 10_000, "bootstrap": 1_000, "tukey-randomised": 5_000}
 # A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
 # from its values (see _screen_floor for why this suffices).
 _SCREEN = 1e-7
@@ -96,8 +98,8 @@ class PairwiseResult:
     Attributes
     ----------
     test : str
-        ``"t"``, ``"wilcoxon"``, ``"randomization"``, ``"bootstrap"``, ``"tukey"`` (classical) or
-        ``"tukey-randomised"``.
+        The name of the test in :mod:`cranfield.meta.registry` (``"t"``, ``"wilcoxon"``, ``"sign"``,
+        ``"randomization"``, ``"bootstrap"``, ``"tukey"`` (classical), ``"tukey-randomised"``, ...).
     measure : str
     systems : tuple of str
         The S system names.
@@ -109,10 +111,11 @@ class PairwiseResult:
         mean(i) − mean(j).
     statistic : ndarray, shape (P,)
         The test's statistic on the observed data: t (t-test and bootstrap), W (Wilcoxon),
-        the mean difference (randomisation) or |mean difference| (Tukey HSD).
+        the topics where i wins (sign test), the mean difference (randomisation), q (Tukey HSD)
+        or |mean difference| (randomised Tukey HSD).
     pvalue : ndarray, shape (P,)
-        The p-value or achieved significance level (ASL); NaN where undefined (the t-test and
-        Wilcoxon test of two systems with identical scores).
+        The p-value or achieved significance level (ASL); NaN where undefined (the t-test,
+        Wilcoxon and sign tests of two systems with identical scores).
     pvalue_adjusted : ndarray, shape (P,)
         ``pvalue`` after the multiple-comparison ``correction`` (equal to it for ``"none"``).
     correction : str
@@ -394,6 +397,79 @@ def _wilcoxon_rows(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return statistic, pvalue
 
 
+def sign_test(data: Any, *, measure: str | None = None, correction: str = "none",
+              baseline: str | int | None = None) -> PairwiseResult:
+    """Two-sided exact sign test for every pair of systems: the binomial test of the topics
+    where system i wins against those where it loses, ties dropped.
+
+    A topic is a win of i when x_i(t) > x_j(t), a loss when x_i(t) < x_j(t), and a tie when the
+    two scores are equal under docs/conventions.md#equality (the wins, ties and losses that
+    ``compare`` prints); ties are dropped. With n = wins + losses, k = wins and m = min(k, n − k),
+    under H0 (a win as likely as a loss) k ~ Binomial(n, 1/2) and
+
+        p = min(1, 2·P(X ≤ m)) = min(1, Σ_{i=0..m} C(n, i) / 2^(n−1)),
+
+    scipy's ``binomtest(k, n, 0.5).pvalue``, computed exactly: the sum of binomial coefficients in
+    integers and one correctly rounded division, so p is the float nearest the true value on any
+    machine (no BLAS, no threads). Two systems without a win or a loss (n = 0) give p = NaN.
+
+    Parameters are those of :func:`t_test`.
+
+    Returns
+    -------
+    PairwiseResult
+        ``statistic`` is k, the topics where i wins.
+
+    References
+    ----------
+    D. Hull. Using statistical testing in the evaluation of retrieval experiments. SIGIR 1993.
+    M. D. Smucker, J. Allan, B. Carterette. A comparison of statistical significance tests for
+    information retrieval evaluation. CIKM 2007.
+    W. J. Conover. Practical Nonparametric Statistics, 3rd ed., Wiley 1999, §3.4.
+
+    Examples
+    --------
+    >>> x = [[0.2, 0.1], [0.5, 0.3], [0.4, 0.4], [0.9, 0.6]]   # 3 wins, 1 tie: p = 2 · 1/8
+    >>> r = sign_test(x)
+    >>> float(r.statistic[0]), float(r.pvalue[0])
+    (3.0, 0.25)
+    """
+    check_choice(correction, "correction", CORRECTIONS)
+    setup = _setup(data, measure, baseline)
+    columns, pairs = _columns(setup), setup.pairs
+    wins = np.empty(len(pairs), dtype=np.int64)
+    decided = np.empty(len(pairs), dtype=np.int64)
+    for block in chunks(len(pairs), 3 * columns.shape[1]):
+        a, b = columns[pairs[block, 0]], columns[pairs[block, 1]]
+        d, tie = a - b, equal(a, b)
+        wins[block] = ((d > 0) & ~tie).sum(axis=1)
+        decided[block] = (~tie).sum(axis=1)
+    pvalue = _sign_pvalues(decided, np.minimum(wins, decided - wins))
+    return _result("sign", setup, wins.astype(np.float64), pvalue, correction)
+
+
+def _sign_pvalues(n: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """min(1, 2·P(X ≤ m)) for X ~ Binomial(n, 1/2), elementwise (m ≤ n/2; NaN where n = 0):
+    Σ_{i<=m} C(n, i) summed in Python integers and divided by 2^(n−1) once (int / int is
+    correctly rounded), once for each distinct (n, m)."""
+    p = np.full(n.shape, np.nan)
+    cases = n > 0
+    if not cases.any():
+        return p
+    found, where = np.unique(np.stack([n[cases], m[cases]]), axis=1, return_inverse=True)
+    values: list[float] = []
+    for size in np.unique(found[0]).tolist():  # columns of ``found`` are sorted by n, then m
+        tails = found[1][found[0] == size].tolist()
+        coefficient, total, sums = 1, 0, []
+        for i in range(max(tails) + 1):
+            total += coefficient  # Σ_{i' <= i} C(size, i')
+            sums.append(total)
+            coefficient = coefficient * (size - i) // (i + 1)
+        values += [min(1.0, sums[tail] / 2 ** (size - 1)) for tail in tails]
+    p[cases] = np.asarray(values)[where.ravel()]
+    return p
+
+
 # --------------------------------------------------------------------------- randomisation
 def randomization_test(data: Any, *, measure: str | None = None, n_resamples: int = 10_000, rng: Any = None,
                        correction: str = "none", baseline: str | int | None = None,
@@ -427,7 +503,7 @@ def randomization_test(data: Any, *, measure: str | None = None, n_resamples: in
     0.244
     """
     check_choice(correction, "correction", CORRECTIONS)
-    b = check_count(n_resamples, "number of resamples B (n_resamples)")
+    b = check_resamples(n_resamples, "number of resamples B (n_resamples)")
     setup = _setup(data, measure, baseline)
     columns = _columns(setup)
     observed = np.empty(len(setup.pairs))
@@ -505,7 +581,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     (0.137, 0.125)
     """
     check_choice(correction, "correction", CORRECTIONS)
-    b = check_count(n_resamples, "number of resamples B (n_resamples)")
+    b = check_resamples(n_resamples, "number of resamples B (n_resamples)")
     level = check_alpha(alpha)
     setup = _setup(data, measure, baseline, min_topics=2)
     columns, pairs = _columns(setup), setup.pairs
@@ -897,7 +973,7 @@ def tukey_hsd(data: Any, *, measure: str | None = None, n_resamples: int = 5_000
     >>> tukey_hsd(x, n_resamples=1000, rng=1).pvalue.tolist()
     [0.289, 0.91, 0.051]
     """
-    b = check_count(n_resamples, "number of resamples B (n_resamples)")
+    b = check_resamples(n_resamples, "number of resamples B (n_resamples)")
     check_choice(tie, "tie rule", TIES)
     setup = _setup(data, measure, baseline)
     ranges = _tukey_ranges(setup.matrix.values, resample_blocks(b, rng), client)
@@ -992,12 +1068,13 @@ class _PermutedRanges:
 
 # --------------------------------------------------------------------------- dispatcher
 def check_test(test: str, correction: str = "none") -> tuple[str, str]:
-    """``(test, correction)`` when ``test`` is one of :data:`TESTS` and ``correction`` one of
-    :data:`CORRECTIONS` that applies to it (Tukey HSD takes none), else the error."""
-    check_choice(test, "test", TESTS)
+    """``(test, correction)`` when ``test`` is a registered test (:func:`~cranfield.meta.registry.names`)
+    and ``correction`` one of :data:`CORRECTIONS` that applies to it (a test over all systems,
+    Tukey HSD, takes none), else the error."""
+    spec = lookup(test)
     check_choice(correction, "correction", CORRECTIONS)
-    if test in TUKEY_TESTS and correction != "none":
-        raise CranfieldError("Tukey HSD controls the family-wise error rate itself: "
+    if spec.all_systems and correction != "none":
+        raise CranfieldError(f"{spec.title[:1].upper()}{spec.title[1:]} controls the family-wise error rate itself: "
                              "use no correction (--correction none)")
     return test, correction
 
@@ -1006,9 +1083,9 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
                   rng: Any = None, alpha: float = 0.05, correction: str = "none",
                   baseline: str | int | None = None, tie: str = "inclusive", keep_null: bool = False,
                   client: Any = None) -> PairwiseResult:
-    """Run one of :data:`TESTS` by name with the options that apply to it.
+    """Run a registered test (:mod:`cranfield.meta.registry`) by name with the options that apply to it.
 
-    ``n_resamples=None`` takes the test's default (:data:`DEFAULT_RESAMPLES`); ``alpha`` is
+    ``n_resamples=None`` takes the test's default B (``DEFAULT_RESAMPLES``); ``alpha`` is
     kept in the result (and sets the bootstrap's Δ); ``correction`` must be ``"none"`` for
     the Tukey HSD tests, which control the family-wise error themselves; ``tie`` applies to the
     randomised Tukey HSD only. ``"tukey"`` is the classical test (:func:`tukey_hsd_classical`),
@@ -1017,21 +1094,44 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
     check_test(test, correction)
     check_choice(tie, "tie rule", TIES)
     level = check_alpha(alpha)
-    if test in ("t", "wilcoxon"):
-        fn = t_test if test == "t" else wilcoxon_test
-        result = fn(data, measure=measure, correction=correction, baseline=baseline)
-    elif test == "tukey":
-        result = tukey_hsd_classical(data, measure=measure, baseline=baseline)
-    else:
-        b = DEFAULT_RESAMPLES[test] if n_resamples is None else n_resamples
-        if test == "tukey-randomised":
-            result = tukey_hsd(data, measure=measure, n_resamples=b, rng=rng, tie=tie, baseline=baseline,
-                               client=client)
-        elif test == "bootstrap":
-            result = bootstrap_test(data, measure=measure, n_resamples=b, rng=rng, alpha=level,
-                                    correction=correction, baseline=baseline, keep_null=keep_null,
-                                    client=client)
-        else:
-            result = randomization_test(data, measure=measure, n_resamples=b, rng=rng, correction=correction,
-                                        baseline=baseline, keep_null=keep_null, client=client)
+    spec = lookup(test)
+    result = spec.run(data, measure=measure, baseline=baseline, correction=correction,
+                      n_resamples=spec.resamples(n_resamples), rng=rng, alpha=level, tie=tie, keep_null=keep_null,
+                      client=client)
     return result if result.alpha == level else replace(result, alpha=level)
+
+
+# --------------------------------------------------------------------------- the registered tests
+# One declaration per test (docs/meta.md#adding-a-test); their order is that of --test's choices.
+register(SignificanceTest(
+    "t", t_test, title="paired t-test", summary="paired t-test (scipy ttest_rel)",
+    cite="Student, Biometrika 1908; Smucker, Allan & Carterette, CIKM 2007"))
+register(SignificanceTest(
+    "wilcoxon", wilcoxon_test, title="Wilcoxon signed-rank test", summary="signed-rank test",
+    cite="Wilcoxon, Biometrics Bulletin 1945; Hull, SIGIR 1993"))
+register(SignificanceTest(
+    "sign", sign_test, title="sign test",
+    summary="exact binomial sign test of the topics' wins and losses, ties dropped",
+    cite="Hull, SIGIR 1993; Smucker, Allan & Carterette, CIKM 2007; Conover, Practical Nonparametric "
+         "Statistics, 1999, §3.4"))
+register(SignificanceTest(
+    "randomization", randomization_test, title="randomisation test", summary="Fisher's sign-flip test",
+    cite="Fisher, The Design of Experiments, 1935; Smucker, Allan & Carterette, CIKM 2007",
+    default_resamples=10_000))
+register(SignificanceTest(
+    "bootstrap", bootstrap_test, title="paired bootstrap test", summary="Sakai's studentised paired bootstrap",
+    cite="Sakai, SIGIR 2006; Sakai, WWW 2012, Figures 2–3", default_resamples=1_000))
+register(SignificanceTest(
+    "tukey", tukey_hsd_classical, title="Tukey HSD",
+    summary="Tukey's HSD over all runs from the two-way ANOVA without replication (topics x runs: residual "
+            "variance, studentized range; with Sakai's ES_HSD)",
+    cite="Sakai, SIGIR Forum 2014, §3; Sakai, Laboratory Experiments in Information Retrieval, "
+         "2018, §4.4", all_systems=True))
+register(SignificanceTest(
+    "tukey-randomised", tukey_hsd, title="randomised Tukey HSD", summary="Carterette's randomised Tukey HSD",
+    cite="Carterette, TOIS 2012; Sakai, WWW 2012, Figure 4", default_resamples=5_000, all_systems=True))
+
+# The built-in tests, as names (names() and lookup() also see tests registered later).
+TESTS = names()
+TUKEY_TESTS = tuple(name for name in TESTS if lookup(name).all_systems)  # one family over all systems
+DEFAULT_RESAMPLES = {spec.name: spec.default_resamples for spec in resampling()}

@@ -1,6 +1,7 @@
 """The HTML report: one self-contained page a researcher can attach to an e-mail (docs/report-html.md).
 
-:func:`html_report` turns a :class:`~cranfield.render.report.Report` into one HTML document:
+:func:`html_report` turns the data of a :class:`~cranfield.render.report.Report` (a
+:class:`~cranfield.analysis.report.ReportData`, computed once; nothing is scored here) into one HTML document:
 inline CSS, every figure an inline SVG (large raster layers, such as a heat map, are PNG data
 inside the SVG), no script, and a Content-Security-Policy that forbids every request (only
 ``data:`` images and inline styles are allowed), so the page loads nothing from anywhere when it
@@ -28,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._display import measure_digits, run_letter
 from cranfield._version import __version__
-from cranfield.analysis import report_data
+from cranfield.analysis.report import ReportData
 from cranfield.render import plots
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
@@ -105,7 +107,7 @@ def _collapsible(summary: str, body: str, open_: bool) -> str:
     return f"<details{' open' if open_ else ''}><summary>{summary}</summary>{body}</details>"
 
 
-def _settings(report: Any) -> str:
+def _settings(report: ReportData) -> str:
     s = dict(report.settings)
     evaluation = dict(s.pop("evaluation", {}) or {})
     rows = [("cranfield", __version__)]
@@ -155,7 +157,7 @@ def short_run_names(runs: Sequence[str]) -> list[str]:
     return short if all(short) and len(set(short)) == len(short) else list(runs)
 
 
-def _mark(report: Any, mark: list[str], many: bool) -> str:
+def _mark(report: ReportData, mark: list[str], many: bool) -> str:
     """A cell's significance mark: with a baseline ▲ (significantly better) or ▼ (worse), in
     colour with a title; else the letters of the runs it beats, as a superscript."""
     if not mark:
@@ -168,12 +170,13 @@ def _mark(report: Any, mark: list[str], many: bool) -> str:
     shown = ("," if many else "").join(mark)
     if len(mark) > 8:
         shown = f"{len(mark)} runs"
-    return f'<sup title="significantly better than {esc(" ".join(mark))}">{esc(shown)}</sup>'
+    say = f"significantly better than {esc(' '.join(mark))}"
+    return f'<sup title="{say}" aria-label="{say}">{esc(shown)}</sup>'
 
 
-def _results_table(report: Any, pairs: bool = True, names: Sequence[str] | None = None) -> str:
-    from cranfield.render.report import measure_digits, run_letter
-
+def _results_table(report: ReportData, legend: str, pairs: bool = True, names: Sequence[str] | None = None) -> str:
+    """The results table: a row per run, per measure its mean, significance mark and interval; the
+    ``legend`` below it; then (``pairs``) the per-pair tables."""
     results, comparisons = report.results, report.comparisons
     names = list(results.runs) if names is None else list(names)
     means = results.summary()
@@ -199,7 +202,7 @@ def _results_table(report: Any, pairs: bool = True, names: Sequence[str] | None 
                          f'<span class="ci">[{_number(lo, digits[m])}, {_number(hi, digits[m])}]</span></td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
-    out.append(f'<p class="note">{esc(report.legend("html"))} Bold: the best mean per measure over '
+    out.append(f'<p class="note">{esc(legend)} Bold: the best mean per measure over '
                f"{len(results.topics)} topics; below each mean its {confidence:.0%} t confidence interval.</p>")
     if pairs:
         out.append(_pairs(report, digits, names))
@@ -207,21 +210,19 @@ def _results_table(report: Any, pairs: bool = True, names: Sequence[str] | None 
     return "\n".join(out)
 
 
-def notebook_html(report: Any) -> str:
+def notebook_html(report: ReportData, legend: str) -> str:
     """What a notebook shows for a :class:`~cranfield.render.report.Report` (its ``_repr_html_``):
     the results table of the page (means, significance marks, intervals, the legend), styled
     in its own ``div``, without the page, the figures and the per-pair tables."""
     style = ("<style>.cranfield-report .best{font-weight:700}.cranfield-report .ci{color:#666;font-size:.85em}"
              ".cranfield-report .n{text-align:right}.cranfield-report sup{color:#0550ae}"
              ".cranfield-report .better{color:#1a7f37}.cranfield-report .worse{color:#cf222e}</style>")
-    return f'<div class="cranfield-report">{style}{_results_table(report, pairs=False)}</div>'
+    return f'<div class="cranfield-report">{style}{_results_table(report, legend, pairs=False)}</div>'
 
 
-def _pairs(report: Any, digits: list[int], names: Sequence[str]) -> str:
+def _pairs(report: ReportData, digits: list[int], names: Sequence[str]) -> str:
     """Per measure, the pairs compared: difference, intervals, effect size, wins/ties/losses,
     p-values; a significant pair's difference marked ▲ (the first run is better) or ▼ (worse)."""
-    from cranfield.render.report import run_letter
-
     out = []
     marks = report.markers()
     for m, c in enumerate(report.comparisons):
@@ -241,7 +242,8 @@ def _pairs(report: Any, digits: list[int], names: Sequence[str]) -> str:
             sig = ' class="sig"' if c.significant[k] else ""
             better = ("+" in marks[i][m]) if report.baseline is not None else (run_letter(j) in marks[i][m])
             word = "better" if better else "worse"
-            arrow = (f' <span class="{word}" title="{esc(names[i])} is significantly {word}">'
+            say = f"{esc(names[i])} is significantly {word} than {esc(names[j])}"
+            arrow = (f' <span class="{word}" title="{say}" aria-label="{say}">'
                      f'{"▲" if better else "▼"}</span>') if c.significant[k] else ""
             rows.append(
                 f'<tr{sig}><td title="{esc(c.runs[i])}">{esc(names[i])}</td>'
@@ -259,7 +261,7 @@ def _pairs(report: Any, digits: list[int], names: Sequence[str]) -> str:
     return "\n".join(out)
 
 
-def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarray, results: Any) -> str:
+def _measure_section(report: ReportData, m: int, means: np.ndarray, order_by: np.ndarray, results: Any) -> str:
     """The figures of measure ``m``; ``results`` is the report's, its runs named for the reader."""
     name = results.measures[m]
     many = len(results.runs) > OPEN_RUNS
@@ -291,49 +293,74 @@ def _measure_section(report: Any, m: int, means: np.ndarray, order_by: np.ndarra
                                    [results.runs[s] for s in others], baseline, name)
             body += _figure(fig, f"difference-all-{m}", f"Every run's sorted per-topic differences against "
                             f"{esc(baseline)} (the best {plots.TOP_RUNS} named).")
+        body += _collapsible(f"Per-topic table: {esc(name)} of the baseline and each run's difference",
+                             _topic_table(results, m, b, shown), False)
         out.append(_collapsible("Per-topic difference against the baseline", body, True))
     out.append("</section>")
     return "\n".join(out)
 
 
-def _data_sections(report: Any, order: np.ndarray, results: Any) -> tuple[list[str], list[tuple[str, str]]]:
-    """Sections computed from the evaluator and the runs (precision–recall, diversity, run lengths);
-    ``results`` is the report's, its runs named for the reader."""
-    evaluator, runs = report.evaluator, report.runs
-    if evaluator is None or not runs:
+def _topic_table(results: Any, m: int, b: int, runs: Sequence[int]) -> str:
+    """Per topic (in the results' order), the baseline's score on measure ``m`` and each of ``runs``'
+    difference from it: ▲ and green where the run scores higher, ▼ and red where lower (for a loss
+    such as EE-L the signs are the measure's, not better or worse)."""
+    values = results.values[:, m, :]
+    digits = measure_digits(results.summary()[:, m])
+    head = "".join(f'<th class="n" title="{esc(results.runs[s])}">Δ {esc(results.runs[s])}</th>' for s in runs)
+    rows = []
+    for t, topic in enumerate(results.topics):
+        cells = [f"<td>{esc(topic)}</td>", f'<td class="n">{_number(values[b, t], digits)}</td>']
+        for s in runs:
+            d = float(values[s, t] - values[b, t])
+            up = d > 0
+            sign = "" if not math.isfinite(d) or d == 0 else (
+                f' <span class="{"better" if up else "worse"}" aria-label="{"higher" if up else "lower"} than the '
+                f'baseline">{"▲" if up else "▼"}</span>')
+            cells.append(f'<td class="n">{_number(d, digits)}{sign}</td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'<div class="wrap"><table class="topics"><thead><tr><th>topic</th><th class="n">'
+            f'{esc(results.runs[b])}</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _data_sections(report: ReportData, order: np.ndarray, results: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """Sections of the figures drawn from the qrels and the runs (precision–recall, diversity, run
+    lengths), from the report's figure data; ``results`` is the report's, its runs named for the reader."""
+    figures = report.figures
+    if figures is None:
         return ['<section id="curves"><h2>Curves</h2><p class="note">The precision–recall curves, intent coverage '
                 "and run lengths need the qrels and runs: build the report with <code>Report(qrels, runs, "
                 "measures)</code> rather than <code>Report.from_results</code>.</p></section>"], []
     names = list(results.runs)
     out, toc = [], []
-    precision = report_data.precision_recall(evaluator, runs)
     out.append('<section id="precision-recall"><h2>Interpolated precision–recall</h2>' + _figure(
-        plots.precision_recall_figure(np.array(report_data.RECALL_LEVELS), precision, names, order),
+        plots.precision_recall_figure(figures.recall_levels, figures.precision, names, order),
         "precision-recall", "Interpolated precision at the 11 recall levels (trec_eval's iprec_at_recall, "
         "IPrec@r), mean over topics.") + "</section>")
     toc.append(("precision-recall", "Precision–recall"))
-    if evaluator.collection.diversity:
-        depth = report_data.COVERAGE_DEPTH
-        labels, coverage = report_data.intent_coverage(evaluator, runs, depth)
-        irec = report_data.intent_recall(evaluator, runs)
-        body = _figure(plots.coverage_figure(coverage, names, labels, depth, order), "intent-coverage",
-                       f"Per-intent coverage: each intent (topic:intent) covered by a document relevant to it in the "
-                       f"first {depth} ranks (IA(Success@{depth})'s per-intent value), best run on top.")
-        body += _figure(plots.intent_recall_figure(np.array(report_data.IREC_DEPTHS), irec, names, order),
+    if figures.coverage is not None and figures.irec is not None:
+        depth = figures.coverage_depth
+        typed = ", then (nav) or (inf), its type" if any(x.endswith(("(nav)", "(inf)"))
+                                                              for x in figures.coverage_labels) else ""
+        body = _figure(plots.coverage_figure(figures.coverage, names, figures.coverage_labels, depth, order),
+                       "intent-coverage",
+                       f"Per-intent coverage: each intent (topic:intent{typed}; hover a column for its label) "
+                       f"covered by a document relevant to it in the first {depth} ranks (IA(Success@{depth})'s "
+                       "per-intent value), best run on top.")
+        body += _figure(plots.intent_recall_figure(figures.irec_depths, figures.irec, names, order),
                         "intent-recall", "I-rec (subtopic recall) at depths 1–20, mean over topics.")
         out.append('<section id="diversity"><h2>Intents</h2>'
                    + _collapsible("Per-intent coverage and I-rec at depth", body, len(names) <= OPEN_RUNS * 2)
                    + "</section>")
         toc.append(("diversity", "Intents"))
-    groups = report_data.group_exposure(results)
+    groups = report.group_exposure()
     if groups is not None:
         out.append('<section id="group-exposure"><h2>Exposure per group</h2>' + _figure(
             plots.group_exposure_figure(groups[0], groups[1], names, list(results.group_ids or []), order),
             "group-exposure", "Each group's share of the attention 1/log2(max(rank, 2)), mean over samples and "
             "topics, against the target distribution (AWRF compares the two per ranking).") + "</section>")
         toc.append(("group-exposure", "Exposure per group"))
-    if report_data.has_truncation_measures(results.measure_specs):
-        lengths = report_data.run_lengths(evaluator, runs)
+    if figures.lengths is not None:
+        lengths = figures.lengths
         out.append('<section id="run-lengths"><h2>Run lengths</h2>' + _collapsible(
             "Documents returned per topic", _figure(
                 plots.run_lengths_figure(lengths, names, order), "run-lengths",
@@ -358,12 +385,12 @@ def _page_foot() -> list[str]:
             f"<code>{esc(CSP)}</code>.</footer>", "</main></body></html>"]
 
 
-def html_report(report: Any) -> str:
-    """The :class:`~cranfield.render.report.Report` as one self-contained HTML page (see the module
-    docstring): settings and provenance, the results table with significance and confidence
-    intervals, per measure the ranking, score distributions and per-topic differences, the
-    precision–recall curves, intent coverage and I-rec (diversity qrels) and run lengths
-    (truncation-aware measures). Nothing is loaded at view time."""
+def html_report(report: ReportData, legend: str) -> str:
+    """A report's data as one self-contained HTML page (see the module docstring): the results
+    table with significance and confidence intervals (``legend`` says what the marks mean: the
+    test and the correction), per measure the ranking, score distributions and per-topic
+    differences, the precision–recall curves, intent coverage and I-rec (diversity qrels) and run
+    lengths (truncation-aware measures), settings and provenance last. Nothing is loaded at view time."""
     results = dataclasses.replace(report.results, runs=short_run_names(report.results.runs))
     means = report.results.summary()
     order = plots.run_order(means[:, 0]) if results.measures else np.arange(len(results.runs))
@@ -381,7 +408,7 @@ def html_report(report: Any) -> str:
         f'<p class="note">{len(results.topics)} topics; runs: {esc(_short_list(results.runs))}. Made by cranfield '
         f"{esc(__version__)}.</p>",
         "<nav><ul>" + "".join(f'<li><a href="#{esc(k)}">{esc(v)}</a></li>' for k, v in toc) + "</ul></nav></header>",
-        _results_table(report, names=results.runs),
+        _results_table(report, legend, names=results.runs),
         *[_measure_section(report, m, means, order, results) for m in range(len(results.measures))],
         *data,
         judges,
@@ -391,7 +418,7 @@ def html_report(report: Any) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _judges_section(report: Any) -> str:
+def _judges_section(report: ReportData) -> str:
     """The agreement of other judges' qrels with the report's (docs/judges.md), as tables; empty
     without judges."""
     tables = report.judge_tables()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,7 +20,9 @@ from cranfield.analysis.repro import ReproResult
 from cranfield.analysis.truncation import TruncationResult
 from cranfield.errors import CranfieldError, check_int, invalid
 from cranfield.evaluation.evaluator import Results
-from cranfield.meta.power import DiscriminativePower
+
+if TYPE_CHECKING:
+    from cranfield.meta.power import DiscriminativePower
 
 PLOT_FORMATS = ("png", "svg", "pdf", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 
@@ -234,6 +236,26 @@ def plot_label(text: Any, limit: int = 40) -> str:
     return text.replace("$", r"\$")
 
 
+HOVER_PREFIX = "hover-"
+"""The gid prefix of an artist whose SVG element gets a ``<title>`` (:func:`hover`)."""
+
+
+def hover(artist: Any, text: str) -> None:
+    """Give ``artist`` the tooltip ``text``: :func:`figure_svg` writes it as the SVG ``<title>`` of the
+    artist's element, which browsers show on hover and screen readers read (the text is carried,
+    hex-encoded, in the artist's gid, and escaped when written)."""
+    artist.set_gid(HOVER_PREFIX + str(text).encode("utf-8").hex())
+
+
+def _hover_bars(ax: Any, x: np.ndarray, bottom: Any, height: Any, texts: Sequence[str]) -> None:
+    """Invisible bars one unit wide centred on ``x``, each with a tooltip (:func:`hover`): the
+    hover targets of a figure's columns."""
+    for bar, text in zip(ax.bar(x, height, width=1.0, bottom=bottom, color="none", edgecolor="none",
+                                linewidth=0, label="_hover"), texts):
+        bar.set_facecolor((1, 1, 1, 0))  # painted (so it can be hovered) but transparent
+        hover(bar, text)
+
+
 def run_order(means: np.ndarray) -> np.ndarray:
     """Run indices by decreasing mean (NaN last, ties in input order)."""
     means = np.asarray(means, dtype=float)
@@ -322,7 +344,8 @@ def draw_differences(ax: Any, diffs: np.ndarray, topics: Sequence[str], runs: Se
                      measure: str) -> None:
     """Per-topic differences against the baseline sorted by size, as TREC overview papers draw
     them. One run (``diffs`` of shape (T,) or (1, T)): filled bars, positive (the run is better) in
-    blue and negative in red, titled with its wins, ties and losses. Several runs (R, T): each
+    blue and negative in red, titled with its wins, ties and losses, each topic's bar with its id
+    and difference as a tooltip (:func:`hover`). Several runs (R, T): each
     run's sorted differences as a step line (the first :data:`TOP_RUNS` coloured and named)."""
     d = np.atleast_2d(np.asarray(diffs, dtype=float))
     if d.shape[0] == 1:
@@ -335,6 +358,7 @@ def draw_differences(ax: Any, diffs: np.ndarray, topics: Sequence[str], runs: Se
                   gid="better")
         ax.stairs(np.where(y < 0, y, 0.0), edges, fill=True, color="C3", label=f"{plot_label(baseline)} better",
                   gid="worse")
+        _hover_bars(ax, np.arange(y.size) + 0.5, 0.0, y, [f"topic {topics[t]}: Δ {v:+.4f}" for t, v in zip(order, y)])
         if y.size <= 60:
             ax.set_xticks(np.arange(y.size) + 0.5, [plot_label(topics[t], 12) for t in order], rotation=90,
                           fontsize=6)
@@ -396,17 +420,30 @@ def draw_intent_recall(ax: Any, depths: np.ndarray, irec: np.ndarray, runs: Sequ
 def draw_coverage(ax: Any, coverage: np.ndarray, runs: Sequence[str], labels: Sequence[str], depth: int,
                   order: np.ndarray | None = None) -> Any:
     """Heat map of runs × intents (S, N): the fraction of each intent covered (a document relevant
-    to it in the first ``depth`` ranks); the best run on top. Returns the image."""
+    to it in the first ``depth`` ranks); the best run on top; each intent's column has its label as a
+    tooltip (:func:`hover`). Returns the image."""
     order = np.arange(len(runs)) if order is None else np.asarray(order)
     grid = np.asarray(coverage, dtype=float)[order[::-1]]
     image = ax.imshow(grid, cmap="Greens", vmin=0, vmax=1, aspect="auto", interpolation="nearest",
                       origin="lower", extent=(-0.5, grid.shape[1] - 0.5, 0.5, grid.shape[0] + 0.5))
+    _hover_bars(ax, np.arange(grid.shape[1]), 0.5, grid.shape[0], [str(x) for x in labels])
+    ax.set_xlim(-0.5, grid.shape[1] - 0.5)
+    ax.set_ylim(0.5, grid.shape[0] + 0.5)
     _run_ticks(ax, [runs[s] for s in order[::-1]])
+    topics = [str(x).rsplit(":", 1)[0] for x in labels]
+    starts = [k for k in range(len(topics)) if k == 0 or topics[k] != topics[k - 1]]
     if len(labels) <= 60:
-        ax.set_xticks(np.arange(len(labels)), [plot_label(x, 16) for x in labels], rotation=90, fontsize=6)
+        ax.set_xticks(np.arange(len(labels)), [plot_label(x, 20) for x in labels], rotation=90, fontsize=6)
+        ax.set_xlabel(f"intents (topic:intent), covered in the first {depth} ranks")
+    elif len(starts) <= 60:  # too many intents to name: each topic named at its first intent, topics ruled off
+        ax.set_xticks(np.array(starts, dtype=float), [plot_label(topics[k], 12) for k in starts], rotation=90,
+                      fontsize=6)
+        for k in starts[1:]:
+            ax.axvline(k - 0.5, color="0.6", linewidth=0.4)
+        ax.set_xlabel(f"intents by topic (hover a column: topic:intent), covered in the first {depth} ranks")
     else:
         ax.set_xticks([])
-    ax.set_xlabel(f"intents (topic:intent), covered in the first {depth} ranks")
+        ax.set_xlabel(f"intents (hover a column: topic:intent), covered in the first {depth} ranks")
     return image
 
 
@@ -481,7 +518,8 @@ def ranking_figure(results: Results, measure: int | str, ci: np.ndarray | None =
 def difference_figure(results: Results, measure: int | str, baseline: int | str,
                       runs: Sequence[int | str] | None = None, columns: int = 2) -> Any:
     """Per-topic differences against ``baseline``, sorted by size: one panel per run of ``runs``
-    (names or indices; default every other run, best first), ``columns`` panels a row."""
+    (names or indices; default every other run, best first), ``columns`` panels a row, on one
+    y scale (the panels compare at a glance)."""
     m, b = measure_index(results, measure), baseline_index(results, baseline)
     if runs is None:
         picked = [int(s) for s in run_order(topic_means(results)[:, m]) if s != b]
@@ -492,7 +530,7 @@ def difference_figure(results: Results, measure: int | str, baseline: int | str,
     columns = min(columns, len(picked))
     rows = -(-len(picked) // columns)
     fig = new_figure(figsize=(5 * columns, 2.8 * rows), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(rows, columns, squeeze=False)).ravel()
+    axes = np.atleast_1d(fig.subplots(rows, columns, squeeze=False, sharey=True)).ravel()
     base = results.values[b, m]
     for ax, s in zip(axes, picked):
         draw_differences(ax, results.values[s, m] - base, results.topics, [results.runs[s]], results.runs[b],
@@ -575,7 +613,9 @@ def plot_results(results: Results, path: str | os.PathLike[str], *, baseline: in
 def figure_svg(fig: Any) -> str:
     """``fig`` as inline SVG text for an HTML page: text kept as ``<text>`` elements (matplotlib
     escapes it: a run tagged ``<script>`` is drawn as those characters), without the XML prolog,
-    DOCTYPE and metadata, with ids unique to this figure."""
+    DOCTYPE and metadata, with ids unique to this figure; an artist given a tooltip (:func:`hover`)
+    becomes a group with that ``<title>`` (escaped)."""
+    import html
     import io
     import re
 
@@ -586,7 +626,9 @@ def figure_svg(fig: Any) -> str:
         fig.savefig(buf, format="svg", metadata={"Date": None})
     text = buf.getvalue()
     text = text[text.index("<svg"):]
-    return re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+    return re.sub(f'<g id="{HOVER_PREFIX}([0-9a-f]*)">', lambda m: "<g><title>" + html.escape(
+        bytes.fromhex(m[1]).decode("utf-8"), quote=False) + "</title>", text)
 
 
 def figure_png(fig: Any, dpi: int = 96) -> bytes:
