@@ -51,6 +51,7 @@ def test_labels_are_the_words():
         assert scores[i] == (0 if word == "∅" else sum(ch != "x" for ch in word.split("."))), word
 
 
+@pytest.mark.slow
 def test_paper_000_table_1():
     """h = 10, m = 2, ten relevant documents per aspect: ACT violates Irrelevance Monotonicity in
     29,496 of 29,523 cases, AP-IA Redundancy in all 2,026, both violate induced relations; none of

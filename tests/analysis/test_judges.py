@@ -151,6 +151,7 @@ def run_cli(capsys, *args):
     return code, out, err
 
 
+@pytest.mark.slow
 def test_cli_formats(capsys, files, tmp_path):
     args = [QRELS, f"llm={files['judge_path']}", "--runs", *RUNS, "-m", "P@10", "--ci-B", "50"]
     code, table, err = run_cli(capsys, "judges", *args)
@@ -190,6 +191,7 @@ def test_cli_errors_are_one_line(capsys, tmp_path):
     assert code == 2 and "{judge}" in err
 
 
+@pytest.mark.slow
 def test_workers_give_the_same_bytes(capsys, files):
     pytest.importorskip("distributed")
     args = ["judges", QRELS, files["judge_path"], "--runs", *RUNS, "-m", "AP", "--ci-B", "100",

@@ -54,11 +54,13 @@ def rows() -> dict[tuple[str, str], dict]:
     return {(r["measure"], r["property"]): r for r in json.loads(out.getvalue())}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("measure, prop", list(PAPER))
 def test_table_1_cell(rows, measure, prop):
     assert rows[measure, prop]["holds"] is PAPER[measure, prop], rows[measure, prop]
 
 
+@pytest.mark.slow
 def test_every_row_says_what_it_counts(rows):
     assert {r["counted"] for r in rows.values()} == {"instances", "candidate n", "candidate m"}
     # AP's Shallowness holds with violations among the candidate m: the count alone would mislead

@@ -81,6 +81,7 @@ def report_seconds(tmp_path: Path) -> tuple[float, float]:
     return ready, time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_any_moment_of_a_report(tmp_path: Path) -> None:
     """SIGINT at delays spread over reading, scoring, drawing and writing a report: exit 130, one
     line, and neither the report nor a temporary file of it."""

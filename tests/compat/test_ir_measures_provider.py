@@ -57,6 +57,7 @@ def test_registered_under_its_name(provider):
     assert provider not in im.DefaultPipeline.providers
 
 
+@pytest.mark.slow
 def test_per_topic_parity_with_pytrec_eval_on_robust03(provider, robust):
     """Every shared trec_eval measure, every topic of the four robust03 runs, as pytrec_eval computes it."""
     qrels, runs = robust
@@ -73,6 +74,7 @@ def test_per_topic_parity_with_pytrec_eval_on_robust03(provider, robust):
     assert worst < 1e-12
 
 
+@pytest.mark.slow
 def test_calc_aggregate_agrees(provider, robust):
     qrels, runs = robust
     for run in runs:
@@ -269,7 +271,7 @@ def _by_rank(run: list) -> dict[str, dict[str, float]]:
     return {q: {d: -float(k) for k, (_, _, d) in enumerate(sorted(items))} for q, items in docs.items()}
 
 
-@pytest.mark.parametrize("collection", ["robust03", "web2012"])
+@pytest.mark.parametrize("collection", [pytest.param("robust03", marks=pytest.mark.slow), "web2012"])
 def test_cwl_measures_match_ir_measures_cwl_eval(provider, collection):
     """INST, INSQ, BPM, SDCG and NERR8–NERR11 with max_rel (and min_rel): cranfield's values are those of
     ir_measures' own cwl_eval provider, per topic, to 1e-9 (Robust 2003: labels 0..2, four runs; Web 2012:

@@ -104,6 +104,7 @@ def test_bundled_diversity_runs_with_intents_evaluate_as_in_one_process(two):
     assert_same_results(local, remote)
 
 
+@pytest.mark.slow
 def test_in_memory_runs_are_sent_as_they_are(two):
     """A parsed Run and a dict travel to the workers with the paths; names follow the same rules."""
     qrels = BUNDLED / "web2012.adhoc.qrels.gz"

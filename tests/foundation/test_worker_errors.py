@@ -29,6 +29,7 @@ def cranfield(*argv: str) -> subprocess.CompletedProcess[str]:
                           env=env, timeout=600)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["eval", "-m", "AP"], ["compare", "-m", "AP", "--test", "t"]])
 def test_bad_run_on_two_workers_is_one_line(command: list[str], tmp_path: Path) -> None:
     (tmp_path / "bad.run").write_text("301 Q0 d1 1 x r\n")

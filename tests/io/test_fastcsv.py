@@ -193,6 +193,7 @@ def run_files(draw) -> bytes:
     return (b"\xef\xbb\xbf" if draw(st.booleans()) else b"") + text.encode()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=run_files(), gz=st.booleans())
 def test_generated_files_read_identically(tmp_path, monkeypatch, data, gz):

@@ -140,6 +140,7 @@ def assert_agree(ours: dict, theirs: dict) -> int:
 RUNS = sorted(ROBUST.glob("input.*.gz"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("run", RUNS, ids=lambda p: p.name)
 def test_robust03_default_gains(run, tmp_path):
     """Labels 0/1/2 with the default max_gain = 1: label 2 counts as gain 1, which is cwl_eval on

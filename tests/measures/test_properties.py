@@ -80,6 +80,7 @@ def test_unjudged_document_at_the_end_changes_nothing(case):
         assert np.allclose(m(a), m(b), atol=1e-12, rtol=0), name
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(topic_and_rankings(), st.data())
 def test_moving_a_better_document_up_never_hurts(case, data):
