@@ -26,7 +26,7 @@ from cranfield.errors import CranfieldError, InputError
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.io import as_qrels, as_run
 from cranfield.io.arrow import write_results_parquet
-from cranfield.render.outputs import formats_for
+from cranfield.render.outputs import formats_for, render_output
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -255,10 +255,12 @@ def test_a_dict_of_runs_names_them_in_every_text_format():
     results = Evaluator(QRELS_DICT, ["AP", "P@2"]).evaluate({"bm25": RUN_A, "dense": RUN_B})
     assert results.runs == ["bm25", "dense"]
     assert list(results.to_frame().run.unique()) == ["bm25", "dense"]
+    import cranfield.render.writers  # noqa: F401  (the registry's writers)
+
     for fmt in formats_for("eval"):
         if fmt == "parquet":
             continue
-        text = render(results, fmt, True)
+        text = render_output("eval", fmt, results, per_topic=True)
         assert "bm25" in text and "dense" in text and "run#" not in text, fmt
 
 
