@@ -90,10 +90,16 @@ def connect(address: str | None = None, workers: int | None = None, timeout: flo
     return client
 
 
+# A worker's records that are not news for the user: a failed task (its error, with its traceback,
+# which the client raises again) and a heartbeat that finds the scheduler already stopped (the
+# local cluster shutting down after that error)
+QUIET_WORKER_RECORDS = ("Compute Failed", "Failed to communicate with scheduler during heartbeat")
+
+
 def drop_task_failure(record: logging.LogRecord) -> bool:
-    """A logging filter: False for a Dask worker's ``Compute Failed`` record (the task's error,
-    with its traceback, which the client raises again), True for every other record."""
-    return not str(record.msg).startswith("Compute Failed")
+    """A logging filter: False for a Dask worker's records of :data:`QUIET_WORKER_RECORDS`, True
+    for every other record."""
+    return not str(record.msg).startswith(QUIET_WORKER_RECORDS)
 
 
 def _quiet_task_failures() -> Any:
