@@ -5,12 +5,15 @@ The main entry points are :func:`evaluate` (qrels + runs + measure names → tid
 :func:`parse_measure` and the batch kernels in :mod:`cranfield.measures`.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (docs/architecture.md#start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cranfield.analysis.judges import compare_judges
     from cranfield.analysis.repro import reproduce
     from cranfield.analysis.similarity import similarity
