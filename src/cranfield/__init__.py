@@ -64,6 +64,11 @@ def __getattr__(name: str) -> Any:
     return value
 
 
+def __dir__() -> list[str]:
+    """The module's names with those imported on first use (:data:`_LAZY`, the subpackages)."""
+    return sorted({*globals(), *_LAZY, *_SUBPACKAGES})
+
+
 __all__ = [
     "__version__", "evaluate", "Evaluator", "Results", "Report", "Batch", "Topics", "Collection",
     "read_qrels", "read_run", "read_intents", "read_nuggets", "evaluate_nuggets", "parse_measure", "Measure",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import subprocess
 import sys
 
@@ -70,6 +71,27 @@ def test_the_probe_sees_a_heavy_import() -> None:
     imports numpy) is seen importing numpy."""
     status, _, modules = imported("measures")
     assert status == 0 and "numpy" in modules
+
+
+@pytest.mark.parametrize("package", ["cranfield", "cranfield.meta", "cranfield.analysis.options",
+                                     "cranfield.meta.registry", "cranfield.evaluation.options"])
+def test_the_packages_and_the_declarations_import_nothing_heavy(package: str) -> None:
+    """The packages import their names on first use (PEP 562); the modules the parsers read declare
+    their constants without numpy (the registry of tests too: its kernels are imported when run)."""
+    code = (f"import sys, {package}; from cranfield.meta.registry import names, resampling; names(), resampling(); "
+            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True).stdout
+    assert out.strip() == "[]"
+
+
+@pytest.mark.parametrize("package", ["cranfield", "cranfield.meta"])
+def test_every_public_name_is_listed_and_imported_on_first_use(package: str) -> None:
+    module = importlib.import_module(package)
+    assert set(module.__all__) <= set(dir(module))
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        module.nonexistent  # noqa: B018
 
 
 def test_summaries_are_the_commands_help() -> None:

@@ -104,4 +104,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
+    """The module's names with those imported on first use (:data:`__all__`)."""
     return sorted({*globals(), *__all__})
