@@ -5,12 +5,15 @@ The main entry points are :func:`evaluate` (qrels + runs + measure names → tid
 :func:`parse_measure` and the batch kernels in :mod:`cranfield.measures`.
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
 from cranfield._version import __version__
 from cranfield.errors import CranfieldError, EvaluationWarning, InputError, MeasureError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (docs/architecture.md#start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from cranfield.analysis.judges import compare_judges
     from cranfield.analysis.repro import reproduce
     from cranfield.analysis.similarity import similarity
@@ -59,6 +62,11 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The module's names with those imported on first use (:data:`_LAZY`, the subpackages)."""
+    return sorted({*globals(), *_LAZY, *_SUBPACKAGES})
 
 
 __all__ = [

@@ -12,7 +12,6 @@ measure (:func:`measure_digits`).
 from __future__ import annotations
 
 import dataclasses
-import html
 import math
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -37,6 +36,8 @@ def html_table(frame: Any, title: str, settings: Mapping[str, Any] | None = None
                index: bool = True, max_rows: int = MAX_ROWS) -> str:
     """The HTML a notebook shows: ``title``, ``frame`` as a table (at most ``max_rows`` rows, the
     middle elided by pandas) and ``settings`` as ``key=value`` pairs; every name escaped."""
+    import html  # only when a notebook shows a result (start-up: docs/architecture.md#start-up)
+
     table = frame.to_html(max_rows=max_rows, escape=True, index=index, border=0, formatters=None,
                           float_format=number, na_rep="—")
     parts = [f"<div class=\"cranfield\"><p><strong>{html.escape(title)}</strong></p>", table]

@@ -16,10 +16,13 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from pathlib import Path
-from typing import IO
 
 from cranfield.errors import CranfieldError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (docs/architecture.md#start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import IO
 
 __all__ = ["check_writable", "atomic_write", "write_text", "interruptible", "interrupted", "check_interrupted"]
 
@@ -70,6 +73,8 @@ def check_writable(path: str | os.PathLike[str], what: str = "output file") -> P
     ``path`` itself is not a directory. Special files such as ``/dev/stdout`` pass; a write
     that still fails later (``/dev/full``) is reported by :func:`atomic_write`.
     """
+    from pathlib import Path  # lazily: `cranfield --help` (under interruptible) needs no pathlib
+
     target = Path(path)
     if target.is_dir():
         raise CranfieldError(f"cannot write the {what} {str(target)!r}: it is a directory")

@@ -309,7 +309,7 @@ def test_help_promises_a_seed_only_where_there_is_one(capsys, f, command, seeded
 
 # --------------------------------------------------------------------------- 6. plots and outputs
 WORK = {  # command line -> the function doing its work, which must not start
-    "axioms": (["axioms", "-m", "AP", "--depth", "2"], "cranfield.cli.axioms.check_space"),
+    "axioms": (["axioms", "-m", "AP", "--depth", "2"], "cranfield.analysis.axioms.check_space"),
     "collection": (["collection", "{dq}", "--diversity"], "cranfield.analysis.diversity.collection_diversity"),
     "dss": (["dss", "{dq}", "--diversity", "--sweep", "--n", "3", "--k", "2"], "cranfield.analysis.dss.dss"),
     "truncation": (["truncation", "{q}", "{r1}", "-m", "RBU"], "cranfield.analysis.truncation.optimal_truncation"),

@@ -200,3 +200,21 @@ def test_declarations_are_checked():
         register(lookup("t"))
     with pytest.raises(CranfieldError, match="The test must be one of 't', .* Did you mean 'sign'"):
         lookup("sigm")
+
+
+def test_a_kernel_named_is_imported_and_checked_when_the_test_first_runs():
+    """A kernel given as ``module:function`` (the built-in tests' way: the registry imports no
+    numpy) is imported, and its signature checked, on first use; its name is checked at once."""
+    from cranfield.meta.significance import t_test
+
+    assert all(isinstance(lookup(name).kernel, str) for name in BUILT_IN)
+    named = SignificanceTest("t-by-name", "cranfield.meta.significance:t_test", title="x", summary="x", cite="x")
+    assert named.function is t_test and named.options == lookup("t").options == {"measure", "baseline", "correction"}
+    data = np.array([[0.1, 0.4], [0.2, 0.3], [0.5, 0.9]])
+    assert named.run(data, correction="none").pvalue.tolist() == pairwise_test(data, test="t").pvalue.tolist()
+    with pytest.raises(CranfieldError, match="kernel of the x test must be a function or its name, 'module:function'"):
+        SignificanceTest("x", "cranfield.meta.significance.t_test", title="x", summary="x", cite="x")
+    resampling_t = SignificanceTest("x", "cranfield.meta.significance:t_test", title="x", summary="x", cite="x",
+                                    default_resamples=10)  # t_test takes no n_resamples: refused when first run
+    with pytest.raises(CranfieldError, match="a function taking correction, n_resamples, rng"):
+        resampling_t.run(data, correction="none")

@@ -38,18 +38,14 @@ import numpy as np
 from cranfield._display import frame_html, frame_repr
 from cranfield._parallel import map_blocks
 from cranfield._progress import progress
+from cranfield.analysis.options import ASPECT_NAMES, MAX_ASPECTS, MAX_RANKINGS, MAX_RELEVANT, PAPER_000
 from cranfield.batch import Batch, Topics
 from cranfield.errors import CranfieldError, check_choice, check_int
 from cranfield.measures.fairness import needs_groups
 from cranfield.measures.registry import Measure, parse_measure
 
-PAPER_000 = ("relevance", "irrelevance", "redundancy", "induction")
 CHUNK = 1 << 18  # rankings scored per batch
 BLOCK = 1 << 18  # rankings (parents and children) per block of the streamed relations: memory per block
-MAX_RANKINGS = 10_000_000  # rankings enumerated (scores, relations and the induction pass are O(rankings))
-ASPECT_NAMES = "abcdefghijklmnopqrstuvw"  # x is the non-relevant document
-MAX_ASPECTS = len(ASPECT_NAMES)
-MAX_RELEVANT = 10_000  # relevant documents per aspect of the synthetic topic
 
 
 def count_rankings(depth: int, aspects: int) -> int:

@@ -41,15 +41,10 @@ from typing import Any
 import numpy as np
 
 from cranfield._numeric import equal, ordered_matmul
+from cranfield.analysis.options import DEFAULT_CORRECTION
 from cranfield.errors import check_float, check_int
 
 __all__ = ["Comparison", "compare_runs", "default_correction", "DEFAULT_CORRECTION", "BOOTSTRAP_CI_RESAMPLES"]
-
-DEFAULT_CORRECTION = "holm"
-"""The multiple-comparison correction of every command and function that compares pairs of runs
-when none is given: Holm's step-down (Holm, Scand. J. Statist. 1979) controls the family-wise
-error rate under any dependence between the tests and rejects everything Bonferroni rejects
-(docs/meta.md#the-default-correction)."""
 
 BOOTSTRAP_CI_RESAMPLES = 2_000  # B of the percentile bootstrap interval (Efron & Tibshirani 1993, §13.3)
 _CI_CELLS = 1 << 21  # pairs × B cells per block of resampled differences (float64: 16 MB)

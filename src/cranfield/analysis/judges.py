@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from cranfield.analysis.options import TOPIC_SETS
 from cranfield.errors import CranfieldError, check_choice, listing, warn
 from cranfield.io import as_qrels
 from cranfield.io.qrels import Qrels
@@ -34,7 +35,6 @@ __all__ = ["COLUMNS", "PARTS", "TOPIC_SETS", "NUGGET_GRADES", "JudgeComparison",
 
 COLUMNS = ("judge", "part", "measure", "topic", "statistic", "value")
 PARTS = ("labels", "leaderboard", "significance")
-TOPIC_SETS = ("common", "reference")
 # The grade of each nugget assignment (io.nuggets.ASSIGNMENTS: support, partial_support,
 # not_support, failed): a failed assignment is scored as not supported, as nuggetizer does.
 NUGGET_GRADES = np.array([2, 1, 0, 0], dtype=np.int64)

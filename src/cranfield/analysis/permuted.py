@@ -27,6 +27,7 @@ import numpy as np
 
 from cranfield._display import frame_html, frame_repr
 from cranfield.analysis.dss import random_prefixes
+from cranfield.analysis.options import MAX_RUNS
 from cranfield.batch import Batch
 from cranfield.errors import CranfieldError, check_int, listing, warn
 from cranfield.evaluation.collection import load_collection
@@ -35,8 +36,6 @@ from cranfield.measures.topics import relevant_counts
 from cranfield.meta._common import make_rng
 from cranfield.meta.power import DiscriminativePower, discriminative_power
 from cranfield.meta.scores import ScoreMatrix
-
-MAX_RUNS = 1000  # run pairs grow as N²: 1000 runs are ~500,000 pairs per measure
 
 __all__ = ["MAX_RUNS", "PermutedPower", "permuted_labels", "permuted_power"]
 

@@ -39,11 +39,11 @@ from typing import Any
 import numpy as np
 
 from cranfield._display import frame_html, frame_repr
+from cranfield.analysis.options import PROPERTIES
 from cranfield.batch import Batch, Topics
 from cranfield.errors import check_choice, check_int, invalid
 from cranfield.measures.registry import Measure, parse_measure
 
-PROPERTIES = ("priority", "top-weightedness", "deepness", "shallowness", "confidence", "recall", "redundancy")
 THRESHOLD_SEARCH = 1000
 THRESHOLD_COLLECTION = 2 * THRESHOLD_SEARCH  # x^n·r^n stays within the relevant documents for every n
 MAX_DEPTH = 12  # the universal properties list every binary ranking up to the depth, and pairs of them

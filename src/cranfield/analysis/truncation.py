@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from cranfield._display import frame_html, frame_repr
+from cranfield.analysis.options import DEFAULT_FULL
 from cranfield.errors import CranfieldError, check_choice, check_int, invalid
 from cranfield.evaluation.evaluator import Evaluator
 from cranfield.evaluation.inputs import named_runs
@@ -29,7 +30,6 @@ from cranfield.measures.registry import Measure, iter_specs, parse_measure
 from cranfield.measures.truncated import ranking_length
 from cranfield.meta.agreement import kendall_tau
 
-DEFAULT_FULL = ["nDCG", "ERR", "RBP(p=0.8)", "RBP(p=0.9)", "RBP(p=0.98)", "AP", "P@10", "RR", "iRBU(p=0.8)"]
 TRUNCATION_COLUMNS = {  # the rows of each part of TruncationResult.to_dict
     "optimal": ["run", "topic", "measure", "length", "returned", "value"],
     "distribution": ["measure", "bin", "count", "fraction"],

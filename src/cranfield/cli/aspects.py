@@ -3,23 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
-from cranfield.analysis.aspects import (
-    aspect_correlation,
-    band_quality,
-    evaluate_named,
-    topic_correlation,
-    upper_bounds,
-    zero_aspect_documents,
-)
+from cranfield._choices import DISTANCES, MISSING_RULES
 from cranfield.errors import CranfieldError, check_float, check_int, invalid
-from cranfield.io.aspects import load_config, read_aspect_judgments, read_multi_aspect_qrels
-from cranfield.measures.aspects import DISTANCES, MISSING_RULES, AspectSpace, check_grades, multi_aspect_measure, order
-from cranfield.measures.registry import parse_measure
-from cranfield.render.plots import plot_upper_bounds
+
+if TYPE_CHECKING:
+    from cranfield.measures.aspects import AspectSpace
 
 
 def _pairs(values: Sequence[str] | None, what: str, form: str = "NAME=v1,v2,...") -> dict[str, list[str]]:
@@ -37,6 +27,8 @@ def _pairs(values: Sequence[str] | None, what: str, form: str = "NAME=v1,v2,..."
 
 def _space_from(args: Any, config: Mapping[str, Any]) -> AspectSpace:
     """The aspect space of the options and the configuration file (options win)."""
+    from cranfield.measures.aspects import AspectSpace
+
     labels = {a: tuple(str(x) for x in v) for a, v in config.get("labels", {}).items()}
     labels.update({a: tuple(v) for a, v in _pairs(args.labels, "--labels").items()})
     embed = {**config.get("embed", {}), **_pairs(args.embed, "--embed")}
@@ -118,6 +110,8 @@ def _add_eval_options(q: Any) -> None:
 
 def _run_order(args: Any) -> int:
     from cranfield.cli.options import check_output, emit
+    from cranfield.io.aspects import load_config
+    from cranfield.measures.aspects import order
 
     check_output(args)
     sp = _space_from(args, load_config(args.config) if args.config else {})
@@ -132,8 +126,12 @@ def _run_order(args: Any) -> int:
 
 
 def _run_eval(args: Any) -> int:
+    from cranfield.analysis.aspects import aspect_correlation, band_quality, topic_correlation, zero_aspect_documents
     from cranfield.cli.options import check_output, chosen_format, emit, render_result, run_options_from, split_measures
     from cranfield.io import as_run
+    from cranfield.io.aspects import load_config
+    from cranfield.measures.aspects import check_grades, multi_aspect_measure
+    from cranfield.measures.registry import parse_measure
 
     config = load_config(args.config) if args.config else {}
     sp = _space_from(args, config)
@@ -184,6 +182,10 @@ STUDIES = ("tau", "aspect-tau", "zero", "bands")
 def _score(sp: AspectSpace, judgments: Mapping, runs: list[Any], names: list[str], grades: Mapping,
            weights: Mapping[str, Any], options: Mapping[str, Any]) -> Any:
     """The runs scored by each TOMA/CAM/MM measure, as one Results (measures in order)."""
+    import numpy as np
+
+    from cranfield.analysis.aspects import evaluate_named
+
     results = [evaluate_named(sp, judgments, runs, n, grades=grades, **weights, **options) for n in names]
     first = results[0]
     return type(first)(**{**first.__dict__, "measures": names, "aggregate": ["mean"] * len(names),
@@ -199,6 +201,8 @@ def aspect_results(args: Any, measures: list[str]) -> Any:
 
     from cranfield.cli.options import run_options_from
     from cranfield.io import as_run
+    from cranfield.io.aspects import load_config, read_multi_aspect_qrels
+    from cranfield.measures.aspects import check_grades
 
     config = load_config(args.aspects)
     sp = _space_from(SimpleNamespace(labels=None, embed=None, gate=None), config)
@@ -287,6 +291,8 @@ def _check_report(args: Any, measures: list[Any]) -> None:
 def _read_judgments(args: Any, labels: Mapping[str, Sequence[str]]) -> dict[str, dict[str, dict[str, str]]]:
     """The judgments of --aspect NAME=FILE (one file per aspect) or --aspect-qrels FILE with
     --aspect-names (one column per aspect), never both; each label one of ``labels`` (by file and line)."""
+    from cranfield.io.aspects import read_aspect_judgments, read_multi_aspect_qrels
+
     if args.aspect_qrels and args.aspect:
         raise CranfieldError("give the judgments either with --aspect NAME=FILE or with --aspect-qrels, not both")
     if args.aspect_names and not args.aspect_qrels:
@@ -315,6 +321,10 @@ def _report(sp: AspectSpace, judgments: Mapping, names: list[str], grades: Mappi
             aspect_weights: Mapping[str, float] | None = None) -> _Report:
     """The upper bounds of the CAM and MM measures per topic (Maistro et al., CIKM 2021, §4.2) and their text;
     their box-plots to ``plot``."""
+    from cranfield.analysis.aspects import upper_bounds
+    from cranfield.measures.registry import parse_measure
+    from cranfield.render.plots import plot_upper_bounds
+
     boxes, bounds = {}, {}
     lines: list[str] = []
     for name in names:

@@ -5,19 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cranfield.analysis.axioms import (
-    MAX_ASPECTS,
-    MAX_RANKINGS,
-    MAX_RELEVANT,
-    PAPER_000,
-    Check,
-    check_settings,
-    check_space,
-)
-from cranfield.analysis.properties import PROPERTIES as PAPER_002
-from cranfield.analysis.properties import check_property
+from cranfield.analysis.options import MAX_ASPECTS, MAX_RANKINGS, MAX_RELEVANT, PAPER_000
+from cranfield.analysis.options import PROPERTIES as PAPER_002
 from cranfield.errors import CranfieldError, check_choice
-from cranfield.render.plots import plot_property_heat_map
 
 # what a row's applicable/violations count ("counted" in the output): Albahem et al.'s relations count pairs (S, T);
 # Induction counts induced pairs (S, T), T reachable through the relations but not directly related to S; the
@@ -94,9 +84,11 @@ def _properties(text: str) -> list[str]:
 
 
 def _run(args: Any) -> int:
+    from cranfield.analysis.axioms import Check, check_settings, check_space
+    from cranfield.analysis.properties import check_property
     from cranfield.cli.options import check_cluster_options, check_output, cluster_from, split_measures, write_result
     from cranfield.measures.registry import parse_measure
-    from cranfield.render.plots import check_plot_path
+    from cranfield.render.plots import check_plot_path, plot_property_heat_map
 
     check_output(args)
     check_cluster_options(args)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from cranfield.analysis.permuted import MAX_RUNS
+from cranfield.analysis.options import MAX_RUNS
 from cranfield.cli.meta import add_test_options
 from cranfield.cli.options import add_format_option, add_run_options, chosen_format, write_result
 from cranfield.errors import CranfieldError
 from cranfield.evaluation.options import AVERAGES
-from cranfield.render.plots import plot_collection_diversity, plot_dss
 
 COLLECTION_EPILOG = """\
 per topic: M declared intents, R relevant documents (to some intent), R_i per intent, xi (the
@@ -178,6 +177,8 @@ def _run_collection(args: argparse.Namespace) -> int:
              + listing([f"{t}: {g} > {x}" for t, g, x in gaps]))
     write_result(args, result)
     if args.plot:
+        from cranfield.render.plots import plot_collection_diversity
+
         plot_collection_diversity(result, args.plot)
     return 0
 
@@ -204,6 +205,8 @@ def _run_dss(args: argparse.Namespace, measures: list[str]) -> int:
                  **qrels_options_from(args))
     write_result(args, result, per_topic=args.per_topic)
     if args.plot:
+        from cranfield.render.plots import plot_dss
+
         plot_dss(result, args.plot)
     return 0
 

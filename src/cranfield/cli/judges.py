@@ -8,7 +8,7 @@ import argparse
 import json
 from typing import Any
 
-from cranfield.analysis.judges import TOPIC_SETS
+from cranfield.analysis.options import TOPIC_SETS
 from cranfield.cli.options import add_format_option, write_result
 
 EPILOG = """\

@@ -13,11 +13,13 @@ import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from importlib import import_module
-from typing import NoReturn
 
 from cranfield._version import __version__
-from cranfield.cli.options import check_inputs_kept, silence_stdout
 from cranfield.errors import EvaluationWarning
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (docs/architecture.md#start-up)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 
 class _Parser(argparse.ArgumentParser):
@@ -214,7 +216,11 @@ def keep_freed_memory() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
     scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
-    and nothing written (:func:`cranfield._output.interruptible`)."""
+    and nothing written (:func:`cranfield._output.interruptible`). ``--version`` is answered
+    first, before anything else is imported."""
+    if asks_version(sys.argv[1:] if argv is None else argv):
+        print(f"cranfield {__version__}")
+        return 0
     from cranfield._output import check_interrupted, interrupted, interruptible
 
     with interruptible():
@@ -230,16 +236,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    if asks_version(words):
-        print(f"cranfield {__version__}")
-        return 0
-    keep_freed_memory()
-    parser = build_parser(words)
+    parser = build_parser(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return 2
+    from cranfield.cli.options import check_inputs_kept, silence_stdout  # only when a command runs
+
+    keep_freed_memory()
     try:
         with warnings.catch_warnings():  # every warning of this command is shown, each time
             warnings.simplefilter("always", EvaluationWarning)

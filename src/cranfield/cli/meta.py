@@ -17,11 +17,9 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cranfield.analysis.comparison import DEFAULT_CORRECTION
+from cranfield.analysis.options import DEFAULT_CORRECTION
 from cranfield.cli.options import add_format_option, add_nuggets_option, write_result
-from cranfield.meta._common import MAX_SAMPLES
-from cranfield.meta.registry import MAX_RESAMPLES, lookup, names, resampling
-from cranfield.meta.significance import CORRECTIONS
+from cranfield.meta.registry import CORRECTIONS, MAX_RESAMPLES, MAX_SAMPLES, lookup, names, resampling
 
 CORRECTION_CHOICES = CORRECTIONS  # the choices of --correction, as cranfield.meta names them
 
@@ -232,7 +230,7 @@ CORRECTION_HELP = (f"multiple-comparison correction over the pairs compared (def
 
 
 def add_correction_option(p: Any) -> None:
-    """``--correction``, its default :data:`~cranfield.analysis.comparison.DEFAULT_CORRECTION` (None
+    """``--correction``, its default :data:`~cranfield.analysis.options.DEFAULT_CORRECTION` (None
     here, resolved with the test by :func:`~cranfield.analysis.comparison.default_correction`)."""
     p.add_argument("--correction", choices=CORRECTION_CHOICES, help=CORRECTION_HELP)
 

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from cranfield.cli.options import add_format_option, add_output_option, check_output, split_measures, write_result
-from cranfield.evaluation.options import NUGGET_MISSING
+from cranfield.evaluation.options import DEFAULT_NUGGET_MEASURES, NUGGET_MISSING
 
 NUGGETS_EPILOG = """\
 inputs: nuggetizer's assignment JSONL (one record per answer: run_id, qid and nuggets, each with
@@ -37,8 +37,6 @@ examples (on the small file bundled with cranfield):
 
 def add_parser(sub: Any) -> None:
     """Add ``nuggets`` to the ``cranfield`` parser."""
-    from cranfield.evaluation.nuggets import DEFAULT_NUGGET_MEASURES
-
     p = sub.add_parser("nuggets", help="nugget evaluation of generated (RAG) answers: V_strict, V, A, W, ...",
                        description="Score generated answers by the nuggets they support (nugget assignments "
                                    "from nuggetizer or any assessor) and print the scores.",
@@ -65,7 +63,7 @@ def add_missing_option(p: Any) -> None:
 
 def run_nuggets(args: argparse.Namespace) -> int:
     """Score the answers and print the rows in the format asked for."""
-    from cranfield.evaluation.nuggets import DEFAULT_NUGGET_MEASURES, evaluate_nuggets
+    from cranfield.evaluation.nuggets import evaluate_nuggets
     from cranfield.render.tables import write_provenance
 
     check_output(args)

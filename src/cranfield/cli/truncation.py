@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cranfield.analysis.truncation import DEFAULT_FULL, optimal_truncation
-from cranfield.render.plots import plot_truncation
+from cranfield.analysis.options import DEFAULT_FULL
 
 TRUNCATION_EPILOG = """\
 truncation measures: RBU, DCGU, ERRU, RBPU, FlatUtility (utility: gain minus an effort e per
@@ -49,8 +48,9 @@ def add_parser(sub: Any) -> None:
 
 
 def _run(args: Any, measures: list[str], full: list[str]) -> int:
+    from cranfield.analysis.truncation import optimal_truncation
     from cranfield.cli.options import check_output, qrels_options_from, run_options_from, write_result
-    from cranfield.render.plots import check_plot_path
+    from cranfield.render.plots import check_plot_path, plot_truncation
 
     check_output(args)
     if args.plot:

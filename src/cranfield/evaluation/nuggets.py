@@ -14,11 +14,10 @@ import numpy as np
 
 from cranfield._version import __version__
 from cranfield.errors import check_choice, warn
+from cranfield.evaluation.options import DEFAULT_NUGGET_MEASURES
 from cranfield.evaluation.options import NUGGET_MISSING as MISSING
 from cranfield.evaluation.results import Results
 from cranfield.io.nuggets import read_nuggets
-
-DEFAULT_NUGGET_MEASURES = ("V_strict", "V", "A_strict", "A")
 
 
 def evaluate_nuggets(assignments: Any, measures: Sequence[Any] | str = DEFAULT_NUGGET_MEASURES, *,

@@ -18,9 +18,9 @@ from cranfield._choices import ON_DUPLICATE, ORDERS, SCORE_DTYPES
 from cranfield.errors import check_bool, check_choice, check_int
 
 __all__ = [
-    "AVERAGES", "EMPTY_INTENTS", "EVALUATOR_OPTIONS", "EvalOptions", "INTENT_SCHEMES", "MISSING", "NOREL",
-    "NUGGET_MISSING", "ON_DUPLICATE", "ORDERS", "RUN_OPTIONS", "SCORE_DTYPES", "TARGETS", "check_option",
-    "check_type",
+    "AVERAGES", "DEFAULT_NUGGET_MEASURES", "EMPTY_INTENTS", "EVALUATOR_OPTIONS", "EvalOptions", "INTENT_SCHEMES",
+    "MISSING", "NOREL", "NUGGET_MISSING", "ON_DUPLICATE", "ORDERS", "RUN_OPTIONS", "SCORE_DTYPES", "TARGETS",
+    "check_option", "check_type",
 ]
 
 MISSING = ("auto", "zero", "empty", "skip")
@@ -37,6 +37,8 @@ TARGETS = ("uniform", "relevant")
 """Target group distributions by name instead of a file (docs/fairness.md)."""
 NUGGET_MISSING = ("zero", "skip")
 """Topics of the nugget assignments a run has no answer for (docs/nuggets.md)."""
+DEFAULT_NUGGET_MEASURES = ("V_strict", "V", "A_strict", "A")
+"""The nugget measures scored when none is given (docs/nuggets.md)."""
 
 
 def check_type(value: Any, what: str, types: tuple[type, ...], expected: str) -> None:

@@ -15,7 +15,6 @@ an Arrow table is met. The formats are those of the Apache Parquet file format s
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -155,6 +154,8 @@ def write_results_parquet(path: str | os.PathLike[str], rows: Iterable[tuple[str
         values.append(None if value is None or math.isnan(value) else float(value))
     schema = pa.schema([(name, pa.string()) for name in RESULT_COLUMNS[:3]] + [("value", pa.float64())])
     if provenance is not None:
+        import json
+
         schema = schema.with_metadata({PROVENANCE_KEY: json.dumps(dict(provenance), default=str).encode()})
     table = pa.Table.from_arrays(
         [pa.array(runs, pa.string()), pa.array(topics, pa.string()), pa.array(measures, pa.string()),
@@ -182,6 +183,8 @@ def write_rows_parquet(path: str | os.PathLike[str], columns: Iterable[tuple[str
     types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
     schema = pa.schema([(name, types[kind]) for name, kind in spec])
     if provenance is not None:
+        import json
+
         schema = schema.with_metadata({PROVENANCE_KEY: json.dumps(dict(provenance), default=str).encode()})
     table = pa.Table.from_arrays([pa.array(values, types[kind]) for values, (_, kind) in zip(data, spec)],
                                  schema=schema)

@@ -14,7 +14,6 @@ is read. See docs/datasets.md.
 
 from __future__ import annotations
 
-import difflib
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -61,6 +60,8 @@ def load_dataset(spec: str) -> Any:
     try:
         return ir_datasets.load(name)
     except KeyError:
+        import difflib  # only for an unknown id (start-up: docs/architecture.md#start-up)
+
         close = difflib.get_close_matches(name, list(ir_datasets.registry), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else \
             " (the ids are listed at https://ir-datasets.com)"

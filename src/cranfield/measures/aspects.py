@@ -30,17 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from cranfield._choices import DISTANCES, MISSING_RULES
 from cranfield.errors import CranfieldError, check_choice, check_float, check_int, invalid, warn
 from cranfield.measures.registry import MeasureSpec, Param, parse_measure, register
-
-DISTANCES = ("euclidean", "manhattan", "chebyshev", "minkowski")
-
-
-# a document not judged on an aspect: the aspect's lowest label; the lowest label only when the
-# gate aspect is at its lowest (Maistro et al., CIKM 2021, §4.1: credibility is not assessed for non-relevant
-# documents), else an error; or always an error
-MISSING_RULES = ("lowest", "gate", "error")
-
 
 WEIGHTS = ("rank", "binary")
 

@@ -20,7 +20,6 @@ These measures read nugget assignments, not rankings, so they live in their own 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
@@ -130,6 +129,8 @@ def lookup_nugget(name: str) -> MeasureSpec:
     if name in REGISTRY:
         raise MeasureError(f"{name} scores rankings against qrels, not nugget assignments (the nugget measures: "
                            f"{', '.join(NUGGET_MEASURES)})")
+    import difflib  # only for an unknown name (start-up: docs/architecture.md#start-up)
+
     close = difflib.get_close_matches(name, list(NUGGET_MEASURES), n=3, cutoff=0.5)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise MeasureError(f"Unknown nugget measure {name!r}.{hint} (the nugget measures: "

@@ -15,7 +15,6 @@ valid range and meaning, the paper and equation it implements, and its kernel; a
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -112,6 +111,8 @@ class Param:
         if self.kind == "choice":
             word = str(text).strip()
             if word not in self.choices:
+                import difflib  # only for a wrong value (start-up: docs/architecture.md#start-up)
+
                 close = difflib.get_close_matches(word, self.choices, n=1)
                 hint = f" Did you mean {close[0]!r}?" if close else ""
                 raise MeasureError(str(bad) + hint)
@@ -358,6 +359,8 @@ def lookup(name: str) -> MeasureSpec:
         return lookup(_parse_call(printed).name)
     if (trec_hint := printed_hint(name)) is not None:
         raise MeasureError(f"Unknown measure {name!r}: {trec_hint}.")
+    import difflib  # only for an unknown name (start-up: docs/architecture.md#start-up)
+
     close = difflib.get_close_matches(name, list(_ALIASES), n=5, cutoff=0.5)
     close += [a for a in _ALIASES if a.lower().startswith(name.lower())]
     names = list(dict.fromkeys(_ALIASES[a] for a in close))[:3]
@@ -485,6 +488,8 @@ def _param(spec: MeasureSpec, key: str) -> Param:
     for p in spec.params:
         if p.name == key:
             return p
+    import difflib  # only for an unknown parameter (start-up: docs/architecture.md#start-up)
+
     close = difflib.get_close_matches(key, names, n=1)
     hint = f" Did you mean {close[0]!r}?" if close else ""
     known = ", ".join(names) if names else "none"

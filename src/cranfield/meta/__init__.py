@@ -23,41 +23,48 @@ measure or several, with the systems named (:mod:`cranfield.meta.scores`).
 
 The command line front ends are ``cranfield compare``, ``discpower``, ``correlate``,
 ``intuitiveness`` and ``coverage`` (:mod:`~cranfield.cli.meta`).
+
+Every name is imported from its module when first asked for (PEP 562): ``import cranfield.meta``
+and the registry of tests (``cranfield compare --help``) import no numpy.
 """
 
-from cranfield.meta.agreement import (
-    Correlations,
-    Intuitiveness,
-    correlation_matrix,
-    intuitiveness,
-    kendall_tau,
-    spearman_rho,
-    tau_ap,
-)
-from cranfield.meta.labels import LabelAgreement, LabelTable, label_agreement
-from cranfield.meta.power import DiscriminativePower, discriminative_power
-from cranfield.meta.scores import ScoreMatrix, as_score_matrices, as_score_matrix
-from cranfield.meta.significance import (
-    CORRECTIONS,
-    DEFAULT_RESAMPLES,
-    TESTS,
-    PairwiseResult,
-    adjust_pvalues,
-    bootstrap_test,
-    pairwise_test,
-    randomization_test,
-    sign_test,
-    t_test,
-    tukey_hsd,
-    wilcoxon_test,
-)
-from cranfield.meta.topicsize import TopicSetSize, topic_set_size
-from cranfield.meta.uir import (
-    QualityAspectCoverage,
-    UnanimousImprovement,
-    quality_aspect_coverage,
-    unanimous_improvement_ratio,
-)
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from cranfield.meta.agreement import (
+        Correlations,
+        Intuitiveness,
+        correlation_matrix,
+        intuitiveness,
+        kendall_tau,
+        spearman_rho,
+        tau_ap,
+    )
+    from cranfield.meta.labels import LabelAgreement, LabelTable, label_agreement
+    from cranfield.meta.power import DiscriminativePower, discriminative_power
+    from cranfield.meta.registry import CORRECTIONS
+    from cranfield.meta.scores import ScoreMatrix, as_score_matrices, as_score_matrix
+    from cranfield.meta.significance import (
+        DEFAULT_RESAMPLES,
+        TESTS,
+        PairwiseResult,
+        adjust_pvalues,
+        bootstrap_test,
+        pairwise_test,
+        randomization_test,
+        sign_test,
+        t_test,
+        tukey_hsd,
+        wilcoxon_test,
+    )
+    from cranfield.meta.topicsize import TopicSetSize, topic_set_size
+    from cranfield.meta.uir import (
+        QualityAspectCoverage,
+        UnanimousImprovement,
+        quality_aspect_coverage,
+        unanimous_improvement_ratio,
+    )
 
 __all__ = [
     "ScoreMatrix", "as_score_matrix", "as_score_matrices",
@@ -69,3 +76,33 @@ __all__ = [
     "Intuitiveness", "intuitiveness",
     "UnanimousImprovement", "unanimous_improvement_ratio", "QualityAspectCoverage", "quality_aspect_coverage",
 ]
+
+# The module of each name of __all__ (CORRECTIONS: the registry, which imports no numpy).
+_MODULES = {
+    **dict.fromkeys(("Correlations", "Intuitiveness", "correlation_matrix", "intuitiveness", "kendall_tau",
+                     "spearman_rho", "tau_ap"), "agreement"),
+    **dict.fromkeys(("LabelAgreement", "LabelTable", "label_agreement"), "labels"),
+    **dict.fromkeys(("DiscriminativePower", "discriminative_power"), "power"),
+    **dict.fromkeys(("ScoreMatrix", "as_score_matrices", "as_score_matrix"), "scores"),
+    "CORRECTIONS": "registry",
+    **dict.fromkeys(("DEFAULT_RESAMPLES", "TESTS", "PairwiseResult", "adjust_pvalues", "bootstrap_test",
+                     "pairwise_test", "randomization_test", "sign_test", "t_test", "tukey_hsd", "wilcoxon_test"),
+                    "significance"),
+    **dict.fromkeys(("TopicSetSize", "topic_set_size"), "topicsize"),
+    **dict.fromkeys(("QualityAspectCoverage", "UnanimousImprovement", "quality_aspect_coverage",
+                     "unanimous_improvement_ratio"), "uir"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`__all__`, imported from its module on first use (PEP 562)."""
+    if name not in _MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{_MODULES[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names with those imported on first use (:data:`__all__`)."""
+    return sorted({*globals(), *__all__})

@@ -12,9 +12,8 @@ from cranfield._numeric import CHUNK_CELLS, RELATIVE_TOLERANCE, equal
 from cranfield._parallel import block_seeds
 from cranfield._parallel import chunks as parallel_chunks
 from cranfield.errors import check_float, check_int, invalid
-from cranfield.meta.registry import MAX_RESAMPLES
+from cranfield.meta.registry import MAX_SAMPLES
 
-MAX_SAMPLES = MAX_RESAMPLES  # sampled topic pairs and interval resamples: as many as a test's B, drawn at once
 # Resamples per random stream (docs/scaling.md#streams): resample b of a test belongs to block
 # b // RESAMPLE_BLOCK, whose draws come from the block's own SeedSequence child of the seed.
 RESAMPLE_BLOCK = 250

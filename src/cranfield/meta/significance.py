@@ -19,7 +19,8 @@ mean(i) − mean(j). All tests are two-sided.
 - :func:`tukey_hsd` — Carterette's randomised Tukey HSD over all systems (Figure 4; ``"tukey-randomised"``).
 
 Each is declared once, by name, in the registry of :mod:`cranfield.meta.registry` (at the end of
-this module), which :func:`pairwise_test` and every front end read.
+that module, its kernel named and imported from here when the test first runs), which
+:func:`pairwise_test` and every front end read.
 
 The resampling tests draw their random numbers in the order docs/conventions.md#significance
 fixes, whatever the chunk sizes, so that a result equals bit for bit that of a per-pair loop fed the same draws.
@@ -61,7 +62,7 @@ from cranfield.meta._common import (
     lower_bound,
     resample_blocks,
 )
-from cranfield.meta.registry import SignificanceTest, check_resamples, lookup, names, register, resampling
+from cranfield.meta.registry import CORRECTIONS, check_resamples, lookup, names, resampling
 from cranfield.meta.scores import ScoreMatrix, as_score_matrix
 
 __all__ = [
@@ -70,7 +71,6 @@ __all__ = [
     "TUKEY_TESTS", "residual_variance",
 ]
 
-CORRECTIONS = ("none", "holm", "bonferroni", "hommel", "bh", "by")
 TIES = ("inclusive", "strict")
 # A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
 # from its values (see _screen_floor for why this suffices).
@@ -1100,36 +1100,6 @@ def pairwise_test(data: Any, *, test: str = "t", measure: str | None = None, n_r
                       client=client)
     return result if result.alpha == level else replace(result, alpha=level)
 
-
-# --------------------------------------------------------------------------- the registered tests
-# One declaration per test (docs/meta.md#adding-a-test); their order is that of --test's choices.
-register(SignificanceTest(
-    "t", t_test, title="paired t-test", summary="paired t-test (scipy ttest_rel)",
-    cite="Student, Biometrika 1908; Smucker, Allan & Carterette, CIKM 2007"))
-register(SignificanceTest(
-    "wilcoxon", wilcoxon_test, title="Wilcoxon signed-rank test", summary="signed-rank test",
-    cite="Wilcoxon, Biometrics Bulletin 1945; Hull, SIGIR 1993"))
-register(SignificanceTest(
-    "sign", sign_test, title="sign test",
-    summary="exact binomial sign test of the topics' wins and losses, ties dropped",
-    cite="Hull, SIGIR 1993; Smucker, Allan & Carterette, CIKM 2007; Conover, Practical Nonparametric "
-         "Statistics, 1999, §3.4"))
-register(SignificanceTest(
-    "randomization", randomization_test, title="randomisation test", summary="Fisher's sign-flip test",
-    cite="Fisher, The Design of Experiments, 1935; Smucker, Allan & Carterette, CIKM 2007",
-    default_resamples=10_000))
-register(SignificanceTest(
-    "bootstrap", bootstrap_test, title="paired bootstrap test", summary="Sakai's studentised paired bootstrap",
-    cite="Sakai, SIGIR 2006; Sakai, WWW 2012, Figures 2–3", default_resamples=1_000))
-register(SignificanceTest(
-    "tukey", tukey_hsd_classical, title="Tukey HSD",
-    summary="Tukey's HSD over all runs from the two-way ANOVA without replication (topics x runs: residual "
-            "variance, studentized range; with Sakai's ES_HSD)",
-    cite="Sakai, SIGIR Forum 2014, §3; Sakai, Laboratory Experiments in Information Retrieval, "
-         "2018, §4.4", all_systems=True))
-register(SignificanceTest(
-    "tukey-randomised", tukey_hsd, title="randomised Tukey HSD", summary="Carterette's randomised Tukey HSD",
-    cite="Carterette, TOIS 2012; Sakai, WWW 2012, Figure 4", default_resamples=5_000, all_systems=True))
 
 # The built-in tests, as names (names() and lookup() also see tests registered later).
 TESTS = names()
