@@ -422,17 +422,20 @@ def _block_pairs(space: Space, block: Block, prop: str) -> Iterator[tuple[int, n
 
 
 def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topics: Topics,
-                properties: Sequence[str], keep: int) -> list[dict[str, BlockCount]]:
+                properties: Sequence[str], keep: int, scores: Sequence[np.ndarray] | None = None
+                ) -> list[dict[str, BlockCount]]:
     """Counts of each relation in ``properties`` for each measure on one block (a pure function
-    of its arguments, so blocks may run anywhere): scores the block's parents and children."""
+    of its arguments, so blocks may run anywhere): scores the block's parents and children, or takes
+    them from ``scores``, each measure's :func:`score_space` when the whole space is scored anyway."""
     base, off = space.base, space.offsets
     lo, hi = off[block.length] + block.start, off[block.length] + block.stop
     clo, chi = off[block.length + 1] + block.start * base, off[block.length + 1] + block.stop * base
     out = []
-    for measure in measures:
+    for k, measure in enumerate(measures):
         # the block's scores: parents (indices lo..hi) then children (clo..chi)
-        scores = np.concatenate((score_range(measure, space, topics, lo, hi),
-                                 score_range(measure, space, topics, clo, chi)))
+        block_scores = (np.concatenate((scores[k][lo:hi], scores[k][clo:chi])) if scores is not None else
+                        np.concatenate((score_range(measure, space, topics, lo, hi),
+                                        score_range(measure, space, topics, clo, chi))))
 
         def at(idx: np.ndarray) -> np.ndarray:
             return np.where(idx >= clo, idx - clo + (hi - lo), idx - lo)
@@ -441,7 +444,7 @@ def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topi
         for prop in properties:
             count = BlockCount()
             for group, position, low, high in _block_pairs(space, block, prop):
-                a, b = scores[at(low)], scores[at(high)]
+                a, b = block_scores[at(low)], block_scores[at(high)]
                 bad = np.flatnonzero(_greater(a, b))
                 count.applicable += int(low.size)
                 count.violations += int(bad.size)
@@ -482,7 +485,9 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
     blocks on a cluster (docs/scaling.md). The counts and examples do not depend on the blocks or
     where they ran. Induction relates every pair of rankings: it is counted over spaces of at most
     :data:`MAX_INDUCTION_RANKINGS` rankings (:func:`max_induction_depth`); its :func:`induced_pairs` do not
-    depend on the measure and are computed once, each measure then costing one comparison per pair.
+    depend on the measure and are computed once, each measure then costing one comparison per pair. With
+    Induction every ranking is scored once per measure (:func:`score_space`) and, without ``client``, the
+    blocks take their scores from there instead of scoring them again.
     """
     space, relevant, examples = check_settings(depth, aspects, relevant_per_aspect, examples)
     properties = [check_choice(p, "property", PAPER_000) for p in properties]
@@ -500,21 +505,24 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
                                  "(docs/fairness.md#axioms)")
     topics = synthetic_topics(space.aspects, relevant)
     streamed = [p for p in properties if p != "induction"]
+    # Induction needs every score of a small space: then the streamed relations reuse them (not on a cluster)
+    whole = ([_all_scores(m, space, topics, progress_bar, client) for m in parsed] if "induction" in properties
+             else None)
     counted: list[list[dict[str, BlockCount]]] = []
     if streamed:
         work = blocks(space, include_empty)
-        fn = partial(check_block, measures=parsed, space=space, topics=topics, properties=streamed, keep=examples)
+        fn = partial(check_block, measures=parsed, space=space, topics=topics, properties=streamed, keep=examples,
+                     scores=whole if client is None else None)
         if client is None:
             counted = [fn(b) for b in progress(work, len(work), "checking relations", progress_bar)]
         else:
             counted = map_blocks(fn, work, client=client)
-    pairs = induced_pairs(space, include_empty) if "induction" in properties else None
+    pairs = induced_pairs(space, include_empty) if whole is not None else None
     out = []
     for k, (name, measure) in enumerate(zip(measures, parsed)):
         for prop in properties:
-            if prop == "induction":
-                scores = _all_scores(measure, space, topics, progress_bar, client)
-                out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples,
+            if whole is not None and prop == "induction":
+                out.append(induction(space, whole[k], str(name), include_empty=include_empty, keep=examples,
                                      loss=measure.spec.lower_is_better, pairs=pairs))
                 continue
             check = Check(str(name), prop)
