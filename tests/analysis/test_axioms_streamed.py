@@ -53,3 +53,20 @@ def test_some_violations_are_found():
                                                               progress_bar=False)}
     assert checks["ACT", "irrelevance"].violations > 0 and checks["AP_IA", "redundancy"].violations > 0
     assert checks["ACT", "irrelevance"].examples
+
+
+@pytest.mark.parametrize("block", [5, 1 << 18])
+def test_relations_beside_induction_take_the_whole_space_scores(monkeypatch, block):
+    """With Induction every ranking is scored once (score_space) and the blocks reuse those scores
+    instead of scoring themselves again: the same counts and examples as the streamed blocks."""
+    monkeypatch.setattr(axioms, "BLOCK", block)
+    measures = ["ACT", "AP_IA", "alpha_nDCG@5", "nCT", "NumRelRet"]  # ACT and AP-IA violate relations
+    for include_empty in (False, True):
+        streamed = check_space(measures, depth=4, aspects=2, properties=RELATIONS, include_empty=include_empty,
+                               examples=4, progress_bar=False)
+        with monkeypatch.context() as m:
+            m.setattr(axioms, "score_range", None)  # a block scoring itself would fail
+            both = check_space(measures, depth=4, aspects=2, properties=(*RELATIONS, "induction"),
+                               include_empty=include_empty, examples=4, progress_bar=False)
+        assert [c.to_dict() for c in both if c.property != "induction"] == [c.to_dict() for c in streamed]
+        assert [c.property for c in both].count("induction") == len(measures)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from cranfield.analysis import axioms
-from cranfield.analysis.axioms import Space, induction, relation_pairs
+from cranfield.analysis.axioms import Space, induced_pairs, induction, relation_pairs
 
 # Depth 2, aspects a and b, ∅ left out. Direct relations (smaller → larger):
 #   relevance    x→x.a x→x.b a→a.a a→a.b b→b.a b→b.b
@@ -102,3 +102,38 @@ def test_induction_beyond_its_bound_is_one_clear_error():
         axioms.check_space(["RR"], depth=11, aspects=2)
     assert [c.property for c in axioms.check_space(["RR"], depth=11, aspects=2, properties=["redundancy"])] == [
         "redundancy"]
+
+
+def test_induced_pairs_are_listed_once_for_every_measure(monkeypatch):
+    """The induced pairs do not depend on the measure: check_space lists them once and every measure's
+    Induction count is the one computed from them alone."""
+    calls = []
+
+    def counted(space, include_empty=False):
+        calls.append((space, include_empty))
+        return induced_pairs(space, include_empty)
+
+    monkeypatch.setattr(axioms, "induced_pairs", counted)
+    checks = axioms.check_space(["NumRet", "RR", "AP"], depth=4, aspects=2, properties=["induction"])
+    assert calls == [(Space(4, 2), False)]
+    low, high = induced_pairs(Space(4, 2))
+    assert [c.applicable for c in checks] == [low.size] * 3 and checks[0].violations > 0
+
+
+def test_induced_pairs_sorted_and_not_direct():
+    space = Space(5, 2)
+    low, high = induced_pairs(space, include_empty=True)
+    code = low * space.size + high
+    assert np.all(np.diff(code) > 0)  # sorted by S then T, each pair once
+    direct = {(int(s), int(t)) for prop in ("relevance", "irrelevance", "redundancy")
+              for a, b in relation_pairs(space, prop, True) for s, t in zip(a, b)}
+    assert not direct & set(zip(low.tolist(), high.tolist()))
+
+
+def test_depth_1_has_no_induced_pair():
+    """Without ∅ a space of depth 1 has no relation at all (every pair's smaller side would be ∅)."""
+    (check,) = axioms.check_space(["AP"], depth=1, aspects=2, properties=["induction"])
+    assert (check.applicable, check.violations, check.examples) == (0, 0, [])
+    space = Space(1, 2)
+    low, high = induced_pairs(space, include_empty=True)  # x → ∅ → a and x → ∅ → b
+    assert sorted(zip(map(space.word, low), map(space.word, high))) == [("x", "a"), ("x", "b")]

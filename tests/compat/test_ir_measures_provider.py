@@ -272,14 +272,13 @@ def _by_rank(run: list) -> dict[str, dict[str, float]]:
 
 
 @pytest.mark.parametrize("collection", [pytest.param("robust03", marks=pytest.mark.slow), "web2012"])
-def test_cwl_measures_match_ir_measures_cwl_eval(provider, collection):
+def test_cwl_measures_match_ir_measures_cwl_eval(provider, collection, request):
     """INST, INSQ, BPM, SDCG and NERR8–NERR11 with max_rel (and min_rel): cranfield's values are those of
     ir_measures' own cwl_eval provider, per topic, to 1e-9 (Robust 2003: labels 0..2, four runs; Web 2012:
     labels -2..4 read with max_rel=2, so 3 and 4 clip to 2 and -2 to 0)."""
     pytest.importorskip("cwl")
     if collection == "robust03":
-        qrels = list(im.read_trec_qrels(str(ROBUST / "qrels.txt.gz")))
-        runs = [list(im.read_trec_run(str(path))) for path in RUNS]
+        qrels, runs = request.getfixturevalue("robust")  # read once for the module
     else:
         qrels = list(im.read_trec_qrels(str(DATA / "web2012" / "qrels.adhoc.txt")))
         runs = [list(im.read_trec_run(str(DATA / "web2012" / name))) for name in ("ql-filtered.run.gz",

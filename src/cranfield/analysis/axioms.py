@@ -234,7 +234,8 @@ def relation_pairs(space: Space, prop: str, include_empty: bool = False) -> Iter
 def _edges(space: Space, include_empty: bool) -> tuple[np.ndarray, np.ndarray]:
     """All direct relations as edges smaller → larger."""
     pairs = [pair for prop in PAPER_000[:3] for pair in relation_pairs(space, prop, include_empty)]
-    return np.concatenate([a for a, _ in pairs]), np.concatenate([b for _, b in pairs])
+    none = np.empty(0, dtype=np.int64)  # depth 1 without ∅: no pair
+    return np.concatenate([none, *(a for a, _ in pairs)]), np.concatenate([none, *(b for _, b in pairs)])
 
 
 def _process_order(space: Space) -> np.ndarray:
@@ -262,15 +263,16 @@ def _process_order(space: Space) -> np.ndarray:
     return key
 
 
-INDUCTION_BLOCK = 8192  # at most this many target rankings per pass of the reachability bitsets
-INDUCTION_MEMORY = 128 * 2**20  # bytes of the two bitsets (reach, direct) of one pass
-MAX_INDUCTION_RANKINGS = 100_000  # induction relates every pair of rankings: time grows as rankings²
+INDUCTION_BLOCK = 8192  # targets per run of the order in which violating induced pairs are kept as examples
+INDUCTION_MEMORY = 128 * 2**20  # bytes of the two bitsets (reach, direct) that runs of that width took
+MAX_INDUCTION_RANKINGS = 100_000  # induction relates pairs of rankings: induced pairs grow faster than rankings
 
 
 def induction_block(size: int) -> int:
-    """Target rankings per pass of :func:`induction` over a space of ``size`` rankings: a multiple
-    of 64, at most :data:`INDUCTION_BLOCK`, with its two bitsets (``size`` × block bits each) within
-    :data:`INDUCTION_MEMORY`."""
+    """Width of the runs of targets (by increasing score) in which :func:`induction` looks for its examples,
+    over a space of ``size`` rankings: a multiple of 64, at most :data:`INDUCTION_BLOCK`, with two bitsets of
+    ``size`` × width bits within :data:`INDUCTION_MEMORY` (the passes of the bitsets that counted induced pairs
+    before :func:`induced_pairs`; kept so that the examples printed do not change)."""
     return max(64, min(INDUCTION_BLOCK, INDUCTION_MEMORY * 8 // (2 * max(size, 1)) // 64 * 64))
 
 
@@ -281,76 +283,70 @@ def max_induction_depth(aspects: int) -> int:
     while count_rankings(depth + 1, aspects) <= MAX_INDUCTION_RANKINGS:
         depth += 1
     return depth
-_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)  # bits set in a byte
 
 
-def _row_popcount(rows: np.ndarray) -> np.ndarray:
-    """Bits set in each row of a (n, bytes) uint8 array, as int64."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
-        return np.bitwise_count(rows).sum(axis=1, dtype=np.int64)
-    return _POPCOUNT[rows].sum(axis=1, dtype=np.int64)
+def induced_pairs(space: Space, include_empty: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(S, T) index arrays of every induced pair of Albahem et al. (ADCS 2018, §3.2): T reachable from S
+    through the three relations and (S, T) not itself a direct pair, sorted by S then T. They do not depend
+    on the measure: :func:`check_space` computes them once for all its measures.
 
-
-def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: bool = False,
-              keep: int = 3, loss: bool = False) -> Check:
-    """Induced pairs (S, T): T reachable from S through the three relations and (S, T) not itself a direct
-    pair (see the module docstring). ``applicable`` counts these pairs, ``violations`` those with m(S) > m(T).
-    ``scores`` are :func:`oriented`; ``loss``: the examples show a loss's own values.
-
-    Reachability is a bitset per ranking, filled children-first in the order of :func:`_process_order`
-    (one vectorised OR-reduction per group of rankings sharing an order key), over blocks of
-    :data:`INDUCTION_BLOCK` target rankings. Targets are numbered by increasing score, so the targets that
-    score below m(S) (beyond the tolerance 1e-12·max(1, |m(S)|)) are a prefix of each bitset and the
-    violations are counted with a byte popcount; no pair is ever listed.
+    Each ranking's reachable set — its direct successors and everything they reach — is built
+    children-first in the order of :func:`_process_order`, one vectorised gather, sort and deduplication per
+    group of rankings sharing an order key, the sets done so far stored as slices of one array of
+    targets; time and memory grow with the reachable pairs (742,810 induced pairs for h = 10, m = 2),
+    not with the square of the space.
     """
-    keep = check_int(keep, "number of examples", low=0)
+    n = space.size
     low, high = _edges(space, include_empty)
     key = _process_order(space)
     by_key = np.argsort(key[low], kind="stable")
     low, high = low[by_key], high[by_key]
     groups = np.concatenate(([0], np.flatnonzero(np.diff(key[low])) + 1, [low.size]))
-    order = np.argsort(scores, kind="stable")  # column c of a bitset is the ranking order[c]
-    column = np.empty(space.size, dtype=np.int64)
-    column[order] = np.arange(space.size)
+    start = np.zeros(n, dtype=np.int64)  # ranking r reaches targets[start[r]:start[r] + count[r]]
+    count = np.zeros(n, dtype=np.int64)
+    targets = np.empty(0, dtype=np.int64)
+    reached: list[np.ndarray] = []  # S·n + T of the reachable pairs, group by group
+    for a, b in zip(groups[:-1], groups[1:]):
+        src, dst = low[a:b], high[a:b]
+        # S reaches its direct successors and everything they reach (final: they have smaller keys)
+        sizes = count[dst]
+        gather = np.arange(int(sizes.sum())) + np.repeat(start[dst] - (np.cumsum(sizes) - sizes), sizes)
+        code = np.sort(np.concatenate((src * n + dst, np.repeat(src, sizes) * n + targets[gather])))
+        code = code[np.diff(code, prepend=-1) != 0]  # each pair once, by S then T
+        row = code // n
+        first = np.flatnonzero(np.diff(row, prepend=-1))
+        start[row[first]] = targets.size + first
+        count[row[first]] = np.diff(np.append(first, code.size))
+        targets = np.concatenate((targets, code % n))
+        reached.append(code)
+    code = np.sort(np.concatenate(reached))  # each pair once: the groups' sources are disjoint
+    induced = code[~np.isin(code, low * n + high, assume_unique=True, kind="sort")]
+    return induced // n, induced % n
+
+
+def induction(space: Space, scores: np.ndarray, measure: str, *, include_empty: bool = False,
+              keep: int = 3, loss: bool = False, pairs: tuple[np.ndarray, np.ndarray] | None = None) -> Check:
+    """Induced pairs (S, T): T reachable from S through the three relations and (S, T) not itself a direct
+    pair (see the module docstring). ``applicable`` counts these pairs, ``violations`` those with m(S) > m(T).
+    ``scores`` are :func:`oriented`; ``loss``: the examples show a loss's own values; ``pairs``: the
+    :func:`induced_pairs` of the space (computed when not given), shared by every measure.
+
+    Targets are ranked by increasing score: the targets that score below m(S) (beyond the tolerance
+    1e-12·max(1, |m(S)|)) are those ranked before ``below[S]``, one integer comparison per pair. The examples
+    are the first violating pairs going through the targets by increasing score in runs of
+    :func:`induction_block`, sources in index order within a run, then sorted.
+    """
+    keep = check_int(keep, "number of examples", low=0)
+    low, high = induced_pairs(space, include_empty) if pairs is None else pairs
+    order = np.argsort(scores, kind="stable")
+    rank = np.empty(space.size, dtype=np.int64)
+    rank[order] = np.arange(space.size)
     below = np.searchsorted(scores[order], scores - 1e-12 * np.maximum(1.0, np.abs(scores)), side="left")
-    check = Check(measure, "induction")
-    found: list[tuple[int, int]] = []
-    block = induction_block(space.size)
-    for t0 in range(0, space.size, block):
-        width = min(block, space.size - t0)
-        words = (width + 63) // 64  # little-endian 64-bit words: byte k of the row's bytes holds bits 8k..8k+7
-        reach = np.zeros((space.size, words), dtype="<u8")
-        direct = np.zeros_like(reach)
-        inside = (column[high] >= t0) & (column[high] < t0 + width)
-        bit = column[high[inside]] - t0
-        np.bitwise_or.at(direct, (low[inside], bit >> 6), np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64)))
-        for a, b in zip(groups[:-1], groups[1:]):
-            src, dst = low[a:b], high[a:b]
-            by_src = np.argsort(src, kind="stable")
-            src, dst = src[by_src], dst[by_src]
-            first = np.concatenate(([0], np.flatnonzero(np.diff(src)) + 1))
-            # S reaches its direct successors and everything they reach (final: they have smaller keys)
-            reach[src[first]] |= np.bitwise_or.reduceat(reach[dst], first, axis=0) | direct[src[first]]
-        reach &= ~direct  # reachable through two or more relations and not a direct pair
-        reach8 = reach.view(np.uint8)
-        rows = _row_popcount(reach8)
-        check.applicable += int(rows.sum())
-        # violations: induced targets among the first below[S] columns (all of a row, none, or a prefix)
-        cut = np.clip(below - t0, 0, width)
-        full = cut >> 3
-        counts = np.where(cut >= width, rows, 0)
-        some = np.flatnonzero((cut > 0) & (cut < width))
-        prefix = reach8[some].copy()
-        prefix[np.arange(prefix.shape[1]) >= full[some][:, None]] = 0
-        counts[some] = _row_popcount(prefix)
-        part = some[(cut[some] & 7) > 0]
-        tail = reach8[part, full[part]] & ((1 << (cut[part] & 7)) - 1).astype(np.uint8)
-        counts[part] += _POPCOUNT[tail]
-        check.violations += int(counts.sum())
-        for i in np.flatnonzero(counts)[: max(0, keep - len(found))]:
-            bits = np.unpackbits(reach8[i], bitorder="little")[: cut[i]]
-            found.extend((int(i), int(order[t0 + int(c)])) for c in np.flatnonzero(bits)[: keep - len(found)])
-    for i, j in sorted(found)[:keep]:
+    target = rank[high]
+    bad = np.flatnonzero(target < below[low])
+    check = Check(measure, "induction", applicable=int(low.size), violations=int(bad.size))
+    first = bad[np.lexsort((target[bad], low[bad], target[bad] // induction_block(space.size)))[:keep]]
+    for i, j in sorted(zip(low[first].tolist(), high[first].tolist())):
         check.examples.append(violation(space, i, scores[i], j, scores[j], loss) + ", an induced pair")
     return check
 
@@ -422,17 +418,20 @@ def _block_pairs(space: Space, block: Block, prop: str) -> Iterator[tuple[int, n
 
 
 def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topics: Topics,
-                properties: Sequence[str], keep: int) -> list[dict[str, BlockCount]]:
+                properties: Sequence[str], keep: int, scores: Sequence[np.ndarray] | None = None
+                ) -> list[dict[str, BlockCount]]:
     """Counts of each relation in ``properties`` for each measure on one block (a pure function
-    of its arguments, so blocks may run anywhere): scores the block's parents and children."""
+    of its arguments, so blocks may run anywhere): scores the block's parents and children, or takes
+    them from ``scores``, each measure's :func:`score_space` when the whole space is scored anyway."""
     base, off = space.base, space.offsets
     lo, hi = off[block.length] + block.start, off[block.length] + block.stop
     clo, chi = off[block.length + 1] + block.start * base, off[block.length + 1] + block.stop * base
     out = []
-    for measure in measures:
+    for k, measure in enumerate(measures):
         # the block's scores: parents (indices lo..hi) then children (clo..chi)
-        scores = np.concatenate((score_range(measure, space, topics, lo, hi),
-                                 score_range(measure, space, topics, clo, chi)))
+        block_scores = (np.concatenate((scores[k][lo:hi], scores[k][clo:chi])) if scores is not None else
+                        np.concatenate((score_range(measure, space, topics, lo, hi),
+                                        score_range(measure, space, topics, clo, chi))))
 
         def at(idx: np.ndarray) -> np.ndarray:
             return np.where(idx >= clo, idx - clo + (hi - lo), idx - lo)
@@ -441,7 +440,7 @@ def check_block(block: Block, *, measures: Sequence[Measure], space: Space, topi
         for prop in properties:
             count = BlockCount()
             for group, position, low, high in _block_pairs(space, block, prop):
-                a, b = scores[at(low)], scores[at(high)]
+                a, b = block_scores[at(low)], block_scores[at(high)]
                 bad = np.flatnonzero(_greater(a, b))
                 count.applicable += int(low.size)
                 count.violations += int(bad.size)
@@ -481,8 +480,10 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
     memory is one block's whatever the depth; ``client`` (a ``dask.distributed.Client``) runs the
     blocks on a cluster (docs/scaling.md). The counts and examples do not depend on the blocks or
     where they ran. Induction relates every pair of rankings: it is counted over spaces of at most
-    :data:`MAX_INDUCTION_RANKINGS` rankings (:func:`max_induction_depth`), in passes whose bitsets
-    hold :data:`INDUCTION_MEMORY` bytes.
+    :data:`MAX_INDUCTION_RANKINGS` rankings (:func:`max_induction_depth`); its :func:`induced_pairs` do not
+    depend on the measure and are computed once, each measure then costing one comparison per pair. With
+    Induction every ranking is scored once per measure (:func:`score_space`) and, without ``client``, the
+    blocks take their scores from there instead of scoring them again.
     """
     space, relevant, examples = check_settings(depth, aspects, relevant_per_aspect, examples)
     properties = [check_choice(p, "property", PAPER_000) for p in properties]
@@ -500,21 +501,25 @@ def check_space(measures: Sequence[str | Measure], *, depth: int = 10, aspects: 
                                  "(docs/fairness.md#axioms)")
     topics = synthetic_topics(space.aspects, relevant)
     streamed = [p for p in properties if p != "induction"]
+    # Induction needs every score of a small space: then the streamed relations reuse them (not on a cluster)
+    whole = ([_all_scores(m, space, topics, progress_bar, client) for m in parsed] if "induction" in properties
+             else None)
     counted: list[list[dict[str, BlockCount]]] = []
     if streamed:
         work = blocks(space, include_empty)
-        fn = partial(check_block, measures=parsed, space=space, topics=topics, properties=streamed, keep=examples)
+        fn = partial(check_block, measures=parsed, space=space, topics=topics, properties=streamed, keep=examples,
+                     scores=whole if client is None else None)
         if client is None:
             counted = [fn(b) for b in progress(work, len(work), "checking relations", progress_bar)]
         else:
             counted = map_blocks(fn, work, client=client)
+    pairs = induced_pairs(space, include_empty) if whole is not None else None
     out = []
     for k, (name, measure) in enumerate(zip(measures, parsed)):
         for prop in properties:
-            if prop == "induction":
-                scores = _all_scores(measure, space, topics, progress_bar, client)
-                out.append(induction(space, scores, str(name), include_empty=include_empty, keep=examples,
-                                     loss=measure.spec.lower_is_better))
+            if whole is not None and prop == "induction":
+                out.append(induction(space, whole[k], str(name), include_empty=include_empty, keep=examples,
+                                     loss=measure.spec.lower_is_better, pairs=pairs))
                 continue
             check = Check(str(name), prop)
             found: list[Example] = []

@@ -31,6 +31,7 @@ on is a witness.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -93,17 +94,23 @@ def _word(ranking: Sequence[int]) -> str:
 def score(measure: Measure, rankings: Sequence[Sequence[int]], relevant: int) -> np.ndarray:
     """Scores of binary rankings against a collection of ``relevant`` relevant documents and ``relevant`` + the
     longest ranking judged non-relevant ones (every ``x`` of a ranking is a judged non-relevant document)."""
-    depth = max((len(r) for r in rankings), default=0)
-    labels = np.zeros((len(rankings), 1, max(depth, 1)), dtype=np.int8)
-    for s, r in enumerate(rankings):
-        labels[s, 0, : len(r)] = r
+    length = np.fromiter(map(len, rankings), dtype=np.int64, count=len(rankings))
+    labels = np.zeros((len(rankings), max(int(length.max(initial=0)), 1)), dtype=np.int8)
+    # a boolean mask assigns in row order: ranking after ranking, each from its first position
+    labels[np.arange(labels.shape[1]) < length[:, None]] = np.fromiter(
+        itertools.chain.from_iterable(rankings), dtype=np.int8, count=int(length.sum()))
+    return score_labels(measure, labels, length, relevant)
+
+
+def score_labels(measure: Measure, labels: np.ndarray, length: np.ndarray, relevant: int) -> np.ndarray:
+    """:func:`score` of the rankings given as (rankings, positions) 0/1 ``labels`` and their lengths."""
+    depth = int(length.max(initial=0))
     # every retrieved non-relevant document is judged, and so are as many unretrieved ones: the collection holds
     # N = R + depth judged non-relevant documents (without them BPref's min(R, N) is 0 and it never sees one)
     judged = np.array([2 * max(relevant, 0) + depth])
     topics = Topics.from_ideal(np.ones((1, max(relevant, 1)), dtype=np.int8) * (relevant > 0), num_judged=judged,
                                max_rel=1)
-    length = np.array([[len(r)] for r in rankings])
-    return measure(Batch.from_labels(labels, topics, length=length))[:, 0]
+    return measure(Batch.from_labels(labels[:, None, :], topics, length=length[:, None]))[:, 0]
 
 
 def _all_rankings(depth: int, low: int = 0) -> list[tuple[int, ...]]:
@@ -185,9 +192,19 @@ def _redundancy(measure: Measure, depth: int, collections: Sequence[int]) -> Pro
     return PropertyCheck(str(measure), "redundancy", violations == 0 and cases > 0, cases, violations, example)
 
 
+@functools.lru_cache(maxsize=32)
+def _threshold_scores(measure: Measure) -> tuple[float, np.ndarray]:
+    """M(r) and M(x^n·r^n) for n = 1..:data:`THRESHOLD_SEARCH`, shared by Deepness and Shallowness (read-only)."""
+    n = np.arange(1, THRESHOLD_SEARCH + 1)[:, None]
+    position = np.arange(2 * THRESHOLD_SEARCH)
+    deep = score_labels(measure, ((position >= n) & (position < 2 * n)).astype(np.int8), 2 * n[:, 0],
+                        THRESHOLD_COLLECTION)
+    deep.setflags(write=False)
+    return float(score(measure, [(1,)], THRESHOLD_COLLECTION)[0]), deep
+
+
 def _threshold(measure: Measure, name: str) -> PropertyCheck:
-    top = score(measure, [(1,)], THRESHOLD_COLLECTION)[0]
-    deep = score(measure, [(0,) * n + (1,) * n for n in range(1, THRESHOLD_SEARCH + 1)], THRESHOLD_COLLECTION)
+    top, deep = _threshold_scores(measure)
     if name == "deepness":  # from some N on, for every n up to the end of the search
         ok = _greater(np.full_like(deep, top), deep)
         tail = np.flatnonzero(~ok)
