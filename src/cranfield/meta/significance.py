@@ -75,6 +75,8 @@ TIES = ("inclusive", "strict")
 # A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
 # from its values (see _screen_floor for why this suffices).
 _SCREEN = 1e-7
+# Relative margin between |t*|² and its proxy S1²/D' (a few roundings apart) in _resampled_t.
+_WIDEN = 1e-9
 # Rows of w whose largest |value| lies outside 2**±_EXPONENT_LIMIT are recomputed from their values
 # (their squares could leave float64's normal range).
 _EXPONENT_LIMIT = 400
@@ -586,18 +588,21 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     setup = _setup(data, measure, baseline, min_topics=2)
     columns, pairs = _columns(setup), setup.pairs
     k = int(np.floor(b * level))
-    blocks = resample_blocks(b, rng)
-    groups = [blocks] if client is None else _task_groups(blocks, client)
-    parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
-                       shared={"columns": columns, "pairs": pairs, "k": k, "keep_null": keep_null})
-    hits = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64))
-    t_obs = np.empty(len(pairs))
-    asl = hits / b
-    w = np.empty((len(pairs), columns.shape[1]))
+    t_obs, w = np.empty(len(pairs)), np.empty((len(pairs), columns.shape[1]))
+    constant, zero = np.empty(len(pairs), dtype=bool), np.empty(len(pairs), dtype=bool)
     for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
         z = _differences(columns, pairs, block)
-        t_obs[block], w[block], constant = _observed_t(z)
-        asl[block][constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
+        t_obs[block], w[block], constant[block] = _observed_t(z)
+        zero[block] = z[:, 0] == 0
+    with np.errstate(invalid="ignore"):
+        bound = lower_bound(np.abs(t_obs))  # |t*| >= bound: a hit (docs/conventions.md#equality)
+    blocks = resample_blocks(b, rng)
+    groups = [blocks] if client is None else _task_groups(blocks, client)
+    threads = 1 if client is not None else min(_MAX_THREADS, os.cpu_count() or 1)
+    parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
+                       shared={"rows": _bootstrap_rows(w, bound), "k": k, "keep_null": keep_null, "threads": threads})
+    asl = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64)) / b
+    asl[constant] = np.where(zero[constant], 1.0, 0.0)
     delta = np.full(len(pairs), np.nan)
     if k >= 1:
         delta = _bootstrap_delta(w, blocks, parts, k)
@@ -627,17 +632,18 @@ class _BootstrapPart(NamedTuple):
     """(r, P): t* with ``keep_null``."""
 
 
-def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
-                         keep_null: bool) -> _BootstrapPart:
-    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair: hit
-    counts, the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
+def _bootstrap_resamples(group: list[ResampleBlock], rows: _Rows, k: int, keep_null: bool,
+                         threads: int = 1) -> _BootstrapPart:
+    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair (``rows``:
+    their w, hit thresholds and grids, :func:`_bootstrap_rows`): hit counts, the candidates for
+    Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
 
     Each block draws from its own stream and every t* is computed exactly or screened exactly
     (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
     group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
     and the spans' candidates merged in b order.
     """
-    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], columns, pairs, k, keep_null)
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], rows, k, keep_null, threads)
              for a in range(0, len(group), _SPAN_BLOCKS)]
     if len(spans) == 1:
         return spans[0]
@@ -649,31 +655,39 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
     return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
 
 
-def _bootstrap_span(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
-                    keep_null: bool) -> _BootstrapPart:
+def _bootstrap_span(group: list[ResampleBlock], rows: _Rows, k: int, keep_null: bool, threads: int
+                    ) -> _BootstrapPart:
     """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
-    of pairs at a time."""
-    n = columns.shape[1]
+    of pairs at a time, on up to ``threads`` threads (each block of pairs is computed alone, into
+    its own rows of the results, so threads change no number)."""
+    n, n_pairs = rows.w.shape[1], len(rows.w)
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
     numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
-    hits = np.zeros(len(pairs), dtype=np.int64)
+    hits = np.empty(n_pairs, dtype=np.int64)
     kept = min(k, len(numbers))
-    top = np.empty((len(pairs), kept))
-    top_at = np.empty((len(pairs), kept), dtype=np.int64)
-    null = np.empty((len(numbers), len(pairs))) if keep_null else None
-    for part in chunks(len(pairs), len(numbers), _BOOTSTRAP_CELLS):
-        t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
-        with np.errstate(invalid="ignore"):
-            bound = lower_bound(np.abs(t_obs))[:, None]
-        t_star, size = _resampled_t(w, idx, counts, bound)
-        with np.errstate(invalid="ignore"):
-            hits[part] = (size >= bound).sum(axis=1)
-        if kept:
-            at = _largest(size, kept)
-            top[part], top_at[part] = np.take_along_axis(size, at, axis=1), numbers[at]
+    top = np.empty((n_pairs, kept))
+    top_at = np.empty((n_pairs, kept), dtype=np.int64)
+    null = np.empty((len(numbers), n_pairs)) if keep_null else None
+    parts = chunks(n_pairs, len(numbers), _BOOTSTRAP_CELLS)
+    height = max((part.stop - part.start for part in parts), default=0)
+    local = threading.local()
+
+    def run(part: slice) -> None:
+        if not hasattr(local, "work"):
+            local.work = _Buffers.allocate(height, len(numbers))
+        found = _resampled_t(rows.part(part), idx, counts, kept, keep_null, local.work.rows(part.stop - part.start))
+        hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
         if null is not None:
-            null[:, part] = t_star.T
+            null[:, part] = found.t_star.T
+
+    workers = min(threads, len(parts))
+    if workers < 2:
+        for part in parts:
+            run(part)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(run, parts))
     return _BootstrapPart(hits, top, top_at, null)
 
 
@@ -780,66 +794,213 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T), and
-    |t*|; shape (pairs, B) each.
+class _Rows(NamedTuple):
+    """What the bootstrap's resamples need of each pair (P pairs, T topics), computed once
+    (:func:`_bootstrap_rows`)."""
 
-    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from matrix products
-    at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or
-    thread count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with
-    D = T·s2 − s1² is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the
-    same bits: only powers of two differ). Every resample is screened against the hit threshold
-    ``bound`` (P, 1); those the screen cannot decide under a rigorous error bound
-    (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or near-degenerate,
-    among them every degenerate one (all topics share one value: D = 0) — are recomputed from
-    their values, two-pass and in a fixed order (:func:`_exact_t`), which decides their hit.
-    """
+    w: np.ndarray
+    """(P, T): z − mean(z)."""
+    bound: np.ndarray
+    """(P, 1): the hit threshold, |t*| >= bound (docs/conventions.md#equality)."""
+    q: np.ndarray
+    """(2, P, T): w and w² on their integer grids (:func:`_grid`)."""
+    scale: np.ndarray
+    """(P, 1): T·2**(2k1 − k2), which puts T·s2 on the grid of s1² (:func:`_resampled_t`)."""
+    floor: np.ndarray
+    """(P, 1): the floor of D' = 2**(2k1)·D below which a resample is recomputed (:func:`_screen_floor`)."""
+
+    def part(self, block: slice) -> _Rows:
+        """The rows of the pairs of ``block``."""
+        return _Rows(self.w[block], self.bound[block], self.q[:, block], self.scale[block], self.floor[block])
+
+
+def _bootstrap_rows(w: np.ndarray, bound: np.ndarray) -> _Rows:
+    """The :class:`_Rows` of the pairs with rows w (P, T) and thresholds ``bound`` (P,)."""
     n = w.shape[1]
-    (s1, k1), (s2, k2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
-    reach = _SCREEN * np.maximum(1.0, bound)
-    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
-        d = np.multiply(s2, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=s2)
-        d -= np.multiply(s1, s1, out=np.empty_like(s1))
+    (q1, k1), (q2, k2) = _grid(w), _grid(w * w)
+    with np.errstate(all="ignore"):  # rows out of range get the floor ∞
         floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
-        t_star = np.divide(n - 1, d)
-        np.sqrt(t_star, out=t_star)
-        t_star *= s1
-        size = np.abs(t_star, out=s1)
-        screened = np.greater_equal(size, bound - reach)
-        screened &= np.less_equal(size, bound + reach)
-    screened |= np.less_equal(d, floor)
-    rows = np.flatnonzero(screened.any(axis=1))  # few: find the cells within these rows only
-    rp, rb = np.nonzero(screened[rows])
-    rp = rows[rp]
-    for part in chunks(rp.size, n):
-        t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
-    size[rp, rb] = np.abs(t_star[rp, rb])
-    return t_star, size
+    scale = np.ldexp(float(n), np.minimum(2 * k1 - k2, 900))
+    return _Rows(w, bound[:, None], np.stack([q1, q2]), scale, floor)
+
+
+class _Buffers(NamedTuple):
+    """Work arrays of :func:`_resampled_t` for p pairs and r resamples, allocated once per span and
+    thread and reused by its blocks of pairs: megabyte arrays allocated afresh for every block cost
+    more in page faults than the arithmetic done in them."""
+
+    sums: np.ndarray
+    """(2p, r): the grid sums of w, then of w²."""
+    rho: np.ndarray
+    """(p, r): S1²/D'."""
+    spare: np.ndarray
+    """(p, r): the partition of ρ, then the |t*| recomputed."""
+    above: np.ndarray
+    """(p, r), bool: ρ above the window."""
+    window: np.ndarray
+    """(p, r), bool: the resamples looked at one by one."""
+    mask: np.ndarray
+    """(p, r), bool: scratch."""
+
+    @classmethod
+    def allocate(cls, p: int, r: int) -> _Buffers:
+        return cls(np.empty((2 * p, r)), *(np.empty((p, r)) for _ in range(2)),
+                   *(np.empty((p, r), dtype=bool) for _ in range(3)))
+
+    def rows(self, p: int) -> _Buffers:
+        """The buffers of the first p pairs."""
+        return _Buffers(self.sums[:2 * p], *(x[:p] for x in self[1:]))
+
+
+class _Resampled(NamedTuple):
+    """What :func:`_resampled_t` finds for the pairs of a block (p pairs, r resamples)."""
+
+    hits: np.ndarray
+    """(p,): resamples with |t*| >= the pair's threshold."""
+    top: np.ndarray
+    """(p, kept): the kept largest |t*|, equal values taken by resample, in resample order."""
+    at: np.ndarray
+    """(p, kept): their columns."""
+    t_star: np.ndarray | None
+    """(p, r): every t*, when asked for."""
+
+
+def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, keep_null: bool,
+                 work: _Buffers) -> _Resampled:
+    """The hits |t*| >= bound among the bootstrap resamples of every pair of ``rows`` (p pairs,
+    T topics; resamples drawing topics ``idx`` (r, T), counted in ``counts`` (T, r)), the ``kept``
+    largest |t*| of each pair (as :func:`_largest` chooses them) and, with ``keep_null``, every t*.
+
+    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts c come from matrix products at BLAS
+    speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or thread
+    count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with D = T·s2 − s1²
+    is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the same bits: only
+    powers of two differ). Every resample is screened against the hit threshold; those the screen
+    cannot decide under a rigorous error bound (:func:`_screen_floor`) — within :data:`_SCREEN`
+    (relative) of the threshold, or near-degenerate, among them every degenerate one (all topics
+    share one value: D = 0) — are recomputed from their values, two-pass and in a fixed order
+    (:func:`_exact_t`), which decides their hit.
+
+    The square root is taken for a few resamples only: the others are compared through
+    ρ = S1²/D' = t*²/(T − 1), within a few roundings of the screened |t*|²/(T − 1). A resample
+    whose ρ lies in the threshold's window widened by :data:`_WIDEN` (relative; it covers these
+    roundings), or that is near-degenerate, gets its screened |t*|, recomputed exactly when the
+    screen cannot decide it; outside the widened window, ρ is on the same side of the window as
+    |t*|, which is all its hit needs. The largest |t*| are chosen among the resamples whose ρ is
+    within :data:`_WIDEN` of the ``kept``-th largest, a superset of them for the same reason: the
+    values and choices are those of |t*| computed for every resample.
+    """
+    (p, n), r = rows.w.shape, counts.shape[1]
+    sums = _products(rows.q.reshape(2 * p, n), counts, into=work.sums)
+    s1, d = sums[:p], sums[p:]
+    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
+        np.multiply(d, rows.scale, out=d)
+        rho = np.multiply(s1, s1, out=work.rho)
+        d -= rho
+        np.divide(rho, d, out=rho)
+    bound, floor = rows.bound, rows.floor
+    reach = _SCREEN * np.maximum(1.0, bound)
+    with np.errstate(invalid="ignore"):  # NaN bounds (a constant z) are no hit, as in the comparison below
+        low = np.square(np.maximum(bound - reach, 0.0)) * ((1 - _WIDEN) / (n - 1))
+        high = np.square(bound + reach) * ((1 + _WIDEN) / (n - 1))
+        above = np.greater(rho, high, out=work.above)
+        window = np.greater_equal(rho, low, out=work.window)
+        window &= np.less_equal(rho, high, out=work.mask)
+    near = np.flatnonzero(np.fmin.reduce(d, axis=1) <= floor[:, 0])  # rows with near-degenerate resamples
+    window[near] |= d[near] <= floor[near]
+    looked = np.flatnonzero(window)  # few
+    rp, rb = np.divmod(looked, r)
+    t_window = _screened_t(np.take(s1, looked), np.take(d, looked), n)
+    size = np.abs(t_window)
+    with np.errstate(invalid="ignore"):
+        undecided = (size >= (bound - reach)[rp, 0]) & (size <= (bound + reach)[rp, 0]) | (d[rp, rb] <= floor[rp, 0])
+    recompute = np.flatnonzero(undecided)
+    for part in chunks(recompute.size, n):
+        cells = recompute[part]
+        t_window[cells] = _exact_t(rows.w[rp[cells, None], idx[rb[cells]]])[1]
+    size = np.abs(t_window)
+    with np.errstate(invalid="ignore"):
+        hit = (size >= bound[rp, 0]).astype(np.int64) - np.take(above, looked)
+    hits = _row_counts(above) + np.bincount(rp, hit, minlength=p).astype(np.int64)
+    t_star = None
+    if keep_null:
+        t_star = _screened_t(s1, d, n)
+        np.put(t_star, looked, t_window)
+    if kept == 0:
+        return _Resampled(hits, np.empty((p, 0)), np.empty((p, 0), dtype=np.int64), t_star)
+    np.put(rho, looked, np.square(size) / (n - 1))
+    if kept < r:
+        order = work.spare
+        np.copyto(order, rho)
+        order.partition(r - kept, axis=1)
+        least = order[:, r - kept, None] * (1 - _WIDEN)  # below each row's kept-th largest ρ
+        candidates = np.flatnonzero(np.greater_equal(rho, least, out=work.mask))
+    else:
+        candidates = np.arange(rho.size)
+    np.put(work.spare, looked, size)
+    values = np.where(np.take(window, candidates), np.take(work.spare, candidates),
+                      np.abs(_screened_t(np.take(s1, candidates), np.take(d, candidates), n)))
+    cp, cb = np.divmod(candidates, r)
+    if candidates.size == p * kept:  # kept candidates in every row: all of them
+        return _Resampled(hits, values.reshape(p, kept), cb.reshape(p, kept), t_star)
+    place = np.arange(cp.size) - np.searchsorted(cp, np.arange(p))[cp]  # position within the row
+    padded = np.full((p, int(place.max()) + 1), -np.inf)
+    columns = np.zeros(padded.shape, dtype=np.int64)
+    padded[cp, place], columns[cp, place] = values, cb
+    at = _largest(padded, kept)
+    return _Resampled(hits, np.take_along_axis(padded, at, axis=1), np.take_along_axis(columns, at, axis=1), t_star)
+
+
+def _row_counts(mask: np.ndarray) -> np.ndarray:
+    """How many cells of each row of a boolean matrix are true, as int64 (summed as bytes)."""
+    wide = mask.shape[1] >= 1 << 16
+    return mask.view(np.uint8).sum(axis=1, dtype=np.int64 if wide else np.uint16).astype(np.int64)
+
+
+def _screened_t(s1: np.ndarray, d: np.ndarray, n: int) -> np.ndarray:
+    """t* = √(T − 1)·S1/√D' from the grid sums (:func:`_resampled_t`), elementwise."""
+    with np.errstate(all="ignore"):
+        t = np.divide(n - 1, d)
+        np.sqrt(t, out=t)
+        t *= s1
+    return t
+
+
+def _grid(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row of ``v`` (P, T) on its integer grid, q = rint(v·2**k), and k (P, 1) (:func:`_grid_sums`)."""
+    n = v.shape[1]
+    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
+    out = np.abs(exponent) > _EXPONENT_LIMIT
+    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
+    return np.rint(np.ldexp(np.where(out, 0.0, v), shift)), np.where(out, _EXPONENT_LIMIT * 4, shift)
 
 
 def _grid_sums(v: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Σ_t c_tb·v_pt·2**k_p for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B),
     computed exactly on a grid, and the grid's k (P, 1).
 
-    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉; the counts of
-    a resample are integers adding up to T, so every product and partial sum of q @ C is an
-    integer below 2**53 and a matrix product computes it exactly, in whatever order. The sum
-    (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose largest |value| lies outside
-    2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor` sends it to the exact path).
+    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉ (:func:`_grid`); the
+    counts of a resample are integers adding up to T, so every product and partial sum of q @ C is
+    an integer below 2**53 and a matrix product computes it exactly, in whatever order
+    (:func:`_products`). The sum (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose
+    largest |value| lies outside 2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor`
+    sends it to the exact path).
     """
-    n = v.shape[1]
-    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
-    out = np.abs(exponent) > _EXPONENT_LIMIT
-    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
-    q = np.rint(np.ldexp(np.where(out, 0.0, v), shift))
-    sums = np.empty((len(q), counts.shape[1]))
+    q, shift = _grid(v)
+    return _products(q, counts), shift
+
+
+def _products(q: np.ndarray, counts: np.ndarray, into: np.ndarray | None = None) -> np.ndarray:
+    """q @ counts for integer-valued q (P, T) on a grid (:func:`_grid`), exact, in tiles of at
+    most :data:`_PRODUCT_CELLS` multiply-adds (written to ``into`` when given)."""
+    n = q.shape[1]
+    sums = np.empty((len(q), counts.shape[1])) if into is None else into
     cols = min(counts.shape[1], 64)
     rows = max(1, _PRODUCT_CELLS // (cols * n))
     for a in range(0, len(q), rows):  # exact integers: the order of the sum cannot matter, so BLAS is safe
         for b in range(0, counts.shape[1], cols):
             np.matmul(q[a:a + rows], counts[:, b:b + cols], out=sums[a:a + rows, b:b + cols])
-    return sums, np.where(out, _EXPONENT_LIMIT * 4, shift)
+    return sums
 
 
 def _screen_floor(n: int, top: np.ndarray, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
