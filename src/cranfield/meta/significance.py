@@ -590,7 +590,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     k = int(np.floor(b * level))
     t_obs, w = np.empty(len(pairs)), np.empty((len(pairs), columns.shape[1]))
     constant, zero = np.empty(len(pairs), dtype=bool), np.empty(len(pairs), dtype=bool)
-    for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+    for block in chunks(len(pairs), 2 * columns.shape[1]):
         z = _differences(columns, pairs, block)
         t_obs[block], w[block], constant[block] = _observed_t(z)
         zero[block] = z[:, 0] == 0
@@ -770,7 +770,7 @@ def _bootstrap_delta(w: np.ndarray, blocks: list[ResampleBlock], parts: list[_Bo
             idx = resamples.generator().integers(0, n, (resamples.size, n))
             drawn[here] = idx[chosen[here] - resamples.resamples.start]
     delta = np.empty(n_pairs)
-    for chunk in _pair_chunks(n_pairs, RESAMPLE_BLOCK):
+    for chunk in chunks(n_pairs, 2 * n):
         delta[chunk] = np.abs(_exact_t(np.take_along_axis(w[chunk], drawn[chunk], axis=1))[0])
     return delta
 
@@ -802,8 +802,10 @@ class _Rows(NamedTuple):
     """(P, T): z − mean(z)."""
     bound: np.ndarray
     """(P, 1): the hit threshold, |t*| >= bound (docs/conventions.md#equality)."""
-    q: np.ndarray
-    """(2, P, T): w and w² on their integer grids (:func:`_grid`)."""
+    q1: np.ndarray
+    """(P, T): w on its integer grid (:func:`_grid`)."""
+    q2: np.ndarray
+    """(P, T): w² on its integer grid."""
     scale: np.ndarray
     """(P, 1): T·2**(2k1 − k2), which puts T·s2 on the grid of s1² (:func:`_resampled_t`)."""
     floor: np.ndarray
@@ -811,7 +813,7 @@ class _Rows(NamedTuple):
 
     def part(self, block: slice) -> _Rows:
         """The rows of the pairs of ``block``."""
-        return _Rows(self.w[block], self.bound[block], self.q[:, block], self.scale[block], self.floor[block])
+        return _Rows(*(x[block] for x in self))
 
 
 def _bootstrap_rows(w: np.ndarray, bound: np.ndarray) -> _Rows:
@@ -821,7 +823,7 @@ def _bootstrap_rows(w: np.ndarray, bound: np.ndarray) -> _Rows:
     with np.errstate(all="ignore"):  # rows out of range get the floor ∞
         floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
     scale = np.ldexp(float(n), np.minimum(2 * k1 - k2, 900))
-    return _Rows(w, bound[:, None], np.stack([q1, q2]), scale, floor)
+    return _Rows(w, bound[:, None], q1, q2, scale, floor)
 
 
 class _Buffers(NamedTuple):
@@ -891,7 +893,7 @@ def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, ke
     values and choices are those of |t*| computed for every resample.
     """
     (p, n), r = rows.w.shape, counts.shape[1]
-    sums = _products(rows.q.reshape(2 * p, n), counts, into=work.sums)
+    sums = _products(np.concatenate([rows.q1, rows.q2]), counts, into=work.sums)
     s1, d = sums[:p], sums[p:]
     with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
         np.multiply(d, rows.scale, out=d)
