@@ -217,7 +217,7 @@ def test_bootstrap_ranks_through_rho_as_through_t(x, tied, kept, monkeypatch):
     chosen = []
     largest = sig._largest
     monkeypatch.setattr(sig, "_largest", lambda v, k: chosen.append(k) or largest(v, k))
-    found = sig._resampled_t(sig._bootstrap_rows(w, bound), idx, sig._draw_counts(idx, n), kept, True,
+    found = sig._resampled_t(w, bound[:, None], idx, sig._draw_counts(idx, n), kept, True,
                              sig._Buffers.allocate(len(pairs), r))
     size = np.abs(found.t_star)
     with np.errstate(invalid="ignore"):

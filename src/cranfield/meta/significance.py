@@ -590,7 +590,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     k = int(np.floor(b * level))
     t_obs, w = np.empty(len(pairs)), np.empty((len(pairs), columns.shape[1]))
     constant, zero = np.empty(len(pairs), dtype=bool), np.empty(len(pairs), dtype=bool)
-    for block in chunks(len(pairs), 2 * columns.shape[1]):
+    for block in chunks(len(pairs), columns.shape[1], _RESAMPLED_CELLS):
         z = _differences(columns, pairs, block)
         t_obs[block], w[block], constant[block] = _observed_t(z)
         zero[block] = z[:, 0] == 0
@@ -600,7 +600,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     groups = [blocks] if client is None else _task_groups(blocks, client)
     threads = 1 if client is not None else min(_MAX_THREADS, os.cpu_count() or 1)
     parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
-                       shared={"rows": _bootstrap_rows(w, bound), "k": k, "keep_null": keep_null, "threads": threads})
+                       shared={"w": w, "bound": bound, "k": k, "keep_null": keep_null, "threads": threads})
     asl = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64)) / b
     asl[constant] = np.where(zero[constant], 1.0, 0.0)
     delta = np.full(len(pairs), np.nan)
@@ -632,18 +632,18 @@ class _BootstrapPart(NamedTuple):
     """(r, P): t* with ``keep_null``."""
 
 
-def _bootstrap_resamples(group: list[ResampleBlock], rows: _Rows, k: int, keep_null: bool,
+def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int, keep_null: bool,
                          threads: int = 1) -> _BootstrapPart:
-    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair (``rows``:
-    their w, hit thresholds and grids, :func:`_bootstrap_rows`): hit counts, the candidates for
-    Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
+    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair (w: its
+    rows z − mean(z), shape (P, T); ``bound``: its hit threshold on |t*|, shape (P,)): hit counts,
+    the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
 
     Each block draws from its own stream and every t* is computed exactly or screened exactly
     (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
     group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
     and the spans' candidates merged in b order.
     """
-    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], rows, k, keep_null, threads)
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], w, bound, k, keep_null, threads)
              for a in range(0, len(group), _SPAN_BLOCKS)]
     if len(spans) == 1:
         return spans[0]
@@ -655,12 +655,12 @@ def _bootstrap_resamples(group: list[ResampleBlock], rows: _Rows, k: int, keep_n
     return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
 
 
-def _bootstrap_span(group: list[ResampleBlock], rows: _Rows, k: int, keep_null: bool, threads: int
-                    ) -> _BootstrapPart:
+def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int, keep_null: bool,
+                    threads: int) -> _BootstrapPart:
     """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
     of pairs at a time, on up to ``threads`` threads (each block of pairs is computed alone, into
     its own rows of the results, so threads change no number)."""
-    n, n_pairs = rows.w.shape[1], len(rows.w)
+    n_pairs, n = w.shape
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
     numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
@@ -676,7 +676,8 @@ def _bootstrap_span(group: list[ResampleBlock], rows: _Rows, k: int, keep_null: 
     def run(part: slice) -> None:
         if not hasattr(local, "work"):
             local.work = _Buffers.allocate(height, len(numbers))
-        found = _resampled_t(rows.part(part), idx, counts, kept, keep_null, local.work.rows(part.stop - part.start))
+        found = _resampled_t(w[part], bound[part, None], idx, counts, kept, keep_null,
+                             local.work.rows(part.stop - part.start))
         hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
         if null is not None:
             null[:, part] = found.t_star.T
@@ -770,7 +771,7 @@ def _bootstrap_delta(w: np.ndarray, blocks: list[ResampleBlock], parts: list[_Bo
             idx = resamples.generator().integers(0, n, (resamples.size, n))
             drawn[here] = idx[chosen[here] - resamples.resamples.start]
     delta = np.empty(n_pairs)
-    for chunk in chunks(n_pairs, 2 * n):
+    for chunk in chunks(n_pairs, n, _RESAMPLED_CELLS):
         delta[chunk] = np.abs(_exact_t(np.take_along_axis(w[chunk], drawn[chunk], axis=1))[0])
     return delta
 
@@ -792,38 +793,6 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t_obs = mean / (z.std(axis=1, ddof=1) / np.sqrt(n))
     w = np.where(constant[:, None], 0.0, z - mean[:, None])
     return t_obs, w, constant
-
-
-class _Rows(NamedTuple):
-    """What the bootstrap's resamples need of each pair (P pairs, T topics), computed once
-    (:func:`_bootstrap_rows`)."""
-
-    w: np.ndarray
-    """(P, T): z − mean(z)."""
-    bound: np.ndarray
-    """(P, 1): the hit threshold, |t*| >= bound (docs/conventions.md#equality)."""
-    q1: np.ndarray
-    """(P, T): w on its integer grid (:func:`_grid`)."""
-    q2: np.ndarray
-    """(P, T): w² on its integer grid."""
-    scale: np.ndarray
-    """(P, 1): T·2**(2k1 − k2), which puts T·s2 on the grid of s1² (:func:`_resampled_t`)."""
-    floor: np.ndarray
-    """(P, 1): the floor of D' = 2**(2k1)·D below which a resample is recomputed (:func:`_screen_floor`)."""
-
-    def part(self, block: slice) -> _Rows:
-        """The rows of the pairs of ``block``."""
-        return _Rows(*(x[block] for x in self))
-
-
-def _bootstrap_rows(w: np.ndarray, bound: np.ndarray) -> _Rows:
-    """The :class:`_Rows` of the pairs with rows w (P, T) and thresholds ``bound`` (P,)."""
-    n = w.shape[1]
-    (q1, k1), (q2, k2) = _grid(w), _grid(w * w)
-    with np.errstate(all="ignore"):  # rows out of range get the floor ∞
-        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
-    scale = np.ldexp(float(n), np.minimum(2 * k1 - k2, 900))
-    return _Rows(w, bound[:, None], q1, q2, scale, floor)
 
 
 class _Buffers(NamedTuple):
@@ -867,11 +836,11 @@ class _Resampled(NamedTuple):
     """(p, r): every t*, when asked for."""
 
 
-def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, keep_null: bool,
-                 work: _Buffers) -> _Resampled:
-    """The hits |t*| >= bound among the bootstrap resamples of every pair of ``rows`` (p pairs,
-    T topics; resamples drawing topics ``idx`` (r, T), counted in ``counts`` (T, r)), the ``kept``
-    largest |t*| of each pair (as :func:`_largest` chooses them) and, with ``keep_null``, every t*.
+def _resampled_t(w: np.ndarray, bound: np.ndarray, idx: np.ndarray, counts: np.ndarray, kept: int,
+                 keep_null: bool, work: _Buffers) -> _Resampled:
+    """The hits |t*| >= ``bound`` (p, 1) among the bootstrap resamples of every row of w (p, T)
+    (resamples drawing topics ``idx`` (r, T), counted in ``counts`` (T, r)), the ``kept`` largest
+    |t*| of each row (as :func:`_largest` chooses them) and, with ``keep_null``, every t*.
 
     The sums s1 = Σc·w and s2 = Σc·w² over the topic counts c come from matrix products at BLAS
     speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or thread
@@ -892,15 +861,8 @@ def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, ke
     within :data:`_WIDEN` of the ``kept``-th largest, a superset of them for the same reason: the
     values and choices are those of |t*| computed for every resample.
     """
-    (p, n), r = rows.w.shape, counts.shape[1]
-    sums = _products(np.concatenate([rows.q1, rows.q2]), counts, into=work.sums)
-    s1, d = sums[:p], sums[p:]
-    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
-        np.multiply(d, rows.scale, out=d)
-        rho = np.multiply(s1, s1, out=work.rho)
-        d -= rho
-        np.divide(rho, d, out=rho)
-    bound, floor = rows.bound, rows.floor
+    (p, n), r = w.shape, counts.shape[1]
+    s1, rho, d, floor = _grid_moments(w, counts, work)
     reach = _SCREEN * np.maximum(1.0, bound)
     with np.errstate(invalid="ignore"):  # NaN bounds (a constant z) are no hit, as in the comparison below
         low = np.square(np.maximum(bound - reach, 0.0)) * ((1 - _WIDEN) / (n - 1))
@@ -919,7 +881,7 @@ def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, ke
     recompute = np.flatnonzero(undecided)
     for part in chunks(recompute.size, n):
         cells = recompute[part]
-        t_window[cells] = _exact_t(rows.w[rp[cells, None], idx[rb[cells]]])[1]
+        t_window[cells] = _exact_t(w[rp[cells, None], idx[rb[cells]]])[1]
     size = np.abs(t_window)
     with np.errstate(invalid="ignore"):
         hit = (size >= bound[rp, 0]).astype(np.int64) - np.take(above, looked)
@@ -951,6 +913,25 @@ def _resampled_t(rows: _Rows, idx: np.ndarray, counts: np.ndarray, kept: int, ke
     padded[cp, place], columns[cp, place] = values, cb
     at = _largest(padded, kept)
     return _Resampled(hits, np.take_along_axis(padded, at, axis=1), np.take_along_axis(columns, at, axis=1), t_star)
+
+
+def _grid_moments(w: np.ndarray, counts: np.ndarray, work: _Buffers
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """S1 = 2**k1·Σc·w, ρ = S1²/D' and D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D of every
+    resample (p, r) of every row of w (p, T) (:func:`_resampled_t`), and each row's floor of D'
+    (:func:`_screen_floor`), shape (p, 1): one exact matrix product (:func:`_products`) of w and
+    w² on their grids, in ``work``."""
+    p, n = w.shape
+    (q1, k1), (q2, k2) = _grid(w), _grid(w * w)
+    sums = _products(np.concatenate([q1, q2]), counts, into=work.sums)
+    s1, d = sums[:p], sums[p:]
+    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
+        np.multiply(d, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=d)
+        rho = np.multiply(s1, s1, out=work.rho)
+        d -= rho
+        np.divide(rho, d, out=rho)
+        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
+    return s1, rho, d, floor
 
 
 def _row_counts(mask: np.ndarray) -> np.ndarray:
