@@ -679,7 +679,7 @@ def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray
         found = _resampled_t(w[part], bound[part, None], idx, counts, kept, keep_null,
                              local.work.rows(part.stop - part.start))
         hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
-        if null is not None:
+        if null is not None and found.t_star is not None:
             null[:, part] = found.t_star.T
 
     workers = min(threads, len(parts))
@@ -711,7 +711,10 @@ class _TopK:
             self._compact()
 
     def _compact(self) -> None:
-        values, at = np.concatenate(self.values, axis=1), np.concatenate(self.at, axis=1)
+        if len(self.values) == 1:  # nothing to merge (one span of resamples)
+            values, at = self.values[0], self.at[0]
+        else:
+            values, at = np.concatenate(self.values, axis=1), np.concatenate(self.at, axis=1)
         if values.shape[1] > self.k:
             keep = _largest(values, self.k)
             values, at = np.take_along_axis(values, keep, axis=1), np.take_along_axis(at, keep, axis=1)
