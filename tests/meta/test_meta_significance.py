@@ -246,22 +246,6 @@ def test_bootstrap_near_degenerate_resamples_take_the_exact_path(monkeypatch):
     np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
 
 
-def test_bootstrap_threads_change_nothing(monkeypatch):
-    """Blocks of pairs run on several threads (one pair per block here); one thread gives the same
-    result, bit for bit."""
-    x = discrete(n=12, s=9)
-    monkeypatch.setattr(sig, "_BOOTSTRAP_CELLS", 700)
-    monkeypatch.setattr(sig.os, "cpu_count", lambda: 4)
-    threaded = bootstrap_test(x, n_resamples=700, rng=4, keep_null=True)
-    monkeypatch.setattr(sig, "_MAX_THREADS", 1)
-    single = bootstrap_test(x, n_resamples=700, rng=4, keep_null=True)
-    for a, b in [(threaded.pvalue, single.pvalue), (threaded.delta, single.delta),
-                 (threaded.null_distribution, single.null_distribution)]:
-        assert np.array_equal(a, b, equal_nan=True)
-    asl, _ = loop_bootstrap(x, 700, 4)
-    assert np.array_equal(threaded.pvalue, asl)
-
-
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
 def test_a_generator_seeds_the_streams_and_is_advanced(bit_generator):
     """Any Generator works: equal states give equal results, and each call advances it."""

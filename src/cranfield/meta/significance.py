@@ -598,9 +598,8 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
         bound = lower_bound(np.abs(t_obs))  # |t*| >= bound: a hit (docs/conventions.md#equality)
     blocks = resample_blocks(b, rng)
     groups = [blocks] if client is None else _task_groups(blocks, client)
-    threads = 1 if client is not None else min(_MAX_THREADS, os.cpu_count() or 1)
     parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
-                       shared={"w": w, "bound": bound, "k": k, "keep_null": keep_null, "threads": threads})
+                       shared={"w": w, "bound": bound, "k": k, "keep_null": keep_null})
     asl = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64)) / b
     asl[constant] = np.where(zero[constant], 1.0, 0.0)
     delta = np.full(len(pairs), np.nan)
@@ -632,8 +631,8 @@ class _BootstrapPart(NamedTuple):
     """(r, P): t* with ``keep_null``."""
 
 
-def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int, keep_null: bool,
-                         threads: int = 1) -> _BootstrapPart:
+def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int,
+                         keep_null: bool) -> _BootstrapPart:
     """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair (w: its
     rows z − mean(z), shape (P, T); ``bound``: its hit threshold on |t*|, shape (P,)): hit counts,
     the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
@@ -643,7 +642,7 @@ def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.nd
     group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
     and the spans' candidates merged in b order.
     """
-    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], w, bound, k, keep_null, threads)
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], w, bound, k, keep_null)
              for a in range(0, len(group), _SPAN_BLOCKS)]
     if len(spans) == 1:
         return spans[0]
@@ -655,11 +654,10 @@ def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.nd
     return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
 
 
-def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int, keep_null: bool,
-                    threads: int) -> _BootstrapPart:
+def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int,
+                    keep_null: bool) -> _BootstrapPart:
     """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
-    of pairs at a time, on up to ``threads`` threads (each block of pairs is computed alone, into
-    its own rows of the results, so threads change no number)."""
+    of pairs at a time, in work arrays allocated once (:class:`_Buffers`)."""
     n_pairs, n = w.shape
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
@@ -670,25 +668,13 @@ def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray
     top_at = np.empty((n_pairs, kept), dtype=np.int64)
     null = np.empty((len(numbers), n_pairs)) if keep_null else None
     parts = chunks(n_pairs, len(numbers), _BOOTSTRAP_CELLS)
-    height = max((part.stop - part.start for part in parts), default=0)
-    local = threading.local()
-
-    def run(part: slice) -> None:
-        if not hasattr(local, "work"):
-            local.work = _Buffers.allocate(height, len(numbers))
+    work = _Buffers.allocate(max((part.stop - part.start for part in parts), default=0), len(numbers))
+    for part in parts:
         found = _resampled_t(w[part], bound[part, None], idx, counts, kept, keep_null,
-                             local.work.rows(part.stop - part.start))
+                             work.rows(part.stop - part.start))
         hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
         if null is not None and found.t_star is not None:
             null[:, part] = found.t_star.T
-
-    workers = min(threads, len(parts))
-    if workers < 2:
-        for part in parts:
-            run(part)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(run, parts))
     return _BootstrapPart(hits, top, top_at, null)
 
 
@@ -800,7 +786,7 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 class _Buffers(NamedTuple):
     """Work arrays of :func:`_resampled_t` for p pairs and r resamples, allocated once per span and
-    thread and reused by its blocks of pairs: megabyte arrays allocated afresh for every block cost
+    reused by its blocks of pairs: megabyte arrays allocated afresh for every block cost
     more in page faults than the arithmetic done in them."""
 
     sums: np.ndarray
