@@ -794,18 +794,16 @@ class _Buffers(NamedTuple):
     rho: np.ndarray
     """(p, r): S1²/D'."""
     spare: np.ndarray
-    """(p, r): the partition of ρ, then the |t*| recomputed."""
+    """(p, r): the partition of ρ."""
     above: np.ndarray
     """(p, r), bool: ρ above the window."""
-    window: np.ndarray
-    """(p, r), bool: the resamples looked at one by one."""
     mask: np.ndarray
     """(p, r), bool: scratch."""
 
     @classmethod
     def allocate(cls, p: int, r: int) -> _Buffers:
         return cls(np.empty((2 * p, r)), *(np.empty((p, r)) for _ in range(2)),
-                   *(np.empty((p, r), dtype=bool) for _ in range(3)))
+                   *(np.empty((p, r), dtype=bool) for _ in range(2)))
 
     def rows(self, p: int) -> _Buffers:
         """The buffers of the first p pairs."""
@@ -857,12 +855,14 @@ def _resampled_t(w: np.ndarray, bound: np.ndarray, idx: np.ndarray, counts: np.n
         low = np.square(np.maximum(bound - reach, 0.0)) * ((1 - _WIDEN) / (n - 1))
         high = np.square(bound + reach) * ((1 + _WIDEN) / (n - 1))
         above = np.greater(rho, high, out=work.above)
-        window = np.greater_equal(rho, low, out=work.window)
-        window &= np.less_equal(rho, high, out=work.mask)
-    near = np.flatnonzero(np.fmin.reduce(d, axis=1) <= floor[:, 0])  # rows with near-degenerate resamples
-    window[near] |= d[near] <= floor[near]
-    looked = np.flatnonzero(window)  # few
-    rp, rb = np.divmod(looked, r)
+        hits = _row_counts(above)
+        rows = np.flatnonzero(_row_counts(np.greater_equal(rho, low, out=work.mask)) != hits)  # ρ in the window
+    rows = np.union1d(rows, np.flatnonzero(np.fmin.reduce(d, axis=1) <= floor[:, 0]))  # or near-degenerate
+    with np.errstate(invalid="ignore"):
+        window = (rho[rows] >= low[rows]) & (rho[rows] <= high[rows]) | (d[rows] <= floor[rows])
+    rp, rb = np.nonzero(window)  # few
+    rp = rows[rp]
+    looked = rp * r + rb  # flat, ascending
     t_window = _screened_t(np.take(s1, looked), np.take(d, looked), n)
     size = np.abs(t_window)
     with np.errstate(invalid="ignore"):
@@ -874,7 +874,7 @@ def _resampled_t(w: np.ndarray, bound: np.ndarray, idx: np.ndarray, counts: np.n
     size = np.abs(t_window)
     with np.errstate(invalid="ignore"):
         hit = (size >= bound[rp, 0]).astype(np.int64) - np.take(above, looked)
-    hits = _row_counts(above) + np.bincount(rp, hit, minlength=p).astype(np.int64)
+    hits += np.bincount(rp, hit, minlength=p).astype(np.int64)
     t_star = None
     if keep_null:
         t_star = _screened_t(s1, d, n)
@@ -890,9 +890,10 @@ def _resampled_t(w: np.ndarray, bound: np.ndarray, idx: np.ndarray, counts: np.n
         candidates = np.flatnonzero(np.greater_equal(rho, least, out=work.mask))
     else:
         candidates = np.arange(rho.size)
-    np.put(work.spare, looked, size)
-    values = np.where(np.take(window, candidates), np.take(work.spare, candidates),
-                      np.abs(_screened_t(np.take(s1, candidates), np.take(d, candidates), n)))
+    values = np.abs(_screened_t(np.take(s1, candidates), np.take(d, candidates), n))
+    if looked.size:  # the candidates looked at above keep their (recomputed) |t*|
+        at = np.minimum(np.searchsorted(looked, candidates), looked.size - 1)
+        values = np.where(looked[at] == candidates, size[at], values)
     cp, cb = np.divmod(candidates, r)
     if candidates.size == p * kept:  # kept candidates in every row: all of them
         return _Resampled(hits, values.reshape(p, kept), cb.reshape(p, kept), t_star)
