@@ -588,20 +588,18 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     setup = _setup(data, measure, baseline, min_topics=2)
     columns, pairs = _columns(setup), setup.pairs
     k = int(np.floor(b * level))
-    t_obs, w = np.empty(len(pairs)), np.empty((len(pairs), columns.shape[1]))
-    constant, zero = np.empty(len(pairs), dtype=bool), np.empty(len(pairs), dtype=bool)
-    for block in chunks(len(pairs), columns.shape[1], _RESAMPLED_CELLS):
-        z = _differences(columns, pairs, block)
-        t_obs[block], w[block], constant[block] = _observed_t(z)
-        zero[block] = z[:, 0] == 0
-    with np.errstate(invalid="ignore"):
-        bound = lower_bound(np.abs(t_obs))  # |t*| >= bound: a hit (docs/conventions.md#equality)
     blocks = resample_blocks(b, rng)
     groups = [blocks] if client is None else _task_groups(blocks, client)
     parts = map_blocks(_bootstrap_resamples, groups, client=client, label="bootstrap",
-                       shared={"w": w, "bound": bound, "k": k, "keep_null": keep_null})
-    asl = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64)) / b
-    asl[constant] = np.where(zero[constant], 1.0, 0.0)
+                       shared={"columns": columns, "pairs": pairs, "k": k, "keep_null": keep_null})
+    hits = np.asarray(np.sum([part.hits for part in parts], axis=0, dtype=np.int64))
+    t_obs = np.empty(len(pairs))
+    asl = hits / b
+    w = np.empty((len(pairs), columns.shape[1]))
+    for block in chunks(len(pairs), columns.shape[1], _RESAMPLED_CELLS):
+        z = _differences(columns, pairs, block)
+        t_obs[block], w[block], constant = _observed_t(z)
+        asl[block][constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
     delta = np.full(len(pairs), np.nan)
     if k >= 1:
         delta = _bootstrap_delta(w, blocks, parts, k)
@@ -631,18 +629,17 @@ class _BootstrapPart(NamedTuple):
     """(r, P): t* with ``keep_null``."""
 
 
-def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int,
+def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
                          keep_null: bool) -> _BootstrapPart:
-    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair (w: its
-    rows z − mean(z), shape (P, T); ``bound``: its hit threshold on |t*|, shape (P,)): hit counts,
-    the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
+    """Consecutive blocks of bootstrap resamples (Sakai, WWW 2012, Figure 2) for every pair: hit
+    counts, the candidates for Figure 3's k-th largest |t*|, and t* itself with ``keep_null``.
 
     Each block draws from its own stream and every t* is computed exactly or screened exactly
     (:func:`_resampled_t`), so a result never depends on how blocks are grouped into tasks; the
     group's resamples are processed :data:`_SPAN_BLOCKS` blocks at a time (:func:`_bootstrap_span`)
     and the spans' candidates merged in b order.
     """
-    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], w, bound, k, keep_null)
+    spans = [_bootstrap_span(group[a:a + _SPAN_BLOCKS], columns, pairs, k, keep_null)
              for a in range(0, len(group), _SPAN_BLOCKS)]
     if len(spans) == 1:
         return spans[0]
@@ -654,11 +651,11 @@ def _bootstrap_resamples(group: list[ResampleBlock], w: np.ndarray, bound: np.nd
     return _BootstrapPart(np.sum([span.hits for span in spans], axis=0), top, top_at, null)
 
 
-def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray, k: int,
+def _bootstrap_span(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
                     keep_null: bool) -> _BootstrapPart:
     """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
     of pairs at a time, in work arrays allocated once (:class:`_Buffers`)."""
-    n_pairs, n = w.shape
+    n_pairs, n = len(pairs), columns.shape[1]
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
     numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
@@ -670,8 +667,10 @@ def _bootstrap_span(group: list[ResampleBlock], w: np.ndarray, bound: np.ndarray
     parts = chunks(n_pairs, len(numbers), _BOOTSTRAP_CELLS)
     work = _Buffers.allocate(max((part.stop - part.start for part in parts), default=0), len(numbers))
     for part in parts:
-        found = _resampled_t(w[part], bound[part, None], idx, counts, kept, keep_null,
-                             work.rows(part.stop - part.start))
+        t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
+        with np.errstate(invalid="ignore"):
+            bound = lower_bound(np.abs(t_obs))[:, None]
+        found = _resampled_t(w, bound, idx, counts, kept, keep_null, work.rows(part.stop - part.start))
         hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
         if null is not None and found.t_star is not None:
             null[:, part] = found.t_star.T
