@@ -911,9 +911,9 @@ def _grid_moments(w: np.ndarray, counts: np.ndarray, work: _Buffers
     (:func:`_screen_floor`), shape (p, 1): one exact matrix product (:func:`_products`) of w and
     w² on their grids, in ``work``."""
     p, n = w.shape
-    (q1, k1), (q2, k2) = _grid(w), _grid(w * w)
-    sums = _products(np.concatenate([q1, q2]), counts, into=work.sums)
-    s1, d = sums[:p], sums[p:]
+    q, shift = _grid(np.concatenate([w, w * w]))
+    sums = _products(q, counts, into=work.sums)
+    s1, d, k1, k2 = sums[:p], sums[p:], shift[:p], shift[p:]
     with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
         np.multiply(d, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=d)
         rho = np.multiply(s1, s1, out=work.rho)
