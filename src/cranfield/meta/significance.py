@@ -801,6 +801,7 @@ class _Buffers(NamedTuple):
 
     @classmethod
     def allocate(cls, p: int, r: int) -> _Buffers:
+        """Uninitialised buffers for p pairs and r resamples."""
         return cls(np.empty((2 * p, r)), *(np.empty((p, r)) for _ in range(2)),
                    *(np.empty((p, r), dtype=bool) for _ in range(2)))
 
