@@ -200,6 +200,52 @@ def test_bootstrap_grid_sums_are_exact_and_order_free():
     assert np.all(np.abs(np.ldexp(sums, -shift) - w @ counts) <= np.ldexp(25.0, -shift) + 1e-12)
 
 
+@pytest.mark.parametrize("x, tied", [(continuous(n=30, s=6), False), (discrete(), True),
+                                     (np.round(continuous(n=40, s=5), 2), False)])
+@pytest.mark.parametrize("kept", [1, 7, 60, 400])
+def test_bootstrap_ranks_through_rho_as_through_t(x, tied, kept, monkeypatch):
+    """Hits and the kept largest |t*| found through ρ = S1²/D' (the square root taken on a few
+    candidates only) are those of |t*| computed for every resample: the count of |t*| >= bound
+    and the first kept of a stable descending sort, also where many |t*| are equal (P@8-like
+    scores) and where every resample is kept."""
+    n, r = x.shape[0], 400
+    columns, pairs = np.ascontiguousarray(x.T), common.all_pairs(x.shape[1])
+    t_obs, w, _ = sig._observed_t(columns[pairs[:, 0]] - columns[pairs[:, 1]])
+    with np.errstate(invalid="ignore"):
+        bound = common.lower_bound(np.abs(t_obs))
+    idx = np.random.default_rng(kept).integers(0, n, (r, n))
+    chosen = []
+    largest = sig._largest
+    monkeypatch.setattr(sig, "_largest", lambda v, k: chosen.append(k) or largest(v, k))
+    found = sig._resampled_t(w, bound[:, None], idx, sig._draw_counts(idx, n), kept, True,
+                             sig._Buffers.allocate(len(pairs), r))
+    size = np.abs(found.t_star)
+    with np.errstate(invalid="ignore"):
+        assert np.array_equal(found.hits, (size >= bound[:, None]).sum(axis=1))
+    at = largest(size, kept)
+    assert np.array_equal(found.at, at)
+    assert np.array_equal(found.top, np.take_along_axis(size, at, axis=1))
+    if tied and kept < r:
+        assert chosen  # equal |t*| beyond the kept-th: the candidates were more than kept
+
+
+def test_bootstrap_near_degenerate_resamples_take_the_exact_path(monkeypatch):
+    """Two systems equal but for noise of 1e-9 on every topic and 0.5 on one: the resamples that
+    miss that topic are near-degenerate (D within the screen's error), are recomputed from their
+    values, and decide as the per-pair loop does."""
+    rng = np.random.default_rng(2)
+    base = rng.random(9)
+    x = np.column_stack([base, base + 1e-9 * rng.random(9) + 0.5 * (np.arange(9) == 0), rng.random(9)])
+    recomputed = []
+    exact = sig._exact_t
+    monkeypatch.setattr(sig, "_exact_t", lambda v: recomputed.append(len(v)) or exact(v))
+    r = bootstrap_test(x, n_resamples=600, rng=5)
+    assert sum(recomputed) > 600 * 0.3  # (8/9)**9 of the resamples miss topic 0, plus Δ's
+    asl, delta = loop_bootstrap(x, 600, 5)
+    assert np.array_equal(r.pvalue, asl)
+    np.testing.assert_allclose(r.delta, delta, rtol=1e-12, atol=1e-15)
+
+
 @pytest.mark.parametrize("bit_generator", [np.random.PCG64, np.random.MT19937, np.random.SFC64])
 def test_a_generator_seeds_the_streams_and_is_advanced(bit_generator):
     """Any Generator works: equal states give equal results, and each call advances it."""

@@ -75,6 +75,8 @@ TIES = ("inclusive", "strict")
 # A bootstrap resample whose screened |t*| is this close (relative) to the hit threshold is recomputed
 # from its values (see _screen_floor for why this suffices).
 _SCREEN = 1e-7
+# Relative margin between |t*|² and its proxy S1²/D' (a few roundings apart) in _resampled_t.
+_WIDEN = 1e-9
 # Rows of w whose largest |value| lies outside 2**±_EXPONENT_LIMIT are recomputed from their values
 # (their squares could leave float64's normal range).
 _EXPONENT_LIMIT = 400
@@ -594,7 +596,7 @@ def bootstrap_test(data: Any, *, measure: str | None = None, n_resamples: int = 
     t_obs = np.empty(len(pairs))
     asl = hits / b
     w = np.empty((len(pairs), columns.shape[1]))
-    for block in _pair_chunks(len(pairs), RESAMPLE_BLOCK):
+    for block in chunks(len(pairs), columns.shape[1], _RESAMPLED_CELLS):
         z = _differences(columns, pairs, block)
         t_obs[block], w[block], constant = _observed_t(z)
         asl[block][constant] = np.where(z[constant, 0] == 0, 1.0, 0.0)
@@ -652,28 +654,26 @@ def _bootstrap_resamples(group: list[ResampleBlock], columns: np.ndarray, pairs:
 def _bootstrap_span(group: list[ResampleBlock], columns: np.ndarray, pairs: np.ndarray, k: int,
                     keep_null: bool) -> _BootstrapPart:
     """:func:`_bootstrap_resamples` for a few consecutive blocks, processed together, one block
-    of pairs at a time."""
-    n = columns.shape[1]
+    of pairs at a time, in work arrays allocated once (:class:`_Buffers`)."""
+    n_pairs, n = len(pairs), columns.shape[1]
     idx = np.concatenate([block.generator().integers(0, n, (block.size, n)) for block in group])
     counts = _draw_counts(idx, n)  # (T, r): how often each resample draws each topic, for all pairs
     numbers = np.concatenate([np.arange(block.resamples.start, block.resamples.stop) for block in group])
-    hits = np.zeros(len(pairs), dtype=np.int64)
+    hits = np.empty(n_pairs, dtype=np.int64)
     kept = min(k, len(numbers))
-    top = np.empty((len(pairs), kept))
-    top_at = np.empty((len(pairs), kept), dtype=np.int64)
-    null = np.empty((len(numbers), len(pairs))) if keep_null else None
-    for part in chunks(len(pairs), len(numbers), _BOOTSTRAP_CELLS):
+    top = np.empty((n_pairs, kept))
+    top_at = np.empty((n_pairs, kept), dtype=np.int64)
+    null = np.empty((len(numbers), n_pairs)) if keep_null else None
+    parts = chunks(n_pairs, len(numbers), _BOOTSTRAP_CELLS)
+    work = _Buffers.allocate(max((part.stop - part.start for part in parts), default=0), len(numbers))
+    for part in parts:
         t_obs, w, _ = _observed_t(_differences(columns, pairs, part))
         with np.errstate(invalid="ignore"):
             bound = lower_bound(np.abs(t_obs))[:, None]
-        t_star, size = _resampled_t(w, idx, counts, bound)
-        with np.errstate(invalid="ignore"):
-            hits[part] = (size >= bound).sum(axis=1)
-        if kept:
-            at = _largest(size, kept)
-            top[part], top_at[part] = np.take_along_axis(size, at, axis=1), numbers[at]
-        if null is not None:
-            null[:, part] = t_star.T
+        found = _resampled_t(w, bound, idx, counts, kept, keep_null, work.rows(part.stop - part.start))
+        hits[part], top[part], top_at[part] = found.hits, found.top, numbers[found.at]
+        if null is not None and found.t_star is not None:
+            null[:, part] = found.t_star.T
     return _BootstrapPart(hits, top, top_at, null)
 
 
@@ -696,7 +696,10 @@ class _TopK:
             self._compact()
 
     def _compact(self) -> None:
-        values, at = np.concatenate(self.values, axis=1), np.concatenate(self.at, axis=1)
+        if len(self.values) == 1:  # nothing to merge (one span of resamples)
+            values, at = self.values[0], self.at[0]
+        else:
+            values, at = np.concatenate(self.values, axis=1), np.concatenate(self.at, axis=1)
         if values.shape[1] > self.k:
             keep = _largest(values, self.k)
             values, at = np.take_along_axis(values, keep, axis=1), np.take_along_axis(at, keep, axis=1)
@@ -756,7 +759,7 @@ def _bootstrap_delta(w: np.ndarray, blocks: list[ResampleBlock], parts: list[_Bo
             idx = resamples.generator().integers(0, n, (resamples.size, n))
             drawn[here] = idx[chosen[here] - resamples.resamples.start]
     delta = np.empty(n_pairs)
-    for chunk in _pair_chunks(n_pairs, RESAMPLE_BLOCK):
+    for chunk in chunks(n_pairs, n, _RESAMPLED_CELLS):
         delta[chunk] = np.abs(_exact_t(np.take_along_axis(w[chunk], drawn[chunk], axis=1))[0])
     return delta
 
@@ -780,66 +783,197 @@ def _observed_t(z: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return t_obs, w, constant
 
 
-def _resampled_t(w: np.ndarray, idx: np.ndarray, counts: np.ndarray, bound: np.ndarray
-                 ) -> tuple[np.ndarray, np.ndarray]:
-    """The studentised mean t* of every bootstrap resample of every row of w (pairs, T), and
-    |t*|; shape (pairs, B) each.
+class _Buffers(NamedTuple):
+    """Work arrays of :func:`_resampled_t` for p pairs and r resamples, allocated once per span and
+    reused by its blocks of pairs: megabyte arrays allocated afresh for every block cost
+    more in page faults than the arithmetic done in them."""
 
-    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts C (T, B) come from matrix products
-    at BLAS speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or
-    thread count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with
-    D = T·s2 − s1² is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the
-    same bits: only powers of two differ). Every resample is screened against the hit threshold
-    ``bound`` (P, 1); those the screen cannot decide under a rigorous error bound
-    (:func:`_screen_floor`) — within :data:`_SCREEN` (relative) of ``bound``, or near-degenerate,
-    among them every degenerate one (all topics share one value: D = 0) — are recomputed from
-    their values, two-pass and in a fixed order (:func:`_exact_t`), which decides their hit.
+    sums: np.ndarray
+    """(2p, r): the grid sums of w, then of w²."""
+    rho: np.ndarray
+    """(p, r): S1²/D'."""
+    spare: np.ndarray
+    """(p, r): the partition of ρ."""
+    above: np.ndarray
+    """(p, r), bool: ρ above the window."""
+    mask: np.ndarray
+    """(p, r), bool: scratch."""
+
+    @classmethod
+    def allocate(cls, p: int, r: int) -> _Buffers:
+        """Uninitialised buffers for p pairs and r resamples."""
+        return cls(np.empty((2 * p, r)), *(np.empty((p, r)) for _ in range(2)),
+                   *(np.empty((p, r), dtype=bool) for _ in range(2)))
+
+    def rows(self, p: int) -> _Buffers:
+        """The buffers of the first p pairs."""
+        return _Buffers(self.sums[:2 * p], *(x[:p] for x in self[1:]))
+
+
+class _Resampled(NamedTuple):
+    """What :func:`_resampled_t` finds for the pairs of a block (p pairs, r resamples)."""
+
+    hits: np.ndarray
+    """(p,): resamples with |t*| >= the pair's threshold."""
+    top: np.ndarray
+    """(p, kept): the kept largest |t*|, equal values taken by resample, in resample order."""
+    at: np.ndarray
+    """(p, kept): their columns."""
+    t_star: np.ndarray | None
+    """(p, r): every t*, when asked for."""
+
+
+def _resampled_t(w: np.ndarray, bound: np.ndarray, idx: np.ndarray, counts: np.ndarray, kept: int,
+                 keep_null: bool, work: _Buffers) -> _Resampled:
+    """The hits |t*| >= ``bound`` (p, 1) among the bootstrap resamples of every row of w (p, T)
+    (resamples drawing topics ``idx`` (r, T), counted in ``counts`` (T, r)), the ``kept`` largest
+    |t*| of each row (as :func:`_largest` chooses them) and, with ``keep_null``, every t*.
+
+    The sums s1 = Σc·w and s2 = Σc·w² over the topic counts c come from matrix products at BLAS
+    speed, made exact by :func:`_grid_sums` (the same numbers whatever the BLAS, CPU or thread
+    count); they are kept on their grids, s = S·2**−k, and t* = √(T−1)·s1/√D with D = T·s2 − s1²
+    is computed as √(T−1)·S1/√D', D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D (the same bits: only
+    powers of two differ). Every resample is screened against the hit threshold; those the screen
+    cannot decide under a rigorous error bound (:func:`_screen_floor`) — within :data:`_SCREEN`
+    (relative) of the threshold, or near-degenerate, among them every degenerate one (all topics
+    share one value: D = 0) — are recomputed from their values, two-pass and in a fixed order
+    (:func:`_exact_t`), which decides their hit.
+
+    The square root is taken for a few resamples only: the others are compared through
+    ρ = S1²/D' = t*²/(T − 1), within a few roundings of the screened |t*|²/(T − 1). A resample
+    whose ρ lies in the threshold's window widened by :data:`_WIDEN` (relative; it covers these
+    roundings), or that is near-degenerate, gets its screened |t*|, recomputed exactly when the
+    screen cannot decide it; outside the widened window, ρ is on the same side of the window as
+    |t*|, which is all its hit needs. The largest |t*| are chosen among the resamples whose ρ is
+    within :data:`_WIDEN` of the ``kept``-th largest, a superset of them for the same reason: the
+    values and choices are those of |t*| computed for every resample.
     """
-    n = w.shape[1]
-    (s1, k1), (s2, k2) = _grid_sums(w, counts), _grid_sums(w * w, counts)
+    (p, n), r = w.shape, counts.shape[1]
+    s1, rho, d, floor = _grid_moments(w, counts, work)
     reach = _SCREEN * np.maximum(1.0, bound)
-    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
-        d = np.multiply(s2, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=s2)
-        d -= np.multiply(s1, s1, out=np.empty_like(s1))
-        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
-        t_star = np.divide(n - 1, d)
-        np.sqrt(t_star, out=t_star)
-        t_star *= s1
-        size = np.abs(t_star, out=s1)
-        screened = np.greater_equal(size, bound - reach)
-        screened &= np.less_equal(size, bound + reach)
-    screened |= np.less_equal(d, floor)
-    rows = np.flatnonzero(screened.any(axis=1))  # few: find the cells within these rows only
-    rp, rb = np.nonzero(screened[rows])
+    with np.errstate(invalid="ignore"):  # NaN bounds (a constant z) are no hit, as in the comparison below
+        low = np.square(np.maximum(bound - reach, 0.0)) * ((1 - _WIDEN) / (n - 1))
+        high = np.square(bound + reach) * ((1 + _WIDEN) / (n - 1))
+        above = np.greater(rho, high, out=work.above)
+        hits = _row_counts(above)
+        rows = np.flatnonzero(_row_counts(np.greater_equal(rho, low, out=work.mask)) != hits)  # ρ in the window
+    rows = np.union1d(rows, np.flatnonzero(np.fmin.reduce(d, axis=1) <= floor[:, 0]))  # or near-degenerate
+    with np.errstate(invalid="ignore"):
+        window = (rho[rows] >= low[rows]) & (rho[rows] <= high[rows]) | (d[rows] <= floor[rows])
+    rp, rb = np.nonzero(window)  # few
     rp = rows[rp]
-    for part in chunks(rp.size, n):
-        t_star[rp[part], rb[part]] = _exact_t(w[rp[part, None], idx[rb[part]]])[1]
-    size[rp, rb] = np.abs(t_star[rp, rb])
-    return t_star, size
+    looked = rp * r + rb  # flat, ascending
+    t_window = _screened_t(np.take(s1, looked), np.take(d, looked), n)
+    size = np.abs(t_window)
+    with np.errstate(invalid="ignore"):
+        undecided = (size >= (bound - reach)[rp, 0]) & (size <= (bound + reach)[rp, 0]) | (d[rp, rb] <= floor[rp, 0])
+    recompute = np.flatnonzero(undecided)
+    for part in chunks(recompute.size, n):
+        cells = recompute[part]
+        t_window[cells] = _exact_t(w[rp[cells, None], idx[rb[cells]]])[1]
+    size = np.abs(t_window)
+    with np.errstate(invalid="ignore"):
+        hit = (size >= bound[rp, 0]).astype(np.int64) - np.take(above, looked)
+    hits += np.bincount(rp, hit, minlength=p).astype(np.int64)
+    t_star = None
+    if keep_null:
+        t_star = _screened_t(s1, d, n)
+        np.put(t_star, looked, t_window)
+    if kept == 0:
+        return _Resampled(hits, np.empty((p, 0)), np.empty((p, 0), dtype=np.int64), t_star)
+    np.put(rho, looked, np.square(size) / (n - 1))
+    if kept < r:
+        order = work.spare
+        np.copyto(order, rho)
+        order.partition(r - kept, axis=1)
+        least = order[:, r - kept, None] * (1 - _WIDEN)  # below each row's kept-th largest ρ
+        candidates = np.flatnonzero(np.greater_equal(rho, least, out=work.mask))
+    else:
+        candidates = np.arange(rho.size)
+    values = np.abs(_screened_t(np.take(s1, candidates), np.take(d, candidates), n))
+    if looked.size:  # the candidates looked at above keep their (recomputed) |t*|
+        at = np.minimum(np.searchsorted(looked, candidates), looked.size - 1)
+        values = np.where(looked[at] == candidates, size[at], values)
+    cp, cb = np.divmod(candidates, r)
+    if candidates.size == p * kept:  # kept candidates in every row: all of them
+        return _Resampled(hits, values.reshape(p, kept), cb.reshape(p, kept), t_star)
+    place = np.arange(cp.size) - np.searchsorted(cp, np.arange(p))[cp]  # position within the row
+    padded = np.full((p, int(place.max()) + 1), -np.inf)
+    columns = np.zeros(padded.shape, dtype=np.int64)
+    padded[cp, place], columns[cp, place] = values, cb
+    at = _largest(padded, kept)
+    return _Resampled(hits, np.take_along_axis(padded, at, axis=1), np.take_along_axis(columns, at, axis=1), t_star)
+
+
+def _grid_moments(w: np.ndarray, counts: np.ndarray, work: _Buffers
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """S1 = 2**k1·Σc·w, ρ = S1²/D' and D' = T·2**(2k1 − k2)·S2 − S1² = 2**(2k1)·D of every
+    resample (p, r) of every row of w (p, T) (:func:`_resampled_t`), and each row's floor of D'
+    (:func:`_screen_floor`), shape (p, 1): one exact matrix product (:func:`_products`) of w and
+    w² on their grids, in ``work``."""
+    p, n = w.shape
+    q, shift = _grid(np.concatenate([w, w * w]))
+    sums = _products(q, counts, into=work.sums)
+    s1, d, k1, k2 = sums[:p], sums[p:], shift[:p], shift[p:]
+    with np.errstate(all="ignore"):  # rows out of range (sums 0, floor ∞) give inf here, never nan
+        np.multiply(d, np.ldexp(float(n), np.minimum(2 * k1 - k2, 900)), out=d)
+        rho = np.multiply(s1, s1, out=work.rho)
+        d -= rho
+        np.divide(rho, d, out=rho)
+        floor = np.ldexp(_screen_floor(n, np.abs(w).max(axis=1, keepdims=True), k1, k2), 2 * k1)
+    return s1, rho, d, floor
+
+
+def _row_counts(mask: np.ndarray) -> np.ndarray:
+    """How many cells of each row of a boolean matrix are true, as int64 (summed as bytes)."""
+    wide = mask.shape[1] >= 1 << 16
+    return mask.view(np.uint8).sum(axis=1, dtype=np.int64 if wide else np.uint16).astype(np.int64)
+
+
+def _screened_t(s1: np.ndarray, d: np.ndarray, n: int) -> np.ndarray:
+    """t* = √(T − 1)·S1/√D' from the grid sums (:func:`_resampled_t`), elementwise."""
+    with np.errstate(all="ignore"):
+        t = np.divide(n - 1, d)
+        np.sqrt(t, out=t)
+        t *= s1
+    return t
+
+
+def _grid(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row of ``v`` (P, T) on its integer grid, q = rint(v·2**k), and k (P, 1) (:func:`_grid_sums`)."""
+    n = v.shape[1]
+    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
+    out = np.abs(exponent) > _EXPONENT_LIMIT
+    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
+    return np.rint(np.ldexp(np.where(out, 0.0, v), shift)), np.where(out, _EXPONENT_LIMIT * 4, shift)
 
 
 def _grid_sums(v: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Σ_t c_tb·v_pt·2**k_p for every row p of ``v`` (P, T) and resample b of ``counts`` (T, B),
     computed exactly on a grid, and the grid's k (P, 1).
 
-    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉; the counts of
-    a resample are integers adding up to T, so every product and partial sum of q @ C is an
-    integer below 2**53 and a matrix product computes it exactly, in whatever order. The sum
-    (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose largest |value| lies outside
-    2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor` sends it to the exact path).
+    Row p is rounded to integers q = rint(v·2**k) with |q| < 2**52 / 2**⌈log2 T⌉ (:func:`_grid`); the
+    counts of a resample are integers adding up to T, so every product and partial sum of q @ C is
+    an integer below 2**53 and a matrix product computes it exactly, in whatever order
+    (:func:`_products`). The sum (q @ C)·2**−k is off Σc·v by at most T·2**−k/2. A row whose
+    largest |value| lies outside 2**±:data:`_EXPONENT_LIMIT` is taken as 0 (:func:`_screen_floor`
+    sends it to the exact path).
     """
-    n = v.shape[1]
-    exponent = np.frexp(np.abs(v).max(axis=1, keepdims=True))[1]  # max |v| < 2**exponent
-    out = np.abs(exponent) > _EXPONENT_LIMIT
-    shift = 52 - int(n - 1).bit_length() - np.where(out, 0, exponent)
-    q = np.rint(np.ldexp(np.where(out, 0.0, v), shift))
-    sums = np.empty((len(q), counts.shape[1]))
+    q, shift = _grid(v)
+    return _products(q, counts), shift
+
+
+def _products(q: np.ndarray, counts: np.ndarray, into: np.ndarray | None = None) -> np.ndarray:
+    """q @ counts for integer-valued q (P, T) on a grid (:func:`_grid`), exact, in tiles of at
+    most :data:`_PRODUCT_CELLS` multiply-adds (written to ``into`` when given)."""
+    n = q.shape[1]
+    sums = np.empty((len(q), counts.shape[1])) if into is None else into
     cols = min(counts.shape[1], 64)
     rows = max(1, _PRODUCT_CELLS // (cols * n))
     for a in range(0, len(q), rows):  # exact integers: the order of the sum cannot matter, so BLAS is safe
         for b in range(0, counts.shape[1], cols):
             np.matmul(q[a:a + rows], counts[:, b:b + cols], out=sums[a:a + rows, b:b + cols])
-    return sums, np.where(out, _EXPONENT_LIMIT * 4, shift)
+    return sums
 
 
 def _screen_floor(n: int, top: np.ndarray, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
