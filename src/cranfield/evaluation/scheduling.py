@@ -77,21 +77,27 @@ READ_AHEAD = 2
 def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings,
                 progress_bar: bool | None) -> list[Scored]:
     """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
-    parsed on threads (pyarrow's reader and numpy release the GIL), so at most READ_AHEAD + 1
-    runs are held at once. Only the column reader, which neither warns nor raises
-    (:func:`~cranfield.io.fastcsv.read_run_columns`), runs on the threads: every warning and
-    error comes from this thread, in run order."""
+    tokenised on threads (numpy releases the GIL), so at most READ_AHEAD + 1 runs are held at
+    once. A file that the read-ahead cannot read as a TREC run (a damaged file, another layout)
+    is read again on this thread, which raises or reads it as it would without read-ahead: every
+    warning and error comes from this thread, in run order."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
+    from cranfield.io import STDIN
     from cranfield.io.arrow import is_parquet_path
-    from cranfield.io.fastcsv import read_run_columns, worth_it
+    from cranfield.io.run import run_columns
 
-    def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
-        return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
-                and not evaluator.stochastic and worth_it(obj))
+    def plain(obj: Any) -> bool:  # a regular file that may be a TREC run
+        return (isinstance(obj, (str, Path)) and str(obj) != STDIN and not is_parquet_path(obj)
+                and not evaluator.stochastic and Path(obj).is_file())
 
     def ahead(obj: Any) -> Any:
-        return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
+        if not plain(obj):
+            return None
+        try:
+            return run_columns(obj, settings.order)  # type: ignore[arg-type]
+        except Exception:  # said (or read otherwise) when this thread reads the file again
+            return None
 
     if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
         return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",
