@@ -65,3 +65,25 @@ def test_a_file_the_read_ahead_cannot_read_fails_in_run_order_as_alone(tmp_path)
             evaluator.evaluate(files)
         assert str(together.value) == str(alone.value) == f"{bad}:2: score 'high' in column 5 is not a number"
         assert len(caught) == where  # the runs before it were scored (one warning each), none after
+
+
+def test_prefetched_files_are_read_once_and_score_as_alone(tmp_path, monkeypatch):
+    """The command line starts tokenising the first run files while the qrels are read
+    (scheduling.prefetch): the evaluation takes those, reading each file once."""
+    from cranfield.evaluation import scheduling
+    from cranfield.io import run as run_module
+
+    qrels, runs = write_runs(tmp_path)
+    evaluator = Evaluator(qrels, ["AP", "P@10"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = evaluator.evaluate(runs).values
+        reads = []
+        original = run_module.run_columns
+        monkeypatch.setattr(run_module, "run_columns", lambda path, order="score": reads.append(path) or
+                            original(path, order))
+        for given in (runs, runs[:1]):  # read ahead by the pool, or one run alone
+            reads.clear()
+            scheduling.prefetch(given, "score")
+            assert np.array_equal(evaluator.evaluate(given).values, expected[: len(given)], equal_nan=True)
+            assert sorted(reads) == sorted(given)

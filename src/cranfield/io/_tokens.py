@@ -36,7 +36,9 @@ from numpy.lib.stride_tricks import as_strided
 
 from cranfield.errors import CranfieldError, InputError
 
-BLOCK_BYTES = 1 << 22
+BLOCK_BYTES = 1 << 20
+"""The bytes read and tokenised at a time: a block's temporaries (about ten times its size) stay
+in the CPU caches and a third of the memory of 4 MB blocks, at the same speed."""
 MAX_FIELD = 1 << 16
 """The longest field (a docno, a topic id, a score...) read, in bytes; a longer one is an error."""
 MAX_LINE = 1 << 20
