@@ -80,8 +80,8 @@ def test_prefetched_files_are_read_once_and_score_as_alone(tmp_path, monkeypatch
         expected = evaluator.evaluate(runs).values
         reads = []
         original = run_module.run_columns
-        monkeypatch.setattr(run_module, "run_columns", lambda path, order="score": reads.append(path) or
-                            original(path, order))
+        monkeypatch.setattr(run_module, "run_columns", lambda path, order="score", threads=True: reads.append(path) or
+                            original(path, order, threads))
         for given in (runs, runs[:1]):  # read ahead by the pool, or one run alone
             reads.clear()
             scheduling.prefetch(given, "score")

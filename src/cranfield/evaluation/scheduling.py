@@ -94,7 +94,7 @@ def _tokenised(obj: Any, order: str) -> Any:
     if not _is_run_file(obj):
         return None
     try:
-        return run_columns(obj, order)  # type: ignore[arg-type]
+        return run_columns(obj, order, threads=False)  # type: ignore[arg-type]  # the files are the parallel units
     except Exception:  # said (or read otherwise) when the main thread reads the file again
         return None
 

@@ -864,6 +864,7 @@ def read_columns(
     numbers: dict[int, str] | None = None, keys: Sequence[int] = (), codes: Sequence[int] = (),
     uniform: Sequence[int] = (), min_cols: int | None = None, source: str | None = None,
     compact: bool = False, ignore_extra: bool = False, first_line_hints: dict[int, str] | None = None,
+    threads: bool = True,
 ) -> Columns:
     """Tokenise a whitespace-separated text file of at most ``max_cols`` columns per row.
 
@@ -882,6 +883,8 @@ def read_columns(
         rather than an error
     first_line_hints : what a first line of that many columns (more than ``max_cols``) suggests,
         added to its error (``{6: "did you swap the qrels and the run?"}``)
+    threads : tokenise blocks on :data:`WORKERS` threads (default), or one block at a time on
+        one thread (for callers that read several files at once, one per thread: less memory)
 
     Rows with more than ``max_cols`` columns, numbers that are not C decimal numbers
     (:data:`FLOAT`), NUL bytes and undecodable bytes raise :class:`InputError` naming the line;
@@ -912,12 +915,13 @@ def read_columns(
         seen += count.size
 
     # numpy releases the GIL, so blocks are tokenised on all cores; results are merged in order
-    with open_binary(path) as stream, ThreadPoolExecutor(WORKERS) as pool:
+    workers = WORKERS if threads else 1
+    with open_binary(path) as stream, ThreadPoolExecutor(workers) as pool:
         total = _size_hint(path, stream)
         pending: deque[tuple[Future, int]] = deque()
         for block, first_line in _blocks(stream, source):
             pending.append((pool.submit(_tokenise_block, block, max_cols, first_line, source, want), len(block)))
-            if len(pending) > 2 * WORKERS:
+            if len(pending) > 2 * workers:
                 collect(*pending.popleft())
         while pending:
             collect(*pending.popleft())

@@ -316,13 +316,13 @@ def build_run(
     return Run(name, source, tuple(topic_ids), offsets, docno, score, line, keys)
 
 
-def run_columns(path: str | Path, order: Order = "score") -> Columns:
+def run_columns(path: str | Path, order: Order = "score", threads: bool = True) -> Columns:
     """The columns of a TREC run file that :func:`read_run` uses (``qid`` as codes, ``docno`` as
     byte strings and keys, ``score`` as numbers, ``rank`` as text under ``order="rank"``, ``tag``
-    checked for one value), tokenised by :func:`~cranfield.io._tokens.read_columns`; every
-    error names the file and line."""
+    checked for one value), tokenised by :func:`~cranfield.io._tokens.read_columns` (``threads``:
+    its blocks on several threads); every error names the file and line."""
     return read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
-                        codes=[0], uniform=[5], compact=True, ignore_extra=True)
+                        codes=[0], uniform=[5], compact=True, ignore_extra=True, threads=threads)
 
 
 def read_run(
