@@ -4,7 +4,7 @@ pyarrow's multi-threaded CSV reader.
 Most such files separate their columns by one space or one tab, with nothing else in between.
 For those, pyarrow's C++ CSV reader (all cores) finds the fields; this module turns its table
 into the very arrays the tokenizer gives (a :class:`~cranfield.io._tokens.Columns`). Plain TREC
-runs are read by the tokenizer (:func:`~cranfield.io.run.run_columns`), about as fast for them
+runs are read by the tokenizer (:func:`~cranfield.io.run.run_columns`), which is about as fast for them
 and spares the import of pyarrow.
 
 It is a pure optimisation. :func:`read_run_columns` returns ``None`` — and the caller reads
