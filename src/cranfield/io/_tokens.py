@@ -884,7 +884,7 @@ def read_columns(
     first_line_hints : what a first line of that many columns (more than ``max_cols``) suggests,
         added to its error (``{6: "did you swap the qrels and the run?"}``)
     threads : tokenise blocks on :data:`WORKERS` threads (default), or one block at a time on
-        one thread (for callers that read several files at once, one per thread: less memory)
+        this thread (for callers that read several files at once, one per thread: less memory)
 
     Rows with more than ``max_cols`` columns, numbers that are not C decimal numbers
     (:data:`FLOAT`), NUL bytes and undecodable bytes raise :class:`InputError` naming the line;
@@ -901,9 +901,9 @@ def read_columns(
     sinks: dict[str, dict[int, _Sink]] = {"text": {}, "number": {}, "key": {}, "code": {}, "meta": {}}
     estimate, seen, comments = 0, 0, 0
 
-    def collect(job: Future, size: int) -> None:
+    def collect(tokenised: tuple[dict, np.ndarray, np.ndarray, int], size: int) -> None:
         nonlocal estimate, seen, comments
-        got, count, line, skipped = job.result()
+        got, count, line, skipped = tokenised
         comments += skipped
         got = _merge(got, want)
         if not estimate and count.size:  # rows per byte of the first block × the file's size
@@ -915,16 +915,20 @@ def read_columns(
         seen += count.size
 
     # numpy releases the GIL, so blocks are tokenised on all cores; results are merged in order
-    workers = WORKERS if threads else 1
-    with open_binary(path) as stream, ThreadPoolExecutor(workers) as pool:
+    with open_binary(path) as stream, (ThreadPoolExecutor(WORKERS) if threads else contextlib.nullcontext()) as pool:
         total = _size_hint(path, stream)
         pending: deque[tuple[Future, int]] = deque()
         for block, first_line in _blocks(stream, source):
+            if pool is None:  # one block at a time, on this thread
+                collect(_tokenise_block(block, max_cols, first_line, source, want), len(block))
+                continue
             pending.append((pool.submit(_tokenise_block, block, max_cols, first_line, source, want), len(block)))
-            if len(pending) > 2 * workers:
-                collect(*pending.popleft())
+            if len(pending) > 2 * WORKERS:
+                job, size = pending.popleft()
+                collect(job.result(), size)
         while pending:
-            collect(*pending.popleft())
+            job, size = pending.popleft()
+            collect(job.result(), size)
     if seen == 0:
         but = f" but for {comments} comment lines (#)" if comments else ""
         raise InputError(source, None, f"the file is empty{but}")
