@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-TOPICS, DOCS, RUNS = 200, 500, 6  # one parsed run (~3 MB) well above the allocator's noise (~2 MB)
+TOPICS, DOCS, RUNS = 200, 500, 8  # one parsed run (~3 MB) well above the allocator's noise (~2 MB)
 
 
 def write_collection(tmp_path):
@@ -49,10 +49,11 @@ warnings.simplefilter("ignore")
 evaluator = Evaluator(qrels, ["P@10", "AP", "nDCG@10"])
 evaluator.evaluate(runs[:1])  # first-call costs (imports, caches) out of the comparison
 _, _, one_run = traced(lambda: read_run(runs[0]))  # what keeping one parsed run costs
-one, peak_one, _ = traced(lambda: evaluator.evaluate(runs[:1]))
+one, _, _ = traced(lambda: evaluator.evaluate(runs[:1]))
+half, peak_half, _ = traced(lambda: evaluator.evaluate(runs[: len(runs) // 2]))
 every, peak_all, _ = traced(lambda: evaluator.evaluate(runs))
-print(json.dumps({"one_run": one_run, "peak_one": peak_one, "peak_all": peak_all, "shape": every.values.shape,
-                  "same": bool((every.values[:1] == one.values).all())}))
+print(json.dumps({"one_run": one_run, "peak_half": peak_half, "peak_all": peak_all,
+                  "shape": every.values.shape, "same": bool((every.values[:1] == one.values).all())}))
 """
 
 
@@ -64,5 +65,8 @@ def test_peak_memory_does_not_grow_with_the_number_of_runs(tmp_path):
                          text=True, check=True)
     m = json.loads(out.stdout)
     assert m["shape"] == [RUNS, 3, TOPICS] and m["same"]
-    # keeping the 5 further parsed runs would add ~5 × one_run; their scores take a few KB
-    assert m["peak_all"] - m["peak_one"] < 1.5 * m["one_run"], m
+    # keeping the 4 further parsed runs would add ~4 × one_run; their scores take a few KB. Both
+    # evaluations tokenise the next two files on threads while they score one (scheduling.py), a
+    # constant cost whose peak varies with the threads' timing by about one_run (one run alone is
+    # read by this thread)
+    assert m["peak_all"] - m["peak_half"] < 2 * m["one_run"], m

@@ -1,6 +1,6 @@
 """Evaluator.evaluate reads the next run files on threads while it scores the current one
-(evaluation/evaluator.py, READ_AHEAD): the scores, the names and the warnings, in run order,
-are those of reading each file alone."""
+(evaluation/scheduling.py, READ_AHEAD): the scores, the names, the warnings and the errors, in
+run order, are those of reading each file alone."""
 
 from __future__ import annotations
 
@@ -9,11 +9,9 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pyarrow.csv", reason="the read-ahead parses with pyarrow's CSV reader")
-
-from cranfield.evaluation.evaluator import Evaluator  # noqa: E402
-from cranfield.io import read_run  # noqa: E402
-from cranfield.io.fastcsv import worth_it  # noqa: E402
+from cranfield.errors import InputError
+from cranfield.evaluation.evaluator import Evaluator
+from cranfield.io import read_run
 
 TOPICS, DOCS = 30, 400
 
@@ -37,7 +35,6 @@ def write_runs(tmp_path):
 
 def test_read_ahead_gives_the_scores_and_warnings_of_one_file_at_a_time(tmp_path):
     qrels, runs = write_runs(tmp_path)
-    assert all(worth_it(r) for r in runs)  # pyarrow.csv is imported: these files take the column reader
     evaluator = Evaluator(qrels, ["AP", "P@10", "nDCG@10"])
     with warnings.catch_warnings(record=True) as together:
         warnings.simplefilter("always")
@@ -52,3 +49,41 @@ def test_read_ahead_gives_the_scores_and_warnings_of_one_file_at_a_time(tmp_path
     assert results.runs == [f"tag{s}" for s in range(5)]
     assert [str(w.message) for w in together] == said
     assert said == [f"tag{s}: 1 topics are not in the qrels and are ignored: {TOPICS + s}" for s in range(5)]
+
+
+def test_a_file_the_read_ahead_cannot_read_fails_in_run_order_as_alone(tmp_path):
+    qrels, runs = write_runs(tmp_path)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("1 Q0 d1 1 0.5 tag\n1 Q0 d2 2 high tag\n")
+    evaluator = Evaluator(qrels, ["AP"])
+    with pytest.raises(InputError) as alone:
+        read_run(str(bad))
+    for where in (0, 2, 5):  # read ahead (on a thread) or first (here)
+        files = [*runs[:where], str(bad), *runs[where:]]
+        with warnings.catch_warnings(record=True) as caught, pytest.raises(InputError) as together:
+            warnings.simplefilter("always")
+            evaluator.evaluate(files)
+        assert str(together.value) == str(alone.value) == f"{bad}:2: score 'high' in column 5 is not a number"
+        assert len(caught) == where  # the runs before it were scored (one warning each), none after
+
+
+def test_prefetched_files_are_read_once_and_score_as_alone(tmp_path, monkeypatch):
+    """The command line starts tokenising the first run files while the qrels are read
+    (scheduling.prefetch): the evaluation takes those, reading each file once."""
+    from cranfield.evaluation import scheduling
+    from cranfield.io import run as run_module
+
+    qrels, runs = write_runs(tmp_path)
+    evaluator = Evaluator(qrels, ["AP", "P@10"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = evaluator.evaluate(runs).values
+        reads = []
+        original = run_module.run_columns
+        monkeypatch.setattr(run_module, "run_columns", lambda path, order="score", threads=True: reads.append(path) or
+                            original(path, order, threads))
+        for given in (runs, runs[:1]):  # read ahead by the pool, or one run alone
+            reads.clear()
+            scheduling.prefetch(given, "score")
+            assert np.array_equal(evaluator.evaluate(given).values, expected[: len(given)], equal_nan=True)
+            assert sorted(reads) == sorted(given)

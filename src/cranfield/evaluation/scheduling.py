@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import threading
 import warnings
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -74,38 +76,76 @@ READ_AHEAD = 2
 """Run files parsed ahead, on threads, while this process scores the current run."""
 
 
+def _is_run_file(obj: Any) -> bool:
+    """Whether ``obj`` names a regular file that may be a TREC run (not standard input, a pipe, a
+    directory or a Parquet file)."""
+    from cranfield.io import STDIN
+    from cranfield.io.arrow import is_parquet_path
+
+    return isinstance(obj, (str, Path)) and str(obj) != STDIN and not is_parquet_path(obj) and Path(obj).is_file()
+
+
+def _tokenised(obj: Any, order: str) -> Any:
+    """The columns of a run file (:func:`~cranfield.io.run.run_columns`), or None when ``obj`` is
+    not a file the tokenizer reads as a TREC run: a damaged file or another layout is read again,
+    on the main thread, which says what is wrong or reads it as that layout."""
+    from cranfield.io.run import run_columns
+
+    if not _is_run_file(obj):
+        return None
+    try:
+        return run_columns(obj, order, threads=False)  # type: ignore[arg-type]  # the files are the parallel units
+    except Exception:  # said (or read otherwise) when the main thread reads the file again
+        return None
+
+
+_PREFETCHED: dict[tuple[str, str], Future[Any]] = {}
+"""Run files being tokenised since :func:`prefetch`, by (path, order), until a run of them is scored."""
+
+
+def prefetch(runs: list[Any], order: str) -> None:
+    """Start tokenising the first :data:`READ_AHEAD` run files of ``runs`` now, each on a thread,
+    for the evaluation of these runs in this process that follows (:func:`_score_here` takes
+    them): the command line calls this before it reads the qrels, so that the qrels and the
+    first runs are read at once, on both cores."""
+    for obj in runs[:READ_AHEAD]:
+        if _is_run_file(obj):
+            future: Future[Any] = Future()
+            _PREFETCHED[(str(obj), order)] = future
+            threading.Thread(target=lambda o=obj, f=future: f.set_result(_tokenised(o, order)), daemon=True).start()
+
+
+def _prefetched(obj: Any, order: str) -> Future[Any] | None:
+    """The tokenising of ``obj`` that :func:`prefetch` started (taken: once), or None."""
+    return _PREFETCHED.pop((str(obj), order), None) if isinstance(obj, (str, Path)) else None
+
+
 def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings,
                 progress_bar: bool | None) -> list[Scored]:
     """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
-    parsed on threads (pyarrow's reader and numpy release the GIL), so at most READ_AHEAD + 1
-    runs are held at once. Only the column reader, which neither warns nor raises
-    (:func:`~cranfield.io.fastcsv.read_run_columns`), runs on the threads: every warning and
-    error comes from this thread, in run order."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from cranfield.io.arrow import is_parquet_path
-    from cranfield.io.fastcsv import read_run_columns, worth_it
-
-    def plain(obj: Any) -> bool:  # a TREC run file that the column reader would take
-        return (isinstance(obj, (str, Path)) and settings.order != "rank" and not is_parquet_path(obj)
-                and not evaluator.stochastic and worth_it(obj))
-
-    def ahead(obj: Any) -> Any:
-        return read_run_columns(obj, threads=False) if plain(obj) else None  # the files are the parallel units
-
-    if sum(plain(obj) for obj, _ in items) < 2:  # nothing to overlap
-        return [_score_task(item, evaluator, settings) for item in progress(items, len(items), "evaluating",
-                                                                            progress_bar)]
-    out: list[Scored] = []
+    tokenised on threads (numpy releases the GIL), so at most READ_AHEAD + 1 runs are held at
+    once. A file that the read-ahead cannot read as a TREC run (a damaged file, another layout)
+    is read again on this thread, which raises or reads it as it would without read-ahead: every
+    warning and error comes from this thread, in run order."""
+    order = settings.order
+    if evaluator.stochastic or sum(_is_run_file(obj) for obj, _ in items) < 2:  # nothing to overlap
+        out = []
+        for item in progress(items, len(items), "evaluating", progress_bar):
+            started = None if evaluator.stochastic else _prefetched(item[0], order)
+            out.append(_score_task(item, evaluator, settings, None if started is None else started.result()))
+        return out
+    out = []
     with ThreadPoolExecutor(READ_AHEAD) as pool:
-        pending: list[Future[Any] | None] = [pool.submit(ahead, obj) for obj, _ in items[:READ_AHEAD]]
+        def ahead(obj: Any) -> Future[Any]:
+            return _prefetched(obj, order) or pool.submit(_tokenised, obj, order)
+
+        pending: list[Future[Any] | None] = [ahead(obj) for obj, _ in items[:READ_AHEAD]]
         for k, item in enumerate(progress(items, len(items), "evaluating", progress_bar)):
             if k + READ_AHEAD < len(items):
-                pending.append(pool.submit(ahead, items[k + READ_AHEAD][0]))
+                pending.append(ahead(items[k + READ_AHEAD][0]))
             columns, pending[k] = pending[k].result(), None  # type: ignore[union-attr]
             out.append(_score_task(item, evaluator, settings, columns))
     return out
-
 
 
 def score_runs(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings, client: Any,

@@ -1,9 +1,11 @@
-"""A fast path for reading TREC run files with pyarrow's multi-threaded CSV reader.
+"""A fast path for reading stochastic run files (``qid sample docno rank score tag``) with
+pyarrow's multi-threaded CSV reader.
 
-Most run files separate their columns by one space or one tab, with nothing else in between.
-For those, pyarrow's C++ CSV reader (all cores) finds the fields and parses the scores faster
-than the vectorised tokenizer (:func:`~cranfield.io._tokens.read_columns`); this module turns
-its table into the very arrays the tokenizer gives (a :class:`~cranfield.io._tokens.Columns`).
+Most such files separate their columns by one space or one tab, with nothing else in between.
+For those, pyarrow's C++ CSV reader (all cores) finds the fields; this module turns its table
+into the very arrays the tokenizer gives (a :class:`~cranfield.io._tokens.Columns`). Plain TREC
+runs are read by the tokenizer (:func:`~cranfield.io.run.run_columns`), which is about as fast for them
+and spares the import of pyarrow.
 
 It is a pure optimisation. :func:`read_run_columns` returns ``None`` — and the caller reads
 the file with the tokenizer, which also produces every error message with its file and line —
@@ -55,7 +57,7 @@ def worth_it(path: str | Path, min_bytes: int = MIN_BYTES) -> bool:
 
 def read_run_columns(path: str | Path, *, min_bytes: int = MIN_BYTES, threads: bool = True,
                      codes: tuple[int, ...] = (0,), text: tuple[int, ...] = ()) -> Columns | None:
-    """The columns :func:`~cranfield.io.run.read_run` reads of a run file (``qid`` as codes,
+    """The columns :func:`~cranfield.io.run.run_columns` reads of a run file (``qid`` as codes,
     ``docno`` as byte strings and keys, ``score`` as float64, ``tag`` checked for one value), as
     :func:`~cranfield.io._tokens.read_columns` gives them, or ``None`` when the fast path does
     not apply (see the module's docstring) or the file has fewer than ``min_bytes``; never

@@ -36,7 +36,6 @@ from cranfield.io._tokens import (
     require_columns,
     shown,
 )
-from cranfield.io.fastcsv import read_run_columns
 
 Order = Literal["score", "rank", "file"]
 OnDuplicate = Literal["error", "first"]
@@ -317,6 +316,15 @@ def build_run(
     return Run(name, source, tuple(topic_ids), offsets, docno, score, line, keys)
 
 
+def run_columns(path: str | Path, order: Order = "score", threads: bool = True) -> Columns:
+    """The columns of a TREC run file that :func:`read_run` uses (``qid`` as codes, ``docno`` as
+    byte strings and keys, ``score`` as numbers, ``rank`` as text under ``order="rank"``, ``tag``
+    checked for one value), tokenised by :func:`~cranfield.io._tokens.read_columns` (``threads``:
+    its blocks on several threads); every error names the file and line."""
+    return read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
+                        codes=[0], uniform=[5], compact=True, ignore_extra=True, threads=threads)
+
+
 def read_run(
     path: str | Path, *, order: Order = "score", on_duplicate: OnDuplicate = "error",
     name: str | None = None, score_dtype: str = "float32", columns: Columns | None = None,
@@ -337,8 +345,8 @@ def read_run(
     score_dtype : {"float32", "float64"}
         Compare scores as C floats (trec_eval; default) or as doubles (gdeval, ndeval).
     columns : Columns, optional
-        The file's columns as :func:`~cranfield.io.fastcsv.read_run_columns` read them already
-        (on a read-ahead thread); None reads the file here.
+        The file's columns as :func:`run_columns` read them already (on a read-ahead thread);
+        None reads the file here.
 
     Notes
     -----
@@ -354,14 +362,7 @@ def read_run(
         document; the message names file and line.
     """
     source = str(path)
-    # pyarrow's multi-threaded CSV reader for the usual file (one space or tab between columns);
-    # anything else, and every error, goes to the tokenizer (cranfield.io.fastcsv)
-    cols = columns if columns is not None else read_run_columns(path) if order != "rank" else None
-    if cols is None:
-        cols = read_columns(
-            path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2], codes=[0],
-            uniform=[5], compact=True, ignore_extra=True,
-        )
+    cols = columns if columns is not None else run_columns(path, order)
     require_columns(cols, (6,), "qid Q0 docno rank score tag")
     rank = parse_ints(cols.text[3], source, cols.line, "rank", column=4) if order == "rank" else None
     if name is None:

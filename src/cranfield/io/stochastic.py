@@ -140,7 +140,7 @@ def read_stochastic_run(path: str | Path, *, order: Order = "score", on_duplicat
     the score). Errors name the file and line, as for any run.
     """
     source = str(path)
-    # pyarrow's CSV reader for the usual file, as for a run (cranfield.io.fastcsv); else the tokenizer
+    # pyarrow's CSV reader for the usual file (cranfield.io.fastcsv); else the tokenizer
     cols = read_run_columns(path, codes=(0, 1), text=(3,) if order == "rank" else ())
     if cols is None:
         cols = read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
