@@ -285,7 +285,9 @@ def test_equal_keys_of_different_documents_are_told_apart_by_name(monkeypatch: p
     files = fairness_files()
     measures = ["EE-L", "EE-D", "EE-R", "AWRF", "nDCG*AWRF"]
     expected = _values(files["qrels"], files["runs"][1], measures, groups=files["groups"])
-    monkeypatch.setattr(sampling, "topic_local_keys", lambda topic, count, key, topics: np.zeros_like(key))
+    codes = sampling._document_codes
+    monkeypatch.setattr(sampling, "_document_codes",
+                        lambda topic, count, key, seed: codes(topic, count, np.zeros_like(key), seed))
     assert _values(files["qrels"], files["runs"][1], measures, groups=files["groups"]) == expected
 
 
