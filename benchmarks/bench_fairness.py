@@ -45,7 +45,8 @@ def collection(topics: int, docs: int, seed: int) -> tuple[dict, np.ndarray, Gro
     four groups (a tenth of the documents in none, a tenth in two)."""
     rng = np.random.default_rng(seed)
     names = np.char.add(np.char.add(np.arange(topics).astype("S6")[:, None], b"-d"),
-                        np.arange(docs).astype("S6")[None, :]).astype("S")  # (T, docs)
+                        np.arange(docs).astype("S6")[None, :])
+    names = names.astype(f"S{np.char.str_len(names).max()}")  # (T, docs), as wide as the longest, as read
     qrels = {str(t): {names[t, k].decode(): int(rng.choice(3, p=(0.5, 0.3, 0.2)))
                       for k in rng.choice(docs, docs // 3, replace=False)} for t in range(topics)}
     flat = np.sort(names.ravel())

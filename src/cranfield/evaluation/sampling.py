@@ -3,6 +3,7 @@ of topics, with document identities, group weights and target distributions (doc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -12,7 +13,7 @@ import numpy as np
 
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
-from cranfield.evaluation.collection import Collection, records
+from cranfield.evaluation.collection import Collection, find_keys, key_slots, records
 from cranfield.evaluation.options import TARGETS
 from cranfield.io._tokens import doc_keys
 from cranfield.io.run import topic_doc_keys
@@ -91,21 +92,22 @@ class Fairness:
     def _by_key(self, docno: np.ndarray, key: np.ndarray) -> np.ndarray | None:
         """:meth:`weights` by key; None if two documents share a key (then by string)."""
         assert self.groups is not None
-        sorted_keys, order = self._group_keys
-        pos = np.minimum(np.searchsorted(sorted_keys, key), sorted_keys.size - 1)
-        at, same_key = order[pos], sorted_keys[pos] == key
+        sorted_keys, slots, order = self._group_keys
+        pos, same_key = find_keys(sorted_keys, slots, key)
+        at = order[pos]
         same = same_key & (self.groups.docno[at] == docno)
         if not np.array_equal(same, same_key):
             return None
         return self.groups.rows(np.where(same, at, -1))
 
     @cached_property
-    def _group_keys(self) -> tuple[np.ndarray, np.ndarray]:
-        """The groups' documents' keys, sorted, and where each is in :attr:`Groups.docno`."""
+    def _group_keys(self) -> tuple[np.ndarray, tuple[np.uint64, np.ndarray, np.ndarray], np.ndarray]:
+        """The groups' documents' keys, sorted and indexed (:func:`key_slots`), and where each is
+        in :attr:`Groups.docno`."""
         assert self.groups is not None
         keys = doc_keys(self.groups.docno)
         order = np.argsort(keys, kind="stable")
-        return keys[order], order
+        return keys[order], key_slots(keys[order]), order
 
 
 def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
@@ -159,14 +161,21 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
     starts = np.cumsum(count) - count  # each list's first row in the block
     total = int(count.sum())
     rows = list_ranges(run.offsets[lists], count)
-    key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
-    docno = _strings(run.docno, rows)
     seed = slot == 0
-    code, first = _document_codes(list_topic, count, key, list_ranges(starts[seed], count[seed]))
-    if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell the documents apart
-        _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
-                                   return_inverse=True)
-        code = code.ravel()
+    seed_rows = list_ranges(starts[seed], count[seed])
+    exact = _exact_keys(run.docno, rows)
+    if exact is not None:  # the docnos themselves, as integers: no check
+        code, first = _document_codes(list_topic, count, exact, seed_rows, lambda at: np.take(run.doc_key, rows[at]))
+        code_docno = _strings(run.docno, rows[first])
+    else:
+        key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
+        docno = _strings(run.docno, rows)
+        code, first = _document_codes(list_topic, count, key, seed_rows, key.__getitem__)
+        if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell them apart
+            _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
+                                       return_inverse=True)
+            code = code.ravel()
+        code_docno = np.take(docno, first)
     u = first.size
     position = (slot * t + list_topic) * d
     if total == n * t * d and bool((position[1:] > position[:-1]).all()):  # every rank, in order
@@ -175,8 +184,8 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
         doc = np.full((n, t, d), u, dtype=np.int64)
         doc.reshape(-1)[np.arange(total) + np.repeat(position - starts, count)] = code
     cell = list_topic[np.searchsorted(starts + count, first, side="right")].astype(np.int64)
-    code_docno = np.take(docno, first).view(f"S{docno.dtype.itemsize}")
-    code_key = np.take(key, first)
+    code_docno = code_docno.view(f"S{code_docno.dtype.itemsize}")
+    code_key = np.take(run.doc_key, rows[first]).astype(np.uint64, copy=False)
     row = coll.lookup(cell + t0, code_key, code_docno)  # the join with the qrels, once per code
     judged = np.append(row >= 0, False)
     code_labels = np.zeros((u + 1, coll.grades.shape[1]), dtype=coll.grades.dtype)  # the last: past the end
@@ -204,39 +213,48 @@ def _strings(docno: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.take(docno.view(np.dtype((np.void, docno.dtype.itemsize))), rows)
 
 
-def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, seed: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """A code per distinct (topic, docno key) pair (0..U−1) for each row of ranked lists of
-    topics ``list_topic`` holding ``count`` rows each, and a row holding each code. The codes
-    are the distinct pairs of the ``seed`` rows (one sample of each topic), then those of the
-    other rows that the seed rows lack, each sorted by (topic, key): so a topic's codes, and
-    every sum over them, are in an order independent of the block of topics it is in.
+def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, seed: np.ndarray,
+                    doc_key: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """A code per distinct (topic, document) pair (0..U−1) for each row of ranked lists of
+    topics ``list_topic`` holding ``count`` rows each, and a row holding each code; ``key``: a
+    64-bit key of each row's docno, ``doc_key``: the docno keys of rows (the order of the codes).
+    The codes are the distinct pairs of the ``seed`` rows (one sample of each topic), then those
+    of the other rows that the seed rows lack, each sorted by (topic, docno key): so a topic's
+    codes, and every sum over them, are in an order independent of the block of topics it is in.
 
     Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
     the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
-    of one pair only): one gather and one comparison of full 64-bit keys per row. The rows it
-    misses (a pair sharing its slot, a document the seed lacks) are sorted with the seed's
-    pairs. Equal keys of two documents are told apart by the caller's check of the docno strings."""
+    of one pair only): one gather and one comparison of full 64-bit keys per row; the rows of the
+    pairs sharing a slot are looked up again in a second table, by other bits, then by binary
+    search. The rows left (a document the seed lacks) are sorted with the seed's pairs. Equal keys of two documents are
+    told apart by the caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
     ends = np.cumsum(count)
     mixed = np.repeat(topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64)), count)
     mixed ^= key
     seed_topic = list_topic[np.searchsorted(ends, seed, side="right")]
-    at = _pair_codes(seed_topic, key[seed])[1]
+    at = _pair_codes(seed_topic, doc_key(seed), key[seed])[1]
     first, first_topic = seed[at], seed_topic[at]
     distinct = mixed[first]
     bits = max(int(distinct.size).bit_length() + 4, 6)  # about sixteen slots per pair
-    shift, mask = np.uint64(64 - bits), np.uint64((1 << bits) - 1)
+    shift, middle, mask = np.uint64(64 - bits), np.uint64(64 - 2 * bits), np.uint64((1 << bits) - 1)
     code, hit, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits, mixed)
     miss = np.flatnonzero(~hit)
-    if miss.size and not alone.all():  # the pairs sharing a slot: by the low bits, among themselves
+    if miss.size and not alone.all():  # the pairs sharing a slot: by the next bits, among themselves
         shared = np.flatnonzero(~alone)
-        again, hit, _ = _look_up(distinct[shared], lambda k: (k & mask).view(np.int64), 1 << bits, mixed[miss])
+        again, hit, _ = _look_up(distinct[shared], lambda k: ((k >> middle) & mask).view(np.int64), 1 << bits,
+                                 mixed[miss])
         code[miss[hit]] = shared[again[hit]]
+        miss = miss[~hit]
+    if miss.size and distinct.size:  # the few pairs sharing a slot in both tables: by binary search
+        by = np.argsort(distinct)
+        at = by[np.minimum(np.searchsorted(distinct, mixed[miss], sorter=by), by.size - 1)]
+        hit = (distinct[at] == mixed[miss]) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
+        code[miss[hit]] = at[hit]
         miss = miss[~hit]
     if not miss.size:
         return code, first
     pair, at = _pair_codes(np.concatenate((first_topic, list_topic[np.searchsorted(ends, miss, side="right")])),
-                           np.concatenate((key[first], key[miss])))
+                           np.concatenate((doc_key(first), doc_key(miss))), np.concatenate((key[first], key[miss])))
     known = np.full(at.size, -1, dtype=np.int64)
     known[pair[:distinct.size]] = np.arange(distinct.size)
     new = np.flatnonzero(known < 0)  # pairs the seed lacks, sorted
@@ -263,16 +281,38 @@ def _look_up(distinct: np.ndarray, slot_of: Any, size: int, keys: np.ndarray
     return code, np.take(np.append(distinct, wrong), code) == keys, alone
 
 
-def _pair_codes(topic: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The code of each (topic, key) pair, its rank among the distinct pairs sorted by (topic,
-    key), and the first element of each distinct pair, in that order."""
-    order = np.lexsort((key, topic))
-    t, k = topic[order], key[order]
-    new = np.ones(order.size, dtype=bool)
+    ``order``, key) (``order``: a function of the key), and the first element of each distinct
+    pair, in that order."""
+    by = np.lexsort((key, order, topic))
+    t, k = topic[by], key[by]
+    new = np.ones(by.size, dtype=bool)
     new[1:] = (t[1:] != t[:-1]) | (k[1:] != k[:-1])
-    code = np.empty(order.size, dtype=np.int64)
-    code[order] = np.cumsum(new) - 1
-    return code, order[new]
+    code = np.empty(by.size, dtype=np.int64)
+    code[by] = np.cumsum(new) - 1
+    return code, by[new]
+
+
+def _exact_keys(docno: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """The docnos of ``rows`` as 64-bit keys that are the docnos themselves, when docnos have at
+    most 8 bytes (the reader's byte strings are as wide as the longest docno): the bytes,
+    zero-padded, as an integer, times an odd constant (a bijection whose top bits mix all the
+    bytes, for :func:`_document_codes`' tables). None for longer docnos."""
+    width = docno.dtype.itemsize
+    if docno.dtype.kind != "S" or width > 8 or not docno.flags.c_contiguous:
+        return None
+    if width == 8:
+        words = np.take(docno.view(np.uint64), rows)
+    else:
+        padded = np.zeros((rows.size, 8), dtype=np.uint8)
+        padded[:, :width] = _strings(docno, rows).view(np.uint8).reshape(rows.size, width)
+        words = padded.view(np.uint64).reshape(-1)
+    words *= _WORD_MIX
+    return words
+
+
+_WORD_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of 64-bit integers
 
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
