@@ -46,9 +46,9 @@ def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     power = np.power(gamma, np.arange(d, dtype=np.float64))
     if model == "gerr":
         rel = batch.grades > 0  # 0 past the end
-        above = np.cumsum(rel, axis=2, dtype=np.intp)  # int64 indices gather fastest
-        above -= rel
-        e = np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
+        above = np.zeros(rel.shape, dtype=np.intp)  # int64 indices gather fastest
+        np.cumsum(rel[:, :, :-1], axis=2, dtype=np.intp, out=above[:, :, 1:])  # relevant documents above
+        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above)  # (1 − u)^k looked up
         e *= power
     else:
         e = np.broadcast_to(power, sb.doc.shape)
