@@ -225,9 +225,10 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
     the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
     of one pair only): one gather and one comparison of full 64-bit keys per row; the rows of the
-    pairs sharing a slot are looked up again in a second table, by other bits, then by binary
-    search. The rows left (a document the seed lacks) are sorted with the seed's pairs. Equal keys of two documents are
-    told apart by the caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
+    pairs sharing a slot are looked up again in a second table (the top bits of the mixed key
+    times another odd constant), then by binary search. The rows left (a document the seed
+    lacks) are sorted with the seed's pairs. Equal keys of two documents are told apart by the
+    caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
     ends = np.cumsum(count)
     mixed = np.repeat(topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64)), count)
     mixed ^= key
@@ -236,12 +237,12 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     first, first_topic = seed[at], seed_topic[at]
     distinct = mixed[first]
     bits = max(int(distinct.size).bit_length() + 4, 6)  # about sixteen slots per pair
-    shift, middle, mask = np.uint64(64 - bits), np.uint64(64 - 2 * bits), np.uint64((1 << bits) - 1)
+    shift = np.uint64(64 - bits)
     code, hit, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits, mixed)
     miss = np.flatnonzero(~hit)
-    if miss.size and not alone.all():  # the pairs sharing a slot: by the next bits, among themselves
+    if miss.size and not alone.all():  # the pairs sharing a slot: by other bits, among themselves
         shared = np.flatnonzero(~alone)
-        again, hit, _ = _look_up(distinct[shared], lambda k: ((k >> middle) & mask).view(np.int64), 1 << bits,
+        again, hit, _ = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> shift).view(np.int64), 1 << bits,
                                  mixed[miss])
         code[miss[hit]] = shared[again[hit]]
         miss = miss[~hit]
@@ -274,11 +275,13 @@ def _look_up(distinct: np.ndarray, slot_of: Any, size: int, keys: np.ndarray
         return np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool), alone
     table = np.full(size, distinct.size, dtype=np.int64)  # empty and shared slots: the miss
     table[slots[alone]] = np.flatnonzero(alone)
-    # the miss's key: one that no key reaching the miss has (its slot holds another key)
     j = int(np.argmax(alone))
-    wrong = next(x for x in distinct[j:j + 1] ^ np.array([1, 1 << 63], dtype=np.uint64) if slot_of(x) == slots[j])
+    flipped = distinct[j] ^ np.array([1, 1 << 63], dtype=np.uint64)
+    wrong = flipped[slot_of(flipped) == slots[j]]
     code = np.take(table, slot_of(keys))
-    return code, np.take(np.append(distinct, wrong), code) == keys, alone
+    if wrong.size:  # the miss's key: one that no key reaching the miss has (its slot holds another key)
+        return code, np.take(np.append(distinct, wrong[:1]), code) == keys, alone
+    return code, (np.take(np.append(distinct, distinct[:1]), code) == keys) & (code < distinct.size), alone
 
 
 def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -313,6 +316,7 @@ def _exact_keys(docno: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
 
 
 _WORD_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of 64-bit integers
+_SECOND = np.uint64(0xBF58476D1CE4E5B9)  # odd: the second table's slots
 
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
