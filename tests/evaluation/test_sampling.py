@@ -108,3 +108,16 @@ def test_a_run_in_the_batch_order_needs_no_scatter(tmp_path: Path, monkeypatch: 
     by_topic = values(write("by_topic", [(t, s) for t in docs for s in range(4)]))
     assert scattered == [False, True]
     assert np.array_equal(by_sample, by_topic, equal_nan=True)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.binary(min_size=1, max_size=8).filter(lambda b: not b.endswith(b"\0")), min_size=1, max_size=40))
+def test_short_docnos_are_their_own_keys(docnos: list[bytes]) -> None:
+    """Docnos of at most 8 bytes get keys equal exactly when the docnos are (no check of the
+    strings needed); longer ones get none (their keys are hashes)."""
+    array = np.array(docnos, dtype="S")
+    rows = np.arange(array.size)[::-1]
+    keys = sampling._exact_keys(array, rows)
+    assert keys is not None
+    assert np.array_equal(keys[:, None] == keys[None, :], array[rows][:, None] == array[rows][None, :])
+    assert sampling._exact_keys(np.array([b"123456789"]), np.arange(1)) is None

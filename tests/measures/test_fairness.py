@@ -278,14 +278,19 @@ def test_permuted_samples_and_other_samples_give_the_same_values(tmp_path: Path)
 
 
 def test_equal_keys_of_different_documents_are_told_apart_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A 64-bit key collision (here: every document given the same key) must not merge documents:
-    the codes are then taken from the docno strings, and the values do not change."""
+    """Docnos of at most 8 bytes are their own keys; longer ones are hashed, and a 64-bit key
+    collision (here: every document given the same key) must not merge documents: the codes
+    are then taken from the docno strings. Either way, the values do not change."""
     import cranfield.evaluation.sampling as sampling
 
     files = fairness_files()
     measures = ["EE-L", "EE-D", "EE-R", "AWRF", "nDCG*AWRF"]
     expected = _values(files["qrels"], files["runs"][1], measures, groups=files["groups"])
-    monkeypatch.setattr(sampling, "topic_local_keys", lambda topic, count, key, topics: np.zeros_like(key))
+    monkeypatch.setattr(sampling, "_exact_keys", lambda docno, rows: None)  # as if the docnos were longer
+    assert _values(files["qrels"], files["runs"][1], measures, groups=files["groups"]) == expected
+    codes = sampling._document_codes
+    monkeypatch.setattr(sampling, "_document_codes", lambda topic, count, key, seed, doc_key:
+                        codes(topic, count, np.zeros_like(key), seed, doc_key))
     assert _values(files["qrels"], files["runs"][1], measures, groups=files["groups"]) == expected
 
 

@@ -323,13 +323,14 @@ class Evaluator:
         longest = int(lists.lengths.max()) if lists.lengths.size else 0
         depth = longest if self.depth is None else min(self.depth, longest)
         size = block_topics(depth, sampled.n_samples, coll.grades.shape[1])
+        shallow_first = sorted(range(len(self.measures)), key=lambda m: self.measures[m].depth or longest + 1)
         for a in range(0, coll.n_topics, size):
             block = slice(a, min(a + size, coll.n_topics))
             sb = sampled_batch(coll, sampled, where, self.fairness, relevant, target, depth=self.depth,
                                topics=block)
             present[block] = sb.n_samples[0] > 0
-            for m, measure in enumerate(self.measures):
-                out[m, block] = measure(sb)[0]
+            for m in shallow_first:  # what a deeper cutoff shares with a shallower one is continued
+                out[m, block] = self.measures[m](sb)[0]
             if shares is not None:
                 shares[block] = group_shares(sb)[0]
         self._apply_missing(out, present, whole)

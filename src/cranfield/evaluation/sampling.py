@@ -3,7 +3,9 @@ of topics, with document identities, group weights and target distributions (doc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,8 @@ from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
 from cranfield.evaluation.collection import Collection, find_keys, key_slots, records
 from cranfield.evaluation.options import TARGETS
+from cranfield.io._tokens import doc_keys
+from cranfield.io.run import topic_doc_keys
 from cranfield.io.stochastic import Groups, SampledRun, Target, read_groups, read_target
 
 
@@ -73,13 +77,37 @@ class Fairness:
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(bad[:, None], np.nan, mass / np.where(total > 0, total, 1.0))
 
-    def weights(self, docno: np.ndarray) -> np.ndarray:
-        """Group weights of documents, (n, G)."""
+    def weights(self, docno: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
+        """Group weights of documents, (n, G); with their 64-bit ``key`` (:func:`~cranfield.io._tokens.doc_keys`),
+        found by key among the groups' documents (the strings compared), not by string."""
         g = len(self.group_ids)
         if self.groups is None:
             return np.zeros((docno.size, g))
-        w = self.groups.matrix(docno if docno.dtype.kind == "S" else np.array(docno.tolist(), dtype="S"))
+        docno = docno if docno.dtype.kind == "S" else np.array(docno.tolist(), dtype="S")
+        w = self._by_key(docno, key) if key is not None and self.groups.docno.size else None
+        if w is None:
+            w = self.groups.matrix(docno)
         return np.pad(w, ((0, 0), (0, g - w.shape[1])))
+
+    def _by_key(self, docno: np.ndarray, key: np.ndarray) -> np.ndarray | None:
+        """:meth:`weights` by key; None if two documents share a key (then by string)."""
+        assert self.groups is not None
+        sorted_keys, slots, order = self._group_keys
+        pos, same_key = find_keys(sorted_keys, slots, key)
+        at = order[pos]
+        same = same_key & (self.groups.docno[at] == docno)
+        if not np.array_equal(same, same_key):
+            return None
+        return self.groups.rows(np.where(same, at, -1))
+
+    @cached_property
+    def _group_keys(self) -> tuple[np.ndarray, tuple[np.uint64, np.ndarray, np.ndarray], np.ndarray]:
+        """The groups' documents' keys, sorted and indexed (:func:`key_slots`), and where each is
+        in :attr:`Groups.docno`."""
+        assert self.groups is not None
+        keys = doc_keys(self.groups.docno)
+        order = np.argsort(keys, kind="stable")
+        return keys[order], key_slots(keys[order]), order
 
 
 def relevant_groups(coll: Collection, fair: Fairness) -> np.ndarray:
@@ -113,10 +141,10 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
                   target: np.ndarray, *, depth: int | None, topics: slice) -> SampledBatch:
     """The :class:`SampledBatch` of one policy over a block of topics, built straight from the
     whole stochastic run (``where``: the collection topic of each of its ranked lists, -1 if
-    none): a code per (topic, document) shared by all samples (64-bit keys, checked against the
-    docno strings), one scatter of the codes into the (samples, topics, depth) tensor, and the
-    judgments and groups looked up once per code, not once per sample; the labels of every rank
-    are then one gather from the codes' labels."""
+    none): a code per (topic, document) shared by all samples (:func:`_document_codes`, checked
+    against the docno strings), one scatter of the codes into the (samples, topics, depth)
+    tensor, and the judgments and groups looked up once per code, not once per sample; the
+    labels of every rank are then one gather from the codes' labels."""
     t0, t1, _ = topics.indices(coll.n_topics)
     run = sampled.run
     n, t = sampled.n_samples, t1 - t0
@@ -132,14 +160,22 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
     count = np.minimum(lens[lists], d)
     starts = np.cumsum(count) - count  # each list's first row in the block
     total = int(count.sum())
-    rows = np.arange(total) + np.repeat(run.offsets[lists] - starts, count)
-    key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
-    docno = _strings(run.docno, rows)
-    code, first = _document_codes(topic_local_keys(list_topic, count, key, t), _ranges(starts, count, slot == 0))
-    if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell the documents apart
-        _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
-                                   return_inverse=True)
-        code = code.ravel()
+    rows = list_ranges(run.offsets[lists], count)
+    seed = slot == 0
+    seed_rows = list_ranges(starts[seed], count[seed])
+    exact = _exact_keys(run.docno, rows)
+    if exact is not None:  # the docnos themselves, as integers: no check
+        code, first = _document_codes(list_topic, count, exact, seed_rows, lambda at: np.take(run.doc_key, rows[at]))
+        code_docno = _strings(run.docno, rows[first])
+    else:
+        key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
+        docno = _strings(run.docno, rows)
+        code, first = _document_codes(list_topic, count, key, seed_rows, key.__getitem__)
+        if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell them apart
+            _, first, code = np.unique(np.rec.fromarrays([np.repeat(list_topic, count), docno]), return_index=True,
+                                       return_inverse=True)
+            code = code.ravel()
+        code_docno = np.take(docno, first)
     u = first.size
     position = (slot * t + list_topic) * d
     if total == n * t * d and bool((position[1:] > position[:-1]).all()):  # every rank, in order
@@ -148,21 +184,24 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
         doc = np.full((n, t, d), u, dtype=np.int64)
         doc.reshape(-1)[np.arange(total) + np.repeat(position - starts, count)] = code
     cell = list_topic[np.searchsorted(starts + count, first, side="right")].astype(np.int64)
-    code_docno = np.take(docno, first).view(f"S{docno.dtype.itemsize}")
-    row = coll.lookup(cell + t0, np.take(key, first), code_docno)  # the join with the qrels, once per code
+    code_docno = code_docno.view(f"S{code_docno.dtype.itemsize}")
+    code_key = np.take(run.doc_key, rows[first]).astype(np.uint64, copy=False)
+    row = coll.lookup(cell + t0, code_key, code_docno)  # the join with the qrels, once per code
     judged = np.append(row >= 0, False)
     code_labels = np.zeros((u + 1, coll.grades.shape[1]), dtype=coll.grades.dtype)  # the last: past the end
     code_labels[np.flatnonzero(judged)] = coll.grades[row[judged[:u]]]
     labels = np.take(records(code_labels), doc).view(code_labels.dtype).reshape(doc.shape + code_labels.shape[1:])
     batch = Batch(labels, np.take(judged, doc), length, present, coll.topic_block(t0, t1))
     return SampledBatch(batch, 1, doc, cell, np.maximum(code_labels[:u].max(axis=1, initial=0), 0),
-                        fair.weights(code_docno), target[topics], relevant[topics], fair.group_ids)
+                        fair.weights(code_docno, code_key), target[topics], relevant[topics], fair.group_ids)
 
 
-def _ranges(starts: np.ndarray, count: np.ndarray, which: np.ndarray) -> np.ndarray:
-    """The rows ``starts[k]:starts[k] + count[k]`` of the lists ``which`` selects (a mask), in order."""
-    starts, count = starts[which], count[which]
-    return np.arange(int(count.sum())) + np.repeat(starts - (np.cumsum(count) - count), count)
+def list_ranges(offsets: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The rows ``offsets[k]:offsets[k] + count[k]`` of every list k, in order, without a Python
+    loop (one broadcast sum when the lists are equally long)."""
+    if count.size and bool((count == count[0]).all()):
+        return (offsets[:, None] + np.arange(int(count[0]), dtype=np.int64)).reshape(-1)
+    return np.arange(int(count.sum())) + np.repeat(offsets - (np.cumsum(count) - count), count)
 
 
 def _strings(docno: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -174,40 +213,116 @@ def _strings(docno: np.ndarray, rows: np.ndarray) -> np.ndarray:
     return np.take(docno.view(np.dtype((np.void, docno.dtype.itemsize))), rows)
 
 
-def topic_local_keys(topic: np.ndarray, count: np.ndarray, key: np.ndarray, topics: int) -> np.ndarray:
-    """64-bit keys of (topic, docno key) pairs, for ranked lists of topics ``topic`` (0..``topics``−1)
-    holding ``count`` of the rows each: the topic in the top bits and the docno key's top bits
-    below it, so that, sorted, a topic's keys are together."""
-    bits = np.uint64(max(int(topics - 1).bit_length(), 1))
-    local = key >> bits
-    local |= np.repeat(topic.astype(np.uint64) << (np.uint64(64) - bits), count)
-    return local
+def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, seed: np.ndarray,
+                    doc_key: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """A code per distinct (topic, document) pair (0..U−1) for each row of ranked lists of
+    topics ``list_topic`` holding ``count`` rows each, and a row holding each code; ``key``: a
+    64-bit key of each row's docno, ``doc_key``: the docno keys of rows (the order of the codes).
+    The codes are the distinct pairs of the ``seed`` rows (one sample of each topic), then those
+    of the other rows that the seed rows lack, each sorted by (topic, docno key): so a topic's
+    codes, and every sum over them, are in an order independent of the block of topics it is in.
+
+    Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
+    the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
+    of one pair only): one gather and one comparison of full 64-bit keys per row; the rows of the
+    pairs sharing a slot are looked up again in a second table (the top bits of the mixed key
+    times another odd constant), then by binary search. The rows left (a document the seed
+    lacks) are sorted with the seed's pairs. Equal keys of two documents are told apart by the
+    caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
+    ends = np.cumsum(count)
+    mixed = np.repeat(topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64)), count)
+    mixed ^= key
+    seed_topic = list_topic[np.searchsorted(ends, seed, side="right")]
+    at = _pair_codes(seed_topic, doc_key(seed), key[seed])[1]
+    first, first_topic = seed[at], seed_topic[at]
+    distinct = mixed[first]
+    bits = max(int(distinct.size).bit_length() + 4, 6)  # about sixteen slots per pair
+    shift = np.uint64(64 - bits)
+    code, hit, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits, mixed)
+    miss = np.flatnonzero(~hit)
+    if miss.size and not alone.all():  # the pairs sharing a slot: by other bits, among themselves
+        shared = np.flatnonzero(~alone)
+        again, hit, _ = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> shift).view(np.int64), 1 << bits,
+                                 mixed[miss])
+        code[miss[hit]] = shared[again[hit]]
+        miss = miss[~hit]
+    if miss.size and distinct.size:  # the few pairs sharing a slot in both tables: by binary search
+        by = np.argsort(distinct)
+        at = by[np.minimum(np.searchsorted(distinct, mixed[miss], sorter=by), by.size - 1)]
+        hit = (distinct[at] == mixed[miss]) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
+        code[miss[hit]] = at[hit]
+        miss = miss[~hit]
+    if not miss.size:
+        return code, first
+    pair, at = _pair_codes(np.concatenate((first_topic, list_topic[np.searchsorted(ends, miss, side="right")])),
+                           np.concatenate((doc_key(first), doc_key(miss))), np.concatenate((key[first], key[miss])))
+    known = np.full(at.size, -1, dtype=np.int64)
+    known[pair[:distinct.size]] = np.arange(distinct.size)
+    new = np.flatnonzero(known < 0)  # pairs the seed lacks, sorted
+    known[new] = distinct.size + np.arange(new.size)
+    code[miss] = known[pair[distinct.size:]]
+    return code, np.concatenate((first, miss[at[new] - distinct.size]))
 
 
-def _document_codes(local: np.ndarray, seed: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A code per distinct key of ``local`` (:func:`topic_local_keys`; 0..U−1) for each row, and
-    a row holding each code. The codes are the distinct keys of the ``seed`` rows (one sample of
-    each topic), then those of the other rows that the seed rows lack, each sorted by (topic,
-    key): so a topic's codes, and every sum over them, are in an order independent of the block
-    of topics it is in. The look-up is :func:`key_slots`/:func:`find_keys`; with the topic in
-    the keys' top bits, the look-ups of one ranked list stay within its topic's part of the
-    table (in the CPU's cache). A topic's keys lose their lowest bits to the topic: two
-    documents whose keys then agree are told apart by the caller's check of the docno strings."""
-    distinct, first = np.unique(local[seed], return_index=True)
-    first = seed[first]
-    if distinct.size:
-        pos, hit = find_keys(distinct, key_slots(distinct), local)
+def _look_up(distinct: np.ndarray, slot_of: Any, size: int, keys: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The index of each of ``keys`` among the keys ``distinct`` through a direct-address table
+    (``size`` slots, ``slot_of`` a key's) of the keys alone in their slot; whether it is found
+    there (else the index is meaningless); and which keys of ``distinct`` are alone."""
+    slots = slot_of(distinct)
+    alone = np.bincount(slots, minlength=size)[slots] == 1
+    if not alone.any():
+        return np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool), alone
+    table = np.full(size, distinct.size, dtype=np.int64)  # empty and shared slots: the miss
+    table[slots[alone]] = np.flatnonzero(alone)
+    j = int(np.argmax(alone))
+    flipped = distinct[j] ^ np.array([1, 1 << 63], dtype=np.uint64)
+    wrong = flipped[slot_of(flipped) == slots[j]]
+    code = np.take(table, slot_of(keys))
+    if wrong.size:  # the miss's key: one that no key reaching the miss has (its slot holds another key)
+        return code, np.take(np.append(distinct, wrong[:1]), code) == keys, alone
+    return code, (np.take(np.append(distinct, distinct[:1]), code) == keys) & (code < distinct.size), alone
+
+
+def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The code of each (topic, key) pair, its rank among the distinct pairs sorted by (topic,
+    ``order``, key) (``order``: a function of the key), and the first element of each distinct
+    pair, in that order."""
+    by = np.lexsort((key, order, topic))
+    t, k = topic[by], key[by]
+    new = np.ones(by.size, dtype=bool)
+    new[1:] = (t[1:] != t[:-1]) | (k[1:] != k[:-1])
+    code = np.empty(by.size, dtype=np.int64)
+    code[by] = np.cumsum(new) - 1
+    return code, by[new]
+
+
+def _exact_keys(docno: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
+    """The docnos of ``rows`` as 64-bit keys that are the docnos themselves, when docnos have at
+    most 8 bytes (the reader's byte strings are as wide as the longest docno): the bytes,
+    zero-padded, as an integer, times an odd constant (a bijection whose top bits mix all the
+    bytes, for :func:`_document_codes`' tables). None for longer docnos."""
+    width = docno.dtype.itemsize
+    if docno.dtype.kind != "S" or width > 8 or not docno.flags.c_contiguous:
+        return None
+    if width == 8:
+        words = np.take(docno.view(np.uint64), rows)
     else:
-        pos, hit = np.zeros(local.size, dtype=np.int64), np.zeros(local.size, dtype=bool)
-    code = pos
-    if not hit.all():  # documents the seed rows lack
-        miss = np.flatnonzero(~hit)
-        extra, at = np.unique(local[miss], return_index=True)
-        code[miss] = distinct.size + np.searchsorted(extra, local[miss])
-        first = np.concatenate((first, miss[at]))
-    return code, first
+        padded = np.zeros((rows.size, 8), dtype=np.uint8)
+        padded[:, :width] = _strings(docno, rows).view(np.uint8).reshape(rows.size, width)
+        words = padded.view(np.uint64).reshape(-1)
+    words *= _WORD_MIX
+    return words
+
+
+_WORD_MIX = np.uint64(0x9E3779B97F4A7C15)  # odd: multiplying by it is a bijection of 64-bit integers
+_SECOND = np.uint64(0xBF58476D1CE4E5B9)  # odd: the second table's slots
 
 
 def _same_bytes(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two byte-string arrays of one dtype are equal item by item (compared as raw bytes)."""
-    return bool(np.array_equal(np.ascontiguousarray(a).view(np.uint8), np.ascontiguousarray(b).view(np.uint8)))
+    """Whether two byte-string arrays of one dtype are equal item by item (their raw bytes
+    compared eight at a time)."""
+    x, y = np.ascontiguousarray(a).reshape(-1).view(np.uint8), np.ascontiguousarray(b).reshape(-1).view(np.uint8)
+    whole = x.size - x.size % 8
+    return x.size == y.size and bool(np.array_equal(x[:whole].view(np.uint64), y[:whole].view(np.uint64))
+                                     and np.array_equal(x[whole:], y[whole:]))

@@ -233,12 +233,17 @@ class Groups:
     def matrix(self, docnos: np.ndarray) -> np.ndarray:
         """The group weights of ``docnos``, shape (len(docnos), G); a zero row for a document
         in no group."""
-        out = np.zeros((docnos.size, len(self.group_ids)))
         if not docnos.size or not self.docno.size:
-            return out
+            return self.rows(np.full(docnos.size, -1, dtype=np.int64))
         at = np.minimum(np.searchsorted(self.docno, docnos.astype(self.docno.dtype) if docnos.dtype.kind == "S"
                                         else np.array(docnos.tolist(), dtype="S")), self.docno.size - 1)
-        found = np.flatnonzero(self.docno[at] == docnos)
+        return self.rows(np.where(self.docno[at] == docnos, at, -1))
+
+    def rows(self, at: np.ndarray) -> np.ndarray:
+        """The group weights of the documents ``docno[at]``, shape (len(at), G); a zero row
+        where ``at`` is -1 (a document in no group)."""
+        out = np.zeros((at.size, len(self.group_ids)))
+        found = np.flatnonzero(at >= 0)
         lens = self.offsets[at[found] + 1] - self.offsets[at[found]]
         rows = list_rows(self.offsets, at[found])
         out[np.repeat(found, lens), self.group[rows]] = self.weight[rows]

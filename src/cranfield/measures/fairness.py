@@ -46,9 +46,9 @@ def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     power = np.power(gamma, np.arange(d, dtype=np.float64))
     if model == "gerr":
         rel = batch.grades > 0  # 0 past the end
-        above = np.cumsum(rel, axis=2, dtype=np.intp)  # int64 indices gather fastest
-        above -= rel
-        e = np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))[above]  # (1 − u)^k looked up
+        above = np.zeros(rel.shape, dtype=np.intp)  # int64 indices gather fastest
+        np.cumsum(rel[:, :, :-1], axis=2, dtype=np.intp, out=above[:, :, 1:])  # relevant documents above
+        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above)  # (1 − u)^k looked up
         e *= power
     else:
         e = np.broadcast_to(power, sb.doc.shape)
@@ -226,26 +226,50 @@ def group_attention(sb: SampledBatch, cutoff: int | None) -> np.ndarray:
 
 def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
     """Σ_r a(r)·w_{d_r,g} with the group weights as a sparse matrix (a document's k-th group
-    and weight, k = 0, 1, ...): one bincount over all ranks for k = 0, then one over the ranks
-    of the documents with more than k groups only (fixed order: independent of BLAS and
-    threads)."""
+    and weight, k = 0, 1, ...): for each k, one bincount over the ranks (for k ≥ 1, those of the
+    documents with more than k groups only), the sums of the k-th groups added in the order of k
+    (fixed order: independent of BLAS and threads). A bincount adds each bin's weights in the
+    order given, so the sums at a shallower cutoff computed before are continued, not redone:
+    placed before the ranks past it, they start each bin (0 + s = s), and the sums are those of
+    all ranks in one bincount, bit for bit."""
     table = _group_table(sb)
-    n, t, depth = sb.doc.shape
-    g = table.groups
+    n, t, _ = sb.doc.shape
+    bins = n * t * (table.groups + 1)
+    done = max((c for c in sb.cache.get(("group_sums",), {}) if c <= d), default=0)
+    sums = sb.cache.setdefault(("group_sums",), {}).get(done, [np.zeros(bins) for _ in table.group])
     a = attention(d)
-    out = np.zeros(n * t * (g + 1))
-    for k, (group_k, weight_k) in enumerate(zip(table.group, table.weight)):
-        if k == 0:  # every rank
-            doc = sb.doc[:, :, :d]
-            bins, w = group_k[doc], weight_k[doc]
-            bins += (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)  # in place: no more big arrays
-            w *= a
-            out += np.bincount(bins.reshape(-1), w.reshape(-1), out.size)
-        else:  # the ranks (within the cutoff) of the documents with more than k groups
-            at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank < d))
-            code, rank = table.ranked[at], table.rank[at]
-            out += np.bincount(table.list[at] * (g + 1) + group_k[code], a[rank] * weight_k[code], out.size)
-    return out.reshape(n, t, g + 1)[..., :g]
+    out = np.zeros(bins)
+    sums = [_continue_sums(sb, table, k, s, done, d, a) for k, s in enumerate(sums)]
+    for s in sums:
+        out += s
+    sb.cache[("group_sums",)][d] = sums
+    return out.reshape(n, t, table.groups + 1)[..., :table.groups]
+
+
+def _continue_sums(sb: SampledBatch, table: GroupTable, k: int, sums: np.ndarray, start: int, stop: int,
+                   a: np.ndarray) -> np.ndarray:
+    """The sums per (sample, topic, group) of a(r)·w over the k-th groups of the documents at
+    ranks ``start``..``stop`` − 1, continuing ``sums`` (those of the ranks before ``start``)."""
+    g = table.groups
+    group_k, weight_k = table.group[k], table.weight[k]
+    if k == 0:  # every rank
+        n, t, _ = sb.doc.shape
+        doc = sb.doc[:, :, start:stop]
+        index = np.empty(sums.size + doc.size, dtype=np.int64)
+        weight = np.empty(index.size)
+        index[:sums.size] = np.arange(sums.size)
+        weight[:sums.size] = sums
+        bins, w = index[sums.size:].reshape(doc.shape), weight[sums.size:].reshape(doc.shape)
+        np.take(group_k, doc, out=bins, mode="clip")
+        np.take(weight_k, doc, out=w, mode="clip")
+        bins += (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)  # in place: no more big arrays
+        w *= a[start:stop]
+    else:  # the ranks of the documents with more than k groups
+        at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank >= start) & (table.rank < stop))
+        code, rank = table.ranked[at], table.rank[at]
+        index = np.concatenate((np.arange(sums.size), table.list[at] * (g + 1) + group_k[code]))
+        weight = np.concatenate((sums, a[rank] * weight_k[code]))
+    return np.bincount(index, weight, sums.size)
 
 
 class GroupTable:
