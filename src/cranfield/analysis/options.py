@@ -5,7 +5,7 @@ anything else), so that ``cranfield COMMAND --help`` stays light (docs/architect
 from __future__ import annotations
 
 __all__ = ["ASPECT_NAMES", "DEFAULT_CORRECTION", "DEFAULT_FULL", "MAX_ASPECTS", "MAX_RANKINGS", "MAX_RELEVANT",
-           "MAX_RUNS", "PAPER_000", "PROPERTIES", "TOPIC_SETS"]
+           "MAX_RUNS", "PAPER_000", "PROPERTIES", "REPRO_COLUMNS", "SIMILARITY_COLUMNS", "TOPIC_SETS"]
 
 DEFAULT_CORRECTION = "holm"
 """The multiple-comparison correction of every command and function that compares pairs of runs
@@ -35,3 +35,9 @@ MAX_RELEVANT = 10_000
 
 PROPERTIES = ("priority", "top-weightedness", "deepness", "shallowness", "confidence", "recall", "redundancy")
 """The formal properties of Amigó, Mizzaro & Spina, SIGIR 2022 (:mod:`~cranfield.analysis.properties`)."""
+
+REPRO_COLUMNS = ("statistic", "measure", "run", "cutoff", "topic", "value")
+"""The columns of a reproducibility result's rows (:mod:`~cranfield.analysis.repro`), in every format."""
+
+SIMILARITY_COLUMNS = ("run_a", "run_b", "topic", "measure", "value")
+"""The columns of a ranking-similarity result's rows (:mod:`~cranfield.analysis.similarity`), in every format."""

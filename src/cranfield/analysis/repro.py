@@ -28,6 +28,7 @@ import numpy as np
 
 from cranfield._display import frame_html, frame_repr
 from cranfield._version import __version__
+from cranfield.analysis.options import REPRO_COLUMNS
 from cranfield.analysis.similarity import compare_rankings
 from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.evaluation.evaluator import Evaluator, Results
@@ -35,7 +36,6 @@ from cranfield.io import as_run
 from cranfield.io.ir_metadata import read_ir_metadata
 from cranfield.io.run import MEAN_TOPIC
 
-REPRO_COLUMNS = ("statistic", "measure", "run", "cutoff", "topic", "value")
 DEFAULT_CUTOFFS = (5, 10, 20, 50, 100, 1000)  # those of repro_eval's examples
 REPRO_RBO_P = 0.95  # repro_eval's RBO_P
 ROLES = ("baseline", "advanced")

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from cranfield._display import frame_html, frame_repr
+from cranfield.analysis.options import SIMILARITY_COLUMNS
 from cranfield.errors import CranfieldError, EvaluationWarning
 from cranfield.evaluation.evaluator import named_runs, run_labels, unique_run_names
 from cranfield.io import as_run
@@ -25,7 +26,6 @@ from cranfield.io.run import MEAN_TOPIC, Run
 from cranfield.measures.registry import Measure
 from cranfield.measures.similarity import TopicRankings, parse_similarity, rbo, topic_rankings
 
-ROW_COLUMNS = ("run_a", "run_b", "topic", "measure", "value")
 CELLS = 1 << 20  # pairs × depth per block
 
 
@@ -81,12 +81,12 @@ class SimilarityResult:
         """A DataFrame with the columns ``run_a, run_b, topic, measure, value``."""
         import pandas as pd
 
-        return pd.DataFrame(list(self.rows(per_topic)), columns=list(ROW_COLUMNS))
+        return pd.DataFrame(list(self.rows(per_topic)), columns=list(SIMILARITY_COLUMNS))
 
     def to_dict(self, per_topic: bool = True) -> dict[str, Any]:
         """``{"measures": [...], "pairs": [[a, b], ...], "rows": [{run_a, run_b, topic, measure, value}]}``
         (NaN as None)."""
-        rows = [dict(zip(ROW_COLUMNS, (*r[:4], None if r[4] != r[4] else r[4]))) for r in self.rows(per_topic)]
+        rows = [dict(zip(SIMILARITY_COLUMNS, (*r[:4], None if r[4] != r[4] else r[4]))) for r in self.rows(per_topic)]
         return {"measures": list(self.measures), "pairs": [list(p) for p in zip(self.run_a, self.run_b)],
                 "rows": rows}
 

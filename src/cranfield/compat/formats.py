@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 
 from cranfield._output import atomic_write
-from cranfield.analysis.repro import REPRO_COLUMNS
-from cranfield.analysis.similarity import ROW_COLUMNS
+from cranfield.analysis.options import REPRO_COLUMNS, SIMILARITY_COLUMNS
 from cranfield.compat.trec_order import RELSTRING, trec_eval_key
 from cranfield.evaluation.evaluator import Results
 from cranfield.io.arrow import require_pyarrow, write_results_parquet, write_rows_parquet
@@ -231,7 +230,7 @@ def _judges_parquet(result: Any, path: str, **_: Any) -> str:
 
 @register("similarity", "parquet")
 def _similarity_parquet(result: Any, path: str, **_: Any) -> str:
-    write_rows_parquet(path, zip(ROW_COLUMNS, ["string"] * 4 + ["float64"]), result.rows())
+    write_rows_parquet(path, zip(SIMILARITY_COLUMNS, ["string"] * 4 + ["float64"]), result.rows())
     return ""
 
 

@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from cranfield.analysis.options import REPRO_COLUMNS, SIMILARITY_COLUMNS
 from cranfield.render.outputs import register, register_rows
 from cranfield.render.tables import (
     aligned,
@@ -270,9 +271,7 @@ def _rows_document_json(result: Any, **_: Any) -> str:
 # theirs (for repro's HTML page: the report's analysis and the meta-evaluation) cost ~50 ms of its start-up.
 @register("similarity", "csv")
 def _similarity_csv(result: Any, **_: Any) -> str:
-    from cranfield.analysis.similarity import ROW_COLUMNS
-
-    return csv_text(ROW_COLUMNS, result.rows())
+    return csv_text(SIMILARITY_COLUMNS, result.rows())
 
 
 register("similarity", "table")(lambda result, per_topic=False, **_: similarity_table(result, per_topic))
@@ -285,8 +284,6 @@ def _repro_rows(result: Any, **_: Any) -> list[dict[str, Any]]:
 
 @register("repro", "csv")
 def _repro_csv(result: Any, **_: Any) -> str:
-    from cranfield.analysis.repro import REPRO_COLUMNS
-
     return csv_text(REPRO_COLUMNS, result.rows)
 
 
