@@ -128,23 +128,19 @@ def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], setti
     is read again on this thread, which raises or reads it as it would without read-ahead: every
     warning and error comes from this thread, in run order."""
     order = settings.order
-    if evaluator.stochastic or sum(_is_run_file(obj) for obj, _ in items) < 2:  # nothing to overlap
-        out = []
-        for item in progress(items, len(items), "evaluating", progress_bar):
-            started = None if evaluator.stochastic else _prefetched(item[0], order)
-            out.append(_score_task(item, evaluator, settings, None if started is None else started.result()))
-        return out
-    out = []
-    with ThreadPoolExecutor(READ_AHEAD) as pool:
-        def ahead(obj: Any) -> Future[Any]:
-            return _prefetched(obj, order) or pool.submit(_tokenised, obj, order)
+    overlap = not evaluator.stochastic and sum(_is_run_file(obj) for obj, _ in items) >= 2
+    with ThreadPoolExecutor(READ_AHEAD) if overlap else contextlib.nullcontext() as pool:
+        def ahead(obj: Any) -> Future[Any] | None:  # None: the run is read when it is scored
+            started = None if evaluator.stochastic else _prefetched(obj, order)
+            return started or (None if pool is None else pool.submit(_tokenised, obj, order))
 
-        pending: list[Future[Any] | None] = [ahead(obj) for obj, _ in items[:READ_AHEAD]]
+        pending = [ahead(obj) for obj, _ in items[:READ_AHEAD]]
+        out = []
         for k, item in enumerate(progress(items, len(items), "evaluating", progress_bar)):
             if k + READ_AHEAD < len(items):
                 pending.append(ahead(items[k + READ_AHEAD][0]))
-            columns, pending[k] = pending[k].result(), None  # type: ignore[union-attr]
-            out.append(_score_task(item, evaluator, settings, columns))
+            started, pending[k] = pending[k], None
+            out.append(_score_task(item, evaluator, settings, None if started is None else started.result()))
     return out
 
 
