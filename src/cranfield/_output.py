@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 from collections.abc import Iterator
 
 from cranfield.errors import CranfieldError
@@ -35,18 +36,18 @@ def interruptible() -> Iterator[None]:
     remembered until the block ends, so that :func:`check_interrupted` raises it again where
     it was swallowed; outside the main thread (where signal handlers cannot be set) or when
     SIGINT is ignored, nothing changes."""
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        yield  # no handler can be set here, or Ctrl-C is to be ignored (a background job)
-        return
-
     def handler(signum: int, frame: object) -> None:
         _interrupts.append(signum)
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGINT, handler)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # Ctrl-C is to be ignored (a background job)
+        return
+    try:
+        previous = signal.signal(signal.SIGINT, handler)  # at once: the command's first step
+    except ValueError:  # not the main thread: no handler can be set here
+        yield
+        return
     try:
         yield
     finally:

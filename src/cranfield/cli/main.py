@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from importlib import import_module
 
+from cranfield._output import check_interrupted, interrupted, interruptible
 from cranfield._version import __version__
 from cranfield.errors import EvaluationWarning
 
@@ -217,12 +218,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cranfield`` console script. Ctrl-C, whatever it interrupts (reading,
     scoring, drawing, writing), ends the command with ``cranfield: interrupted``, exit status 130,
     and nothing written (:func:`cranfield._output.interruptible`). ``--version`` is answered
-    first, before anything else is imported."""
+    first; for a command, the interrupt handler is set before anything else is done or imported,
+    so that Ctrl-C at the command's first moment is said as at any other."""
     if asks_version(sys.argv[1:] if argv is None else argv):
         print(f"cranfield {__version__}")
         return 0
-    from cranfield._output import check_interrupted, interrupted, interruptible
-
     with interruptible():
         try:
             status = _main(argv)
@@ -263,8 +263,6 @@ def _main(argv: Sequence[str] | None) -> int:
 def _error(message: str) -> int:
     """Print ``cranfield: error: message`` as one line; the exit status 2 (an error that an
     interrupt caused is the interrupt: ``KeyboardInterrupt``)."""
-    from cranfield._output import check_interrupted
-
     check_interrupted()
     print(f"cranfield: error: {' '.join(message.split())}", file=sys.stderr)
     return 2
