@@ -87,3 +87,22 @@ def test_prefetched_files_are_read_once_and_score_as_alone(tmp_path, monkeypatch
             scheduling.prefetch(given, "score")
             assert np.array_equal(evaluator.evaluate(given).values, expected[: len(given)], equal_nan=True)
             assert sorted(reads) == sorted(given)
+
+
+def test_a_prefetch_left_behind_is_not_taken_for_a_changed_file(tmp_path):
+    """A command that stopped after prefetch (an error in the qrels, say) leaves its tokenising
+    behind; an evaluation of the same path after the file changed reads the file as it is now."""
+    from cranfield.evaluation import scheduling
+
+    qrels, runs = write_runs(tmp_path)
+    evaluator = Evaluator(qrels, ["AP", "P@10"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scheduling.prefetch(runs[:1], "score")
+        scheduling._PREFETCHED[(str(runs[0]), "score")][1].result()  # read before it changes
+        changed = open(runs[1]).read().replace("tag1", "tag0")
+        with open(runs[0], "w") as f:
+            f.write(changed)
+        assert np.array_equal(evaluator.evaluate(runs[:1]).values, evaluator.evaluate(runs[1:2]).values,
+                              equal_nan=True)
+        assert not scheduling._PREFETCHED

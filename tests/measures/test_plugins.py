@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from conftest import DATA, run_main
+from cranfield import _entry_points
 from cranfield.measures import plugins
 from cranfield.measures.registry import REGISTRY
 
@@ -339,7 +340,7 @@ def test_console_script_with_plugin_in_a_fresh_process():
 
 
 def test_the_entry_point_precheck_looks_only_where_it_may_skip(tmp_path, monkeypatch):
-    """plugins.may_declare lets start-up skip importlib.metadata only when no distribution on the
+    """_entry_points.may_declare lets start-up skip importlib.metadata only when no distribution on the
     path can declare the group; when unsure (a zip file on the path) it says so."""
     other = tmp_path / "other_dist-1.0.dist-info"
     other.mkdir()
@@ -352,14 +353,14 @@ def test_the_entry_point_precheck_looks_only_where_it_may_skip(tmp_path, monkeyp
 
     standard = [f for f in sys.meta_path if not hasattr(f, "find_distributions") or f is PathFinder]
     monkeypatch.setattr(sys, "meta_path", standard)
-    assert not plugins.may_declare()
+    assert not _entry_points.may_declare()
     assert plugins.load_entry_points() == []
     _distribution(tmp_path, "ep_found", "", "ep_found")
-    assert plugins.may_declare()
+    assert _entry_points.may_declare()
     monkeypatch.setattr(sys, "meta_path", [*standard, type("Finder", (), {"find_distributions": None})()])
-    assert plugins.may_declare()  # another finder of distributions: it may know of more
+    assert _entry_points.may_declare()  # another finder of distributions: it may know of more
     monkeypatch.setattr(sys, "meta_path", standard)
     zipped = tmp_path / "bundle.zip"
     zipped.write_bytes(b"PK\x05\x06" + bytes(18))
     monkeypatch.setattr(sys, "path", [str(zipped)])
-    assert plugins.may_declare()
+    assert _entry_points.may_declare()

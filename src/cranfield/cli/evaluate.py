@@ -218,8 +218,6 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
 def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any) -> int:
     """``eval`` once its options are checked: runs scored in this process (``client`` None) or on
     the Dask cluster of ``--dask``/``--workers``."""
-    from cranfield.render.tables import write_provenance
-
     trec_eval10 = args.compat == "trec_eval10"
     fmt = args.format = args.format or COMPAT_FORMATS.get(args.compat) or chosen_format(args)
     detail = args.per_topic or args.per_intent or args.per_iteration or args.per_group
@@ -229,7 +227,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     args, qrels, runs = _dd_inputs(args, qrels, runs)
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    _read_ahead(args, runs, fmt, client)
+    _read_ahead(args, runs, fmt, client)  # before anything else is imported: the measures, the evaluator
     request, parsed, text_only = _measure_request(args)
     evaluator = (_judgment_groups if args.qrels_format == "qrels_jg" else evaluator_from)(
         args, qrels, parsed, missing=missing, norel=norel, depth=args.depth, judged_only=args.judged_only,
@@ -255,6 +253,8 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
         results = risk_adjusted(results, base, args.risk_alpha)
     write_result(args, results, per_topic=detail, **shape)
     if args.provenance:
+        from cranfield.render.tables import write_provenance
+
         write_provenance(results, args.provenance)
     return 0
 

@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from importlib import import_module
 
+from cranfield._entry_points import may_declare
 from cranfield._output import check_interrupted, interrupted, interruptible
 from cranfield._version import __version__
 from cranfield.errors import EvaluationWarning
@@ -183,13 +184,17 @@ def _add_plugin_option(parser: argparse.ArgumentParser, level: int = 0) -> None:
 
 
 def _load_plugins(args: argparse.Namespace) -> None:
-    """The entry points of group ``cranfield.measures``, then every ``--plugin``, each once."""
+    """The entry points of group ``cranfield.measures``, then every ``--plugin``, each once.
+    With neither, the measure registry is not imported here: a command imports it when it runs
+    (``cranfield eval`` only after it has started reading its runs)."""
+    targets = [target for level in range(3) for target in getattr(args, f"plugins_{level}", ())]
+    if not targets and not may_declare():
+        return
     from cranfield.measures.plugins import load_entry_points, load_plugin
 
     load_entry_points()
-    for level in range(3):
-        for target in getattr(args, f"plugins_{level}", ()):
-            load_plugin(target)
+    for target in targets:
+        load_plugin(target)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001

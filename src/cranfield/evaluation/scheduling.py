@@ -99,8 +99,15 @@ def _tokenised(obj: Any, order: str) -> Any:
         return None
 
 
-_PREFETCHED: dict[tuple[str, str], Future[Any]] = {}
-"""Run files being tokenised since :func:`prefetch`, by (path, order), until a run of them is scored."""
+_PREFETCHED: dict[tuple[str, str], tuple[tuple[int, int, int], Future[Any]]] = {}
+"""Run files being tokenised since :func:`prefetch`, by (path, order), with the file's
+:func:`_version` then, until a run of them is scored."""
+
+
+def _version(path: Any) -> tuple[int, int, int]:
+    """What tells one content of the file at ``path`` from another: inode, size, modification time."""
+    st = Path(path).stat()
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def prefetch(runs: list[Any], order: str) -> None:
@@ -111,13 +118,17 @@ def prefetch(runs: list[Any], order: str) -> None:
     for obj in runs[:READ_AHEAD]:
         if _is_run_file(obj):
             future: Future[Any] = Future()
-            _PREFETCHED[(str(obj), order)] = future
+            _PREFETCHED[(str(obj), order)] = _version(obj), future
             threading.Thread(target=lambda o=obj, f=future: f.set_result(_tokenised(o, order)), daemon=True).start()
 
 
 def _prefetched(obj: Any, order: str) -> Future[Any] | None:
-    """The tokenising of ``obj`` that :func:`prefetch` started (taken: once), or None."""
-    return _PREFETCHED.pop((str(obj), order), None) if isinstance(obj, (str, Path)) else None
+    """The tokenising of ``obj`` that :func:`prefetch` started (taken: once), or None; None too
+    when the file has changed since (a command that stopped before its evaluation left it)."""
+    if not isinstance(obj, (str, Path)):
+        return None
+    version, future = _PREFETCHED.pop((str(obj), order), (None, None))
+    return future if version is not None and _is_run_file(obj) and _version(obj) == version else None
 
 
 def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings,

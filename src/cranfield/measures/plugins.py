@@ -24,7 +24,6 @@ import importlib.util
 import inspect
 import math
 import numbers
-import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from cranfield._entry_points import ENTRY_POINT_GROUP, may_declare
 from cranfield.batch import Batch
 from cranfield.errors import CranfieldError, MeasureError, check_choice, invalid
 from cranfield.measures.registry import (
@@ -49,7 +49,6 @@ from cranfield.measures.registry import (
 __all__ = ["ENTRY_POINT_GROUP", "param", "register_measure", "measure", "unregister_measure", "load_plugin",
            "load_entry_points"]
 
-ENTRY_POINT_GROUP = "cranfield.measures"
 _IDENTIFIER = "a Python identifier other than 'cutoff' (the @k of the name, declared by cutoff=)"
 _TYPES: dict[Any, str] = {int: "int", float: "float", bool: "bool", str: "choice"}
 _LOADED_ENTRY_POINTS: set[tuple[str, str]] = set()
@@ -353,41 +352,6 @@ def load_entry_points(group: str = ENTRY_POINT_GROUP) -> list[str]:
         _LOADED_ENTRY_POINTS.add(key)
         loaded.append(ep.name)
     return loaded
-
-
-def may_declare(group: str = ENTRY_POINT_GROUP) -> bool:
-    """Whether an installed distribution may declare entry points of ``group``. False only when
-    no import finder but the standard path finder lists distributions and every ``*.dist-info``
-    and ``*.egg-info`` directory on ``sys.path`` has no ``entry_points.txt`` naming the group:
-    reading those small files takes ~2 ms, where importing :mod:`importlib.metadata` and
-    parsing every distribution takes ~30 ms of every command's start-up. Anything else (a zip
-    file or an egg on the path, an unreadable file) answers True, and importlib.metadata looks."""
-    from importlib.machinery import PathFinder
-
-    if any(hasattr(finder, "find_distributions") and finder is not PathFinder for finder in sys.meta_path):
-        return True
-    for entry in sys.path:
-        folder = entry or "."
-        try:
-            names = os.listdir(folder)
-        except NotADirectoryError:
-            return True
-        except OSError:
-            continue
-        for name in names:
-            if name.endswith(".egg"):
-                return True
-            if not name.endswith((".dist-info", ".egg-info")):
-                continue
-            try:
-                with open(os.path.join(folder, name, "entry_points.txt"), encoding="utf-8", errors="replace") as f:
-                    if group in f.read():
-                        return True
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError:
-                return True
-    return False
 
 
 def _failed(plugin: str, exc: BaseException) -> CranfieldError:
