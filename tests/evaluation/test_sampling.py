@@ -117,7 +117,7 @@ def test_short_docnos_are_their_own_keys(docnos: list[bytes]) -> None:
     strings needed); longer ones get none (their keys are hashes)."""
     array = np.array(docnos, dtype="S")
     rows = np.arange(array.size)[::-1]
-    keys = sampling._exact_keys(array, rows)
+    keys = sampling._exact_keys(array, sampling.ListRows(rows, np.ones(rows.size, np.int64)))
     assert keys is not None
     assert np.array_equal(keys[:, None] == keys[None, :], array[rows][:, None] == array[rows][None, :])
-    assert sampling._exact_keys(np.array([b"123456789"]), np.arange(1)) is None
+    assert sampling._exact_keys(np.array([b"123456789"]), sampling.ListRows(np.zeros(1, np.int64), np.ones(1, np.int64))) is None

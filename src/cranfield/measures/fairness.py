@@ -46,9 +46,10 @@ def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     power = np.power(gamma, np.arange(d, dtype=np.float64))
     if model == "gerr":
         rel = batch.grades > 0  # 0 past the end
-        above = np.zeros(rel.shape, dtype=np.intp)  # int64 indices gather fastest
+        above = np.empty(rel.shape, dtype=np.intp)  # int64 indices gather fastest
+        above[:, :, :1] = 0
         np.cumsum(rel[:, :, :-1], axis=2, dtype=np.intp, out=above[:, :, 1:])  # relevant documents above
-        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above)  # (1 − u)^k looked up
+        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above, mode="clip")  # (1 − u)^k looked up
         e *= power
     else:
         e = np.broadcast_to(power, sb.doc.shape)
@@ -253,8 +254,8 @@ def _continue_sums(sb: SampledBatch, table: GroupTable, k: int, sums: np.ndarray
     g = table.groups
     group_k, weight_k = table.group[k], table.weight[k]
     if k == 0:  # every rank
-        n, t, _ = sb.doc.shape
-        doc = sb.doc[:, :, start:stop]
+        n, t, depth = sb.doc.shape
+        doc = sb.doc if stop - start == depth else np.ascontiguousarray(sb.doc[:, :, start:stop])  # one copy, not two
         index = np.empty(sums.size + doc.size, dtype=np.int64)
         weight = np.empty(index.size)
         index[:sums.size] = np.arange(sums.size)
@@ -297,7 +298,8 @@ class GroupTable:
             self.group.append(group_k)
             self.weight.append(weight_k)
         depth = sb.doc.shape[2]
-        several = np.flatnonzero(np.take(self.many > 1, sb.doc)) if len(self.group) > 1 else np.zeros(0, np.int64)
+        several = np.flatnonzero(np.take(self.many > 1, sb.doc, mode="clip")) if len(self.group) > 1 else \
+            np.zeros(0, np.int64)
         self.ranked = np.take(sb.doc, several)
         self.list, self.rank = several // max(depth, 1), several % max(depth, 1)
 
