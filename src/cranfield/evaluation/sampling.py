@@ -254,38 +254,46 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
 
     Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
     the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
-    of one pair only): one gather and one comparison of full 64-bit keys per row; the rows of the
+    of one pair only), chunk of rows by chunk: one gather and one comparison of full 64-bit keys per row; the rows of the
     pairs sharing a slot are looked up again in a second table (the top bits of the mixed key
     times another odd constant), then by binary search. The rows left (a document the seed
     lacks) are sorted with the seed's pairs. Equal keys of two documents are told apart by the
     caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
     ends = np.cumsum(count)
     topic_key = topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64))
-    if count.size and count[0] > 0 and bool((count == count[0]).all()):  # one broadcast, no repeated keys
-        mixed = (key.reshape(count.size, -1) ^ topic_key[:, None]).reshape(-1)
-    else:
-        mixed = np.repeat(topic_key, count)
-        mixed ^= key
+
+    def mixed(i: np.ndarray) -> np.ndarray:  # the keys of rows i mixed with their topic
+        return key[i] ^ topic_key[np.searchsorted(ends, i, side="right")]
+
     seed_topic = list_topic[np.searchsorted(ends, seed, side="right")]
     at = _pair_codes(seed_topic, doc_key(seed), key[seed])[1]
     first, first_topic = seed[at], seed_topic[at]
-    distinct = mixed[first]
+    distinct = mixed(first)
     bits = max(int(distinct.size).bit_length() + 4, 6)  # about sixteen slots per pair
     shift = np.uint64(64 - bits)
-    code, hit, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits, mixed)
-    miss = np.flatnonzero(~hit)
+    find, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits)
+    code = np.empty(key.size, dtype=np.int64)
+    misses = [np.zeros(0, dtype=np.int64)]
+    for l0, l1 in _list_chunks(ends, ROW_CHUNK):  # a chunk's temporaries stay in the CPU's cache
+        a, b = int(ends[l0] - count[l0]), int(ends[l1 - 1])
+        chunk = np.repeat(topic_key[l0:l1], count[l0:l1])
+        chunk ^= key[a:b]
+        code[a:b], hit = find(chunk)
+        misses.append(np.flatnonzero(~hit) + a)
+    miss = np.concatenate(misses)
     if miss.size and not alone.all():  # the pairs sharing a slot: by other bits, among themselves
         shared = np.flatnonzero(~alone)
         bits = max(int(shared.size).bit_length() + 4, 6)
         second = np.uint64(64 - bits)
-        again, hit, _ = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> second).view(np.int64), 1 << bits,
-                                 mixed[miss])
+        again, hit = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> second).view(np.int64), 1 << bits)[0](
+            mixed(miss))
         code[miss[hit]] = shared[again[hit]]
         miss = miss[~hit]
     if miss.size and distinct.size:  # the few pairs sharing a slot in both tables: by binary search
         by = np.argsort(distinct)
-        at = by[np.minimum(np.searchsorted(distinct, mixed[miss], sorter=by), by.size - 1)]
-        hit = (distinct[at] == mixed[miss]) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
+        left = mixed(miss)
+        at = by[np.minimum(np.searchsorted(distinct, left, sorter=by), by.size - 1)]
+        hit = (distinct[at] == left) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
         code[miss[hit]] = at[hit]
         miss = miss[~hit]
     if not miss.size:
@@ -300,25 +308,45 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     return code, np.concatenate((first, miss[at[new] - distinct.size]))
 
 
-def _look_up(distinct: np.ndarray, slot_of: Any, size: int, keys: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The index of each of ``keys`` among the keys ``distinct`` through a direct-address table
-    (``size`` slots, ``slot_of`` a key's) of the keys alone in their slot; whether it is found
-    there (else the index is meaningless); and which keys of ``distinct`` are alone."""
+# rows per pass of the look-up: a chunk's temporaries (mixed keys, slots, codes) and the table
+# stay in the CPU's L2 cache
+ROW_CHUNK = 1 << 15
+
+
+def _list_chunks(ends: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of lists (their rows ending at ``ends``) of about ``rows`` rows each."""
+    if not ends.size:
+        return []
+    cuts = np.searchsorted(ends, np.arange(rows, int(ends[-1]), rows)) + 1
+    bounds = np.unique(np.concatenate(([0], cuts, [ends.size]))).tolist()
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _look_up(distinct: np.ndarray, slot_of: Any, size: int
+             ) -> tuple[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], np.ndarray]:
+    """A direct-address table (``size`` slots, ``slot_of`` a key's) of the keys ``distinct``
+    alone in their slot, as a function giving the index of each of some keys among ``distinct``
+    and whether it is found there (else the index is meaningless); and which keys of
+    ``distinct`` are alone."""
     slots = slot_of(distinct)
     alone = np.bincount(slots, minlength=size)[slots] == 1
     if not alone.any():
-        return np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool), alone
+        return lambda keys: (np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool)), alone
     # empty and shared slots: the miss; the narrowest integers (a smaller table stays in the cache)
     table = np.full(size, distinct.size, dtype=np.min_scalar_type(-distinct.size - 1))
     table[slots[alone]] = np.flatnonzero(alone)
     j = int(np.argmax(alone))
     flipped = distinct[j] ^ np.array([1, 1 << 63], dtype=np.uint64)
     wrong = flipped[slot_of(flipped) == slots[j]]
-    code = np.take(table, slot_of(keys), mode="clip").astype(np.int64)  # slots are in the table
-    if wrong.size:  # the miss's key: one that no key reaching the miss has (its slot holds another key)
-        return code, np.take(np.append(distinct, wrong[:1]), code, mode="clip") == keys, alone
-    return code, (np.take(np.append(distinct, distinct[:1]), code, mode="clip") == keys) & (code < distinct.size), alone
+    # the miss's key: one that no key reaching the miss has (its slot holds another key), else a check of the code
+    known = np.append(distinct, wrong[:1] if wrong.size else distinct[:1])
+
+    def find(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        code = np.take(table, slot_of(keys), mode="clip").astype(np.int64)  # slots are in the table
+        hit = np.take(known, code, mode="clip") == keys
+        return code, hit if wrong.size else hit & (code < distinct.size)
+
+    return find, alone
 
 
 def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -35,26 +35,51 @@ def _continuation(model: str, gamma: float, u: float) -> float:
     return gamma if model == "rbp" else gamma * u
 
 
+# ranked documents per pass of a kernel: the temporaries of a chunk of rankings (codes, exposures,
+# group bins) stay in the CPU's L2 cache, and the passes over the block read each rank once
+RANK_CHUNK = 1 << 17
+
+
+def _chunks(rows: int, width: int, cells: int = RANK_CHUNK) -> list[tuple[int, int]]:
+    """Consecutive ranges of ``rows`` rankings of ``width`` ranks each, about ``cells`` ranks apiece."""
+    step = max(1, cells // max(width, 1))
+    return [(a, min(a + step, rows)) for a in range(0, rows, step)]
+
+
 def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
     """Expected exposure ε of each document code, shape (U,): the exposure of its rank summed
     over its policy's samples of its topic, over their number (Diaz et al., CIKM 2020). The
     exposure of rank r is RBP's γ^(r−1), or the cascade browsing model's γ^(r−1)·(1−u)^(relevant
     documents above r) (expeval's ``gerr``, Chapelle et al., CIKM 2009, §7.2). One
-    ``np.bincount`` over all ranks (a fixed order); the ranks past the end fall in bin U, dropped."""
+    ``np.bincount`` over all ranks (a fixed order), chunk of rankings by chunk (each continuing
+    the sums so far, placed first: the very sums of one pass); the ranks past the end fall in
+    bin U, dropped."""
     batch = sb.batch
     d = batch.depth
     power = np.power(gamma, np.arange(d, dtype=np.float64))
-    if model == "gerr":
-        rel = batch.grades > 0  # 0 past the end
-        above = np.empty(rel.shape, dtype=np.intp)  # int64 indices gather fastest
-        above[:, :, :1] = 0
-        np.cumsum(rel[:, :, :-1], axis=2, dtype=np.intp, out=above[:, :, 1:])  # relevant documents above
-        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above, mode="clip")  # (1 − u)^k looked up
-        e *= power
-    else:
-        e = np.broadcast_to(power, sb.doc.shape)
-    total = np.bincount(sb.doc.reshape(-1), e.reshape(-1), minlength=sb.codes + 1)[:sb.codes]
-    return total / np.maximum(sb.n_samples, 1).reshape(-1)[sb.cell]
+    factor = np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))  # (1 − u)^k, looked up
+    bins = sb.codes + 1
+    rows = sb.doc.shape[0] * sb.doc.shape[1]
+    doc, grades = sb.doc.reshape(rows, d), batch.grades.reshape(rows, d)
+    chunks = _chunks(rows, d, max(RANK_CHUNK, 8 * bins))  # the sums so far: at most an eighth more
+    size = bins + (chunks[0][1] - chunks[0][0]) * d if chunks else bins
+    index, weight = np.empty(size, dtype=np.intp), np.empty(size)  # int64 indices gather fastest
+    index[:bins] = np.arange(bins)
+    total = np.zeros(bins)
+    for a, b in chunks:
+        m = bins + (b - a) * d
+        rank, e = index[bins:m].reshape(b - a, d), weight[bins:m].reshape(b - a, d)
+        if model == "gerr":
+            rank[:, :1] = 0  # the relevant documents above each rank, then their (1 − u)^k
+            np.cumsum(grades[a:b, :-1] > 0, axis=1, dtype=np.intp, out=rank[:, 1:])  # grade 0 past the end
+            np.take(factor, rank, out=e, mode="clip")
+            e *= power
+        else:
+            e[...] = power
+        rank[...] = doc[a:b]
+        weight[:bins] = total
+        total = np.bincount(index[:m], weight[:m], bins)
+    return total[:sb.codes] / np.maximum(sb.n_samples, 1).reshape(-1)[sb.cell]
 
 
 def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.ndarray:
@@ -248,28 +273,36 @@ def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
 
 
 def _continue_sums(sb: SampledBatch, table: GroupTable, k: int, sums: np.ndarray, start: int, stop: int,
-                   a: np.ndarray) -> np.ndarray:
+                   a_r: np.ndarray) -> np.ndarray:
     """The sums per (sample, topic, group) of a(r)·w over the k-th groups of the documents at
     ranks ``start``..``stop`` − 1, continuing ``sums`` (those of the ranks before ``start``)."""
     g = table.groups
     group_k, weight_k = table.group[k], table.weight[k]
-    if k == 0:  # every rank
+    if k == 0:  # every rank, chunk of rankings by chunk (each ranking's bins its own)
         n, t, depth = sb.doc.shape
-        doc = sb.doc if stop - start == depth else np.ascontiguousarray(sb.doc[:, :, start:stop])  # one copy, not two
-        index = np.empty(sums.size + doc.size, dtype=np.int64)
-        weight = np.empty(index.size)
-        index[:sums.size] = np.arange(sums.size)
-        weight[:sums.size] = sums
-        bins, w = index[sums.size:].reshape(doc.shape), weight[sums.size:].reshape(doc.shape)
-        np.take(group_k, doc, out=bins, mode="clip")
-        np.take(weight_k, doc, out=w, mode="clip")
-        bins += (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)  # in place: no more big arrays
-        w *= a[start:stop]
-    else:  # the ranks of the documents with more than k groups
-        at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank >= start) & (table.rank < stop))
-        code, rank = table.ranked[at], table.rank[at]
-        index = np.concatenate((np.arange(sums.size), table.list[at] * (g + 1) + group_k[code]))
-        weight = np.concatenate((sums, a[rank] * weight_k[code]))
+        doc = sb.doc.reshape(n * t, depth)[:, start:stop]
+        width = stop - start
+        chunks = _chunks(n * t, width)
+        step = chunks[0][1] - chunks[0][0] if chunks else 0
+        index, weight = np.empty(step * (g + 1 + width), dtype=np.int64), np.empty(step * (g + 1 + width))
+        out = np.empty(sums.size)
+        for a, b in chunks:
+            nb, m = (b - a) * (g + 1), (b - a) * (g + 1 + width)
+            index[:nb] = np.arange(nb)
+            weight[:nb] = sums[a * (g + 1):b * (g + 1)]
+            bins, w = index[nb:m].reshape(b - a, width), weight[nb:m].reshape(b - a, width)
+            codes = doc[a:b] if width == depth else np.ascontiguousarray(doc[a:b])  # one copy, not two
+            np.take(group_k, codes, out=bins, mode="clip")
+            np.take(weight_k, codes, out=w, mode="clip")
+            bins += (np.arange(b - a, dtype=np.int64) * (g + 1))[:, None]
+            w *= a_r[start:stop]
+            out[a * (g + 1):b * (g + 1)] = np.bincount(index[:m], weight[:m], nb)
+        return out
+    # the ranks of the documents with more than k groups
+    at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank >= start) & (table.rank < stop))
+    code, rank = table.ranked[at], table.rank[at]
+    index = np.concatenate((np.arange(sums.size), table.list[at] * (g + 1) + group_k[code]))
+    weight = np.concatenate((sums, a_r[rank] * weight_k[code]))
     return np.bincount(index, weight, sums.size)
 
 
