@@ -310,7 +310,7 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
 
 # rows per pass of the look-up: a chunk's temporaries (mixed keys, slots, codes) and the table
 # stay in the CPU's L2 cache
-ROW_CHUNK = 1 << 15
+ROW_CHUNK = 1 << 16
 
 
 def _list_chunks(ends: np.ndarray, rows: int) -> list[tuple[int, int]]:

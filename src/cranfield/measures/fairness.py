@@ -263,57 +263,57 @@ def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
     bins = n * t * (table.groups + 1)
     done = max((c for c in sb.cache.get(("group_sums",), {}) if c <= d), default=0)
     sums = sb.cache.setdefault(("group_sums",), {}).get(done, [np.zeros(bins) for _ in table.group])
-    a = attention(d)
     out = np.zeros(bins)
-    sums = [_continue_sums(sb, table, k, s, done, d, a) for k, s in enumerate(sums)]
+    sums = _continue_sums(sb, table, sums, done, d, attention(d))
     for s in sums:
         out += s
     sb.cache[("group_sums",)][d] = sums
     return out.reshape(n, t, table.groups + 1)[..., :table.groups]
 
 
-def _continue_sums(sb: SampledBatch, table: GroupTable, k: int, sums: np.ndarray, start: int, stop: int,
-                   a_r: np.ndarray) -> np.ndarray:
+def _continue_sums(sb: SampledBatch, table: GroupTable, sums: list[np.ndarray], start: int, stop: int,
+                   a: np.ndarray) -> list[np.ndarray]:
     """The sums per (sample, topic, group) of a(r)·w over the k-th groups of the documents at
-    ranks ``start``..``stop`` − 1, continuing ``sums`` (those of the ranks before ``start``)."""
-    g = table.groups
-    group_k, weight_k = table.group[k], table.weight[k]
-    if k == 0:  # every rank, chunk of rankings by chunk (each ranking's bins its own)
-        n, t, depth = sb.doc.shape
-        doc = sb.doc.reshape(n * t, depth)[:, start:stop]
-        width = stop - start
-        chunks = _chunks(n * t, width)
-        step = chunks[0][1] - chunks[0][0] if chunks else 0
-        index, weight = np.empty(step * (g + 1 + width), dtype=np.int64), np.empty(step * (g + 1 + width))
-        out = np.empty(sums.size)
-        for a, b in chunks:
-            nb, m = (b - a) * (g + 1), (b - a) * (g + 1 + width)
-            index[:nb] = np.arange(nb)
-            weight[:nb] = sums[a * (g + 1):b * (g + 1)]
-            bins, w = index[nb:m].reshape(b - a, width), weight[nb:m].reshape(b - a, width)
-            codes = doc[a:b] if width == depth else np.ascontiguousarray(doc[a:b])  # one copy, not two
-            np.take(group_k, codes, out=bins, mode="clip")
-            np.take(weight_k, codes, out=w, mode="clip")
-            bins += (np.arange(b - a, dtype=np.int64) * (g + 1))[:, None]
-            w *= a_r[start:stop]
-            out[a * (g + 1):b * (g + 1)] = np.bincount(index[:m], weight[:m], nb)
-        return out
-    # the ranks of the documents with more than k groups
-    at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank >= start) & (table.rank < stop))
-    code, rank = table.ranked[at], table.rank[at]
-    index = np.concatenate((np.arange(sums.size), table.list[at] * (g + 1) + group_k[code]))
-    weight = np.concatenate((sums, a_r[rank] * weight_k[code]))
-    return np.bincount(index, weight, sums.size)
+    ranks ``start``..``stop`` − 1 for each k, continuing ``sums`` (those of the ranks before
+    ``start``), chunk of rankings by chunk (each ranking's bins its own): the k-th groups of
+    every rank for k = 0, of the ranks of documents with more than k groups for k ≥ 1, found in
+    the chunk's codes while they are in the CPU's cache."""
+    g1 = table.groups + 1
+    n, t, depth = sb.doc.shape
+    width = stop - start
+    doc, a = sb.doc.reshape(n * t, depth)[:, start:stop], a[start:stop]
+    chunks = _chunks(n * t, width)
+    step = chunks[0][1] - chunks[0][0] if chunks else 0
+    index, weight = np.empty(step * (g1 + width), dtype=np.int64), np.empty(step * (g1 + width))
+    several = [table.many > k for k in range(len(sums))]
+    out = [np.empty(s.size) for s in sums]
+    for i, j in chunks:
+        nb, m = (j - i) * g1, (j - i) * (g1 + width)
+        codes = doc[i:j] if width == depth else np.ascontiguousarray(doc[i:j])  # one copy, not one per gather
+        index[:nb] = np.arange(nb)
+        weight[:nb] = sums[0][i * g1:j * g1]
+        bins, w = index[nb:m].reshape(j - i, width), weight[nb:m].reshape(j - i, width)
+        np.take(table.group[0], codes, out=bins, mode="clip")
+        np.take(table.weight[0], codes, out=w, mode="clip")
+        bins += (np.arange(j - i, dtype=np.int64) * g1)[:, None]
+        w *= a
+        out[0][i * g1:j * g1] = np.bincount(index[:m], weight[:m], nb)
+        for k in range(1, len(sums)):
+            at = np.flatnonzero(np.take(several[k], codes, mode="clip"))
+            code, rank = codes.reshape(-1)[at], at % max(width, 1)
+            out[k][i * g1:j * g1] = np.bincount(
+                np.concatenate((np.arange(nb), at // max(width, 1) * g1 + table.group[k][code])),
+                np.concatenate((sums[k][i * g1:j * g1], a[rank] * table.weight[k][code])), nb)
+    return out
 
 
 class GroupTable:
-    """The group weights of a batch's document codes as a sparse matrix, and where the
-    documents in several groups are ranked (computed once per batch, for every cutoff).
+    """The group weights of a batch's document codes as a sparse matrix (computed once per
+    batch, for every cutoff).
 
     ``group[k]``, ``weight[k]``: each code's k-th group and its weight (U + 1 entries each; G,
     an overflow bin, and 0 where the code has fewer groups, and for U, the ranks past the end);
-    ``many``: each code's number of groups; ``list``, ``rank``, ``ranked``: the (sample, topic)
-    ranking, the rank and the code of every rank holding a document in several groups."""
+    ``many``: each code's number of groups."""
 
     def __init__(self, sb: SampledBatch) -> None:
         groups = _groups_and_target(sb)[0]
@@ -330,11 +330,6 @@ class GroupTable:
             group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
             self.group.append(group_k)
             self.weight.append(weight_k)
-        depth = sb.doc.shape[2]
-        several = np.flatnonzero(np.take(self.many > 1, sb.doc, mode="clip")) if len(self.group) > 1 else \
-            np.zeros(0, np.int64)
-        self.ranked = np.take(sb.doc, several)
-        self.list, self.rank = several // max(depth, 1), several % max(depth, 1)
 
 
 def _group_table(sb: SampledBatch) -> GroupTable:
@@ -383,8 +378,12 @@ def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
     batch = sb.batch
     d = min(k, batch.depth)
     disc = attention(max(k, 1))
-    gain = batch.grades[:, :, :d] > 0  # 0 past the end
-    dcg = np.add.reduce(np.where(gain, disc[:d], 0.0), axis=2)
+    s, t, depth = batch.grades.shape
+    grades = batch.grades.reshape(s * t, depth)
+    dcg = np.empty(s * t)
+    for i, j in _chunks(s * t, d):  # each ranking's sum pairwise over its d ranks, as in one pass
+        dcg[i:j] = np.add.reduce(np.where(grades[i:j, :d] > 0, disc[:d], 0.0), axis=1)  # grade 0 past the end
+    dcg = dcg.reshape(s, t)
     r = np.minimum((batch.topics.ideal > 0).sum(axis=1), k)
     ideal = np.concatenate(([0.0], np.cumsum(disc)))[r]
     with np.errstate(divide="ignore", invalid="ignore"):
