@@ -273,29 +273,31 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     shift = np.uint64(64 - bits)
     find, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits)
     code = np.empty(key.size, dtype=np.int64)
-    misses = [np.zeros(0, dtype=np.int64)]
+    misses, left = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.uint64)]
     for l0, l1 in _list_chunks(ends, ROW_CHUNK):  # a chunk's temporaries stay in the CPU's cache
         a, b = int(ends[l0] - count[l0]), int(ends[l1 - 1])
         chunk = np.repeat(topic_key[l0:l1], count[l0:l1])
         chunk ^= key[a:b]
-        code[a:b], hit = find(chunk)
-        misses.append(np.flatnonzero(~hit) + a)
-    miss = np.concatenate(misses)
+        at = np.flatnonzero(find(chunk, code[a:b]))
+        misses.append(at + a)
+        left.append(chunk[at])
+    miss, mixed_miss = np.concatenate(misses), np.concatenate(left)
     if miss.size and not alone.all():  # the pairs sharing a slot: by other bits, among themselves
         shared = np.flatnonzero(~alone)
         bits = max(int(shared.size).bit_length() + 4, 6)
         second = np.uint64(64 - bits)
-        again, hit = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> second).view(np.int64), 1 << bits)[0](
-            mixed(miss))
+        find, alone = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> second).view(np.int64), 1 << bits)
+        again = np.empty(miss.size, dtype=np.int64)
+        hit = ~find(mixed_miss, again)
         code[miss[hit]] = shared[again[hit]]
-        miss = miss[~hit]
-    if miss.size and distinct.size:  # the few pairs sharing a slot in both tables: by binary search
-        by = np.argsort(distinct)
-        left = mixed(miss)
-        at = by[np.minimum(np.searchsorted(distinct, left, sorter=by), by.size - 1)]
-        hit = (distinct[at] == left) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
-        code[miss[hit]] = at[hit]
-        miss = miss[~hit]
+        miss, mixed_miss, shared = miss[~hit], mixed_miss[~hit], shared[~alone]
+        if miss.size and shared.size:  # the few pairs sharing a slot in both tables: by binary search
+            by = shared[np.argsort(distinct[shared])]
+            at = by[np.minimum(np.searchsorted(distinct[by], mixed_miss), by.size - 1)]
+            hit = (distinct[at] == mixed_miss) & \
+                (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
+            code[miss[hit]] = at[hit]
+            miss = miss[~hit]
     if not miss.size:
         return code, first
     pair, at = _pair_codes(np.concatenate((first_topic, list_topic[np.searchsorted(ends, miss, side="right")])),
@@ -323,15 +325,15 @@ def _list_chunks(ends: np.ndarray, rows: int) -> list[tuple[int, int]]:
 
 
 def _look_up(distinct: np.ndarray, slot_of: Any, size: int
-             ) -> tuple[Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], np.ndarray]:
+             ) -> tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], np.ndarray]:
     """A direct-address table (``size`` slots, ``slot_of`` a key's) of the keys ``distinct``
-    alone in their slot, as a function giving the index of each of some keys among ``distinct``
-    and whether it is found there (else the index is meaningless); and which keys of
-    ``distinct`` are alone."""
+    alone in their slot, as a function writing the index of each of some keys among
+    ``distinct`` to ``out`` and telling which are not found there (their index is
+    meaningless); and which keys of ``distinct`` are alone."""
     slots = slot_of(distinct)
     alone = np.bincount(slots, minlength=size)[slots] == 1
     if not alone.any():
-        return lambda keys: (np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool)), alone
+        return lambda keys, out: np.ones(keys.size, dtype=bool), alone
     # empty and shared slots: the miss; the narrowest integers (a smaller table stays in the cache)
     table = np.full(size, distinct.size, dtype=np.min_scalar_type(-distinct.size - 1))
     table[slots[alone]] = np.flatnonzero(alone)
@@ -341,10 +343,12 @@ def _look_up(distinct: np.ndarray, slot_of: Any, size: int
     # the miss's key: one that no key reaching the miss has (its slot holds another key), else a check of the code
     known = np.append(distinct, wrong[:1] if wrong.size else distinct[:1])
 
-    def find(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        code = np.take(table, slot_of(keys), mode="clip").astype(np.int64)  # slots are in the table
-        hit = np.take(known, code, mode="clip") == keys
-        return code, hit if wrong.size else hit & (code < distinct.size)
+    def find(keys: np.ndarray, out: np.ndarray) -> np.ndarray:
+        np.copyto(out, np.take(table, slot_of(keys), mode="clip"))  # slots are in the table
+        differ = np.take(known, out, mode="clip") != keys
+        if not wrong.size:
+            differ |= out == distinct.size
+        return differ
 
     return find, alone
 
