@@ -88,7 +88,7 @@ class Fairness:
         w = self._by_key(docno, key) if key is not None and self.groups.docno.size else None
         if w is None:
             w = self.groups.matrix(docno)
-        return np.pad(w, ((0, 0), (0, g - w.shape[1])))
+        return w if w.shape[1] == g else np.pad(w, ((0, 0), (0, g - w.shape[1])))
 
     def _by_key(self, docno: np.ndarray, key: np.ndarray) -> np.ndarray | None:
         """:meth:`weights` by key; None if two documents share a key (then by string)."""
