@@ -276,8 +276,11 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     misses, left = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.uint64)]
     for l0, l1 in _list_chunks(ends, ROW_CHUNK):  # a chunk's temporaries stay in the CPU's cache
         a, b = int(ends[l0] - count[l0]), int(ends[l1 - 1])
-        chunk = np.repeat(topic_key[l0:l1], count[l0:l1])
-        chunk ^= key[a:b]
+        if bool((count[l0:l1] == count[l0]).all()):  # one broadcast, no repeated keys
+            chunk = (key[a:b].reshape(l1 - l0, -1) ^ topic_key[l0:l1, None]).reshape(-1)
+        else:
+            chunk = np.repeat(topic_key[l0:l1], count[l0:l1])
+            chunk ^= key[a:b]
         at = np.flatnonzero(find(chunk, code[a:b]))
         misses.append(at + a)
         left.append(chunk[at])
