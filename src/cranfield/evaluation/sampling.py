@@ -254,9 +254,10 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
 
     Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
     the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
-    of one pair only), chunk of rows by chunk: one gather and one comparison of full 64-bit keys per row; the rows of the
-    pairs sharing a slot are looked up again in a second table (the top bits of the mixed key
-    times another odd constant), then by binary search. The rows left (a document the seed
+    of one pair only), chunk of rows by chunk (:data:`ROW_CHUNK`): one gather and one comparison
+    of full 64-bit keys per row; the rows of the pairs sharing a slot are looked up again in a
+    second table (the top bits of the mixed key times another odd constant), then by binary
+    search among the pairs sharing a slot in both. The rows left (a document the seed
     lacks) are sorted with the seed's pairs. Equal keys of two documents are told apart by the
     caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
     ends = np.cumsum(count)

@@ -65,7 +65,7 @@ def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> n
     size = bins + (chunks[0][1] - chunks[0][0]) * d if chunks else bins
     index, weight = np.empty(size, dtype=np.intp), np.empty(size)  # int64 indices gather fastest
     index[:bins] = np.arange(bins)
-    total = np.zeros(bins)
+    total: np.ndarray = np.zeros(bins)
     for a, b in chunks:
         m = bins + (b - a) * d
         rank, e = index[bins:m].reshape(b - a, d), weight[bins:m].reshape(b - a, d)
