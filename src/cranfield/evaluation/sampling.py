@@ -240,6 +240,7 @@ def _strings(docno: np.ndarray, rows: ListRows | np.ndarray) -> np.ndarray:
 
 
 def _gather(values: np.ndarray, rows: ListRows | np.ndarray) -> np.ndarray:
+    """``values`` at the lists' ``rows``, or at these rows of the run."""
     return rows.of(values) if isinstance(rows, ListRows) else np.take(values, rows)
 
 

@@ -278,6 +278,8 @@ def _continue_sums(sb: SampledBatch, table: GroupTable, sums: list[np.ndarray], 
     ``start``), chunk of rankings by chunk (each ranking's bins its own): the k-th groups of
     every rank for k = 0, of the ranks of documents with more than k groups for k ≥ 1, found in
     the chunk's codes while they are in the CPU's cache."""
+    if not sums:  # no document in a group
+        return []
     g1 = table.groups + 1
     n, t, depth = sb.doc.shape
     width = stop - start
