@@ -13,7 +13,7 @@ github.com/diazf/expeval) and ``cranfield eval --stochastic --order rank -m EE-L
 EE-R`` are timed on it as whole processes, their per-topic values compared (to expeval's six
 printed decimals), and the ratio printed.
 
-    python benchmarks/bench_fairness.py                        # 10 × 100 × 250 × 1000 (about 18 s of CPU)
+    python benchmarks/bench_fairness.py                        # 10 × 100 × 250 × 1000 (about 11 s of CPU)
     python benchmarks/bench_fairness.py --docs 100             # 10 × 100 × 250 × 100, seconds
     python benchmarks/bench_fairness.py --expeval /tmp/expeval # + the comparison with expeval
 """

@@ -117,7 +117,36 @@ def test_short_docnos_are_their_own_keys(docnos: list[bytes]) -> None:
     strings needed); longer ones get none (their keys are hashes)."""
     array = np.array(docnos, dtype="S")
     rows = np.arange(array.size)[::-1]
-    keys = sampling._exact_keys(array, rows)
+    keys = sampling._exact_keys(array, sampling.ListRows(rows, np.ones(rows.size, np.int64)))
     assert keys is not None
     assert np.array_equal(keys[:, None] == keys[None, :], array[rows][:, None] == array[rows][None, :])
-    assert sampling._exact_keys(np.array([b"123456789"]), np.arange(1)) is None
+    one = np.ones(1, np.int64)
+    assert sampling._exact_keys(np.array([b"123456789"]), sampling.ListRows(one - 1, one)) is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12), st.integers(0, 6), st.integers(1, 60))
+def test_document_codes_agree_with_sorting(seed: int, lists: int, top_bits: int, pool: int) -> None:
+    """Codes of ranked lists whose keys crowd a few slots (``top_bits`` random top bits), with
+    documents the seed sample lacks and lists of every length (0 included), cut into chunks of
+    a few rows: the look-up tables, the binary search and the pairs left give the codes of a
+    sort of the distinct (topic, key) pairs, the seed's first, each pair at a row holding it."""
+    rng = np.random.default_rng(seed)
+    high = rng.integers(0, 2**top_bits, pool, dtype=np.uint64) << np.uint64(64 - max(top_bits, 1)) if top_bits \
+        else np.zeros(pool, dtype=np.uint64)
+    keys = high | rng.integers(0, 2**20, pool, dtype=np.uint64)
+    topic = rng.integers(0, 3, lists)
+    count = rng.integers(0, 9, lists)
+    key = keys[rng.integers(0, pool, int(count.sum()))]
+    starts = np.cumsum(count) - count
+    in_seed = rng.random(lists) < 0.5
+    seed_rows = sampling.list_ranges(starts[in_seed], count[in_seed])
+    row_topic = np.repeat(topic, count)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sampling, "ROW_CHUNK", 5)
+        code, first = sampling._document_codes(topic, count, key, seed_rows, key.__getitem__)
+    pairs = list(zip(row_topic.tolist(), key.tolist()))
+    seeded = sorted({pairs[i] for i in seed_rows.tolist()})
+    order = seeded + sorted(set(pairs) - set(seeded))
+    assert code.tolist() == [order.index(p) for p in pairs]
+    assert [pairs[i] for i in first.tolist()] == order

@@ -156,6 +156,19 @@ def test_documents_in_no_group_are_left_out_and_samples_without_any_are_skipped(
     assert got["1", "AWRF"] == 1.0  # sample 0: all attention on A, the target; sample 1: undefined, skipped
 
 
+def test_a_run_none_of_whose_documents_is_in_a_group(tmp_path: Path) -> None:
+    """No ranked document in a group: every sample's AWRF is undefined, nDCG*AWRF too (the
+    topic left out of the mean, which is NaN), and group-level EE sees no exposure at all."""
+    qrels = _write(tmp_path, "q", "1 0 a 1\n")
+    run = _write(tmp_path, "r", "1 0 x 1 0 r\n1 0 a 2 0 r\n1 1 a 1 0 r\n")
+    groups = _write(tmp_path, "g", "b A\nc B\n")
+    got = _values(qrels, run, ["AWRF", "nDCG*AWRF", "EE-D(level=group,normalize=false)"], groups=groups,
+                  per_group=True)
+    assert ("1", "AWRF") not in got and ("1", "nDCG*AWRF") not in got
+    assert math.isnan(got["all", "AWRF"]) and math.isnan(got["all", "nDCG*AWRF"])
+    assert got["1", "EE-D(level=group,normalize=false)"] == 0.0
+
+
 def test_per_topic_target_file(tmp_path: Path) -> None:
     qrels = _write(tmp_path, "q", "1 0 a 1\n2 0 b 1\n")
     run = _write(tmp_path, "r", "1 0 a 1 0 r\n2 0 b 1 0 r\n")

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from cranfield.batch import Batch, SampledBatch
 from cranfield.errors import CranfieldError, listing, warn
@@ -87,7 +88,7 @@ class Fairness:
         w = self._by_key(docno, key) if key is not None and self.groups.docno.size else None
         if w is None:
             w = self.groups.matrix(docno)
-        return np.pad(w, ((0, 0), (0, g - w.shape[1])))
+        return w if w.shape[1] == g else np.pad(w, ((0, 0), (0, g - w.shape[1])))
 
     def _by_key(self, docno: np.ndarray, key: np.ndarray) -> np.ndarray | None:
         """:meth:`weights` by key; None if two documents share a key (then by string)."""
@@ -160,15 +161,15 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
     count = np.minimum(lens[lists], d)
     starts = np.cumsum(count) - count  # each list's first row in the block
     total = int(count.sum())
-    rows = list_ranges(run.offsets[lists], count)
+    rows = ListRows(run.offsets[lists], count)
     seed = slot == 0
     seed_rows = list_ranges(starts[seed], count[seed])
     exact = _exact_keys(run.docno, rows)
     if exact is not None:  # the docnos themselves, as integers: no check
-        code, first = _document_codes(list_topic, count, exact, seed_rows, lambda at: np.take(run.doc_key, rows[at]))
-        code_docno = _strings(run.docno, rows[first])
+        code, first = _document_codes(list_topic, count, exact, seed_rows, lambda at: np.take(run.doc_key, rows.at(at)))
+        code_docno = _strings(run.docno, rows.at(first))
     else:
-        key = np.take(run.doc_key, rows).astype(np.uint64, copy=False)
+        key = rows.of(run.doc_key).astype(np.uint64, copy=False)
         docno = _strings(run.docno, rows)
         code, first = _document_codes(list_topic, count, key, seed_rows, key.__getitem__)
         if not _same_bytes(np.take(np.take(docno, first), code), docno):  # a 64-bit collision: tell them apart
@@ -185,13 +186,14 @@ def sampled_batch(coll: Collection, sampled: SampledRun, where: np.ndarray, fair
         doc.reshape(-1)[np.arange(total) + np.repeat(position - starts, count)] = code
     cell = list_topic[np.searchsorted(starts + count, first, side="right")].astype(np.int64)
     code_docno = code_docno.view(f"S{code_docno.dtype.itemsize}")
-    code_key = np.take(run.doc_key, rows[first]).astype(np.uint64, copy=False)
+    code_key = np.take(run.doc_key, rows.at(first)).astype(np.uint64, copy=False)
     row = coll.lookup(cell + t0, code_key, code_docno)  # the join with the qrels, once per code
     judged = np.append(row >= 0, False)
     code_labels = np.zeros((u + 1, coll.grades.shape[1]), dtype=coll.grades.dtype)  # the last: past the end
     code_labels[np.flatnonzero(judged)] = coll.grades[row[judged[:u]]]
-    labels = np.take(records(code_labels), doc).view(code_labels.dtype).reshape(doc.shape + code_labels.shape[1:])
-    batch = Batch(labels, np.take(judged, doc), length, present, coll.topic_block(t0, t1))
+    labels = np.take(records(code_labels), doc, mode="clip").view(code_labels.dtype).reshape(
+        doc.shape + code_labels.shape[1:])
+    batch = Batch(labels, np.take(judged, doc, mode="clip"), length, present, coll.topic_block(t0, t1))
     return SampledBatch(batch, 1, doc, cell, np.maximum(code_labels[:u].max(axis=1, initial=0), 0),
                         fair.weights(code_docno, code_key), target[topics], relevant[topics], fair.group_ids)
 
@@ -204,13 +206,42 @@ def list_ranges(offsets: np.ndarray, count: np.ndarray) -> np.ndarray:
     return np.arange(int(count.sum())) + np.repeat(offsets - (np.cumsum(count) - count), count)
 
 
-def _strings(docno: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """The docnos of ``rows`` as opaque items of the strings' width (numpy gathers and compares
-    them faster than byte strings)."""
+class ListRows:
+    """The rows ``offsets[k]:offsets[k] + count[k]`` of a run's ranked lists k, in order: what
+    the lists hold of a per-row array is gathered list by list when the lists are equally long
+    (each list one row of a sliding window over the array: no index of every row is built nor
+    read), else by :func:`list_ranges`."""
+
+    def __init__(self, offsets: np.ndarray, count: np.ndarray) -> None:
+        self.offsets, self.size = offsets, int(count.sum())
+        self.width = int(count[0]) if count.size and count[0] > 0 and bool((count == count[0]).all()) else 0
+        self.rows = None if self.width else list_ranges(offsets, count)
+
+    def of(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (1-D, one item per row of the run) at every row of the lists, in order."""
+        if self.rows is None:
+            return sliding_window_view(values, self.width)[self.offsets].reshape(-1)
+        return np.take(values, self.rows)
+
+    def at(self, i: np.ndarray) -> np.ndarray:
+        """The rows of the run at positions ``i`` of the lists' rows."""
+        if self.rows is None:
+            return self.offsets[i // self.width] + i % self.width
+        return self.rows[i]
+
+
+def _strings(docno: np.ndarray, rows: ListRows | np.ndarray) -> np.ndarray:
+    """The docnos of ``rows`` (the lists' rows, or these rows of the run) as opaque items of the
+    strings' width (numpy gathers and compares them faster than byte strings)."""
     if docno.dtype.kind != "S":
-        docno = np.array(docno[rows].tolist(), dtype="S") if rows.size else np.zeros(0, dtype="S1")
+        docno = np.array(_gather(docno, rows).tolist(), dtype="S") if rows.size else np.zeros(0, dtype="S1")
         rows = np.arange(rows.size)
-    return np.take(docno.view(np.dtype((np.void, docno.dtype.itemsize))), rows)
+    return _gather(docno.view(np.dtype((np.void, docno.dtype.itemsize))), rows)
+
+
+def _gather(values: np.ndarray, rows: ListRows | np.ndarray) -> np.ndarray:
+    """``values`` at the lists' ``rows``, or at these rows of the run."""
+    return rows.of(values) if isinstance(rows, ListRows) else np.take(values, rows)
 
 
 def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, seed: np.ndarray,
@@ -224,34 +255,54 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
 
     Every row is looked up in a direct-address table of the seed's pairs (their keys mixed with
     the topic, :func:`~cranfield.io.run.topic_doc_keys`; about sixteen slots per pair, the slots
-    of one pair only): one gather and one comparison of full 64-bit keys per row; the rows of the
-    pairs sharing a slot are looked up again in a second table (the top bits of the mixed key
-    times another odd constant), then by binary search. The rows left (a document the seed
+    of one pair only), chunk of rows by chunk (:data:`ROW_CHUNK`): one gather and one comparison
+    of full 64-bit keys per row; the rows of the pairs sharing a slot are looked up again in a
+    second table (the top bits of the mixed key times another odd constant), then by binary
+    search among the pairs sharing a slot in both. The rows left (a document the seed
     lacks) are sorted with the seed's pairs. Equal keys of two documents are told apart by the
     caller (unless the keys are the docnos themselves, :func:`_exact_keys`)."""
     ends = np.cumsum(count)
-    mixed = np.repeat(topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64)), count)
-    mixed ^= key
+    topic_key = topic_doc_keys(list_topic, np.zeros(list_topic.size, np.uint64))
+
+    def mixed(i: np.ndarray) -> np.ndarray:  # the keys of rows i mixed with their topic
+        return key[i] ^ topic_key[np.searchsorted(ends, i, side="right")]
+
     seed_topic = list_topic[np.searchsorted(ends, seed, side="right")]
     at = _pair_codes(seed_topic, doc_key(seed), key[seed])[1]
     first, first_topic = seed[at], seed_topic[at]
-    distinct = mixed[first]
+    distinct = mixed(first)
     bits = max(int(distinct.size).bit_length() + 4, 6)  # about sixteen slots per pair
     shift = np.uint64(64 - bits)
-    code, hit, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits, mixed)
-    miss = np.flatnonzero(~hit)
+    find, alone = _look_up(distinct, lambda k: (k >> shift).view(np.int64), 1 << bits)
+    code = np.empty(key.size, dtype=np.int64)
+    misses, left = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.uint64)]
+    for l0, l1 in _list_chunks(ends, ROW_CHUNK):  # a chunk's temporaries stay in the CPU's cache
+        a, b = int(ends[l0] - count[l0]), int(ends[l1 - 1])
+        if bool((count[l0:l1] == count[l0]).all()):  # one broadcast, no repeated keys
+            chunk = (key[a:b].reshape(l1 - l0, -1) ^ topic_key[l0:l1, None]).reshape(-1)
+        else:
+            chunk = np.repeat(topic_key[l0:l1], count[l0:l1])
+            chunk ^= key[a:b]
+        at = np.flatnonzero(find(chunk, code[a:b]))
+        misses.append(at + a)
+        left.append(chunk[at])
+    miss, mixed_miss = np.concatenate(misses), np.concatenate(left)
     if miss.size and not alone.all():  # the pairs sharing a slot: by other bits, among themselves
         shared = np.flatnonzero(~alone)
-        again, hit, _ = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> shift).view(np.int64), 1 << bits,
-                                 mixed[miss])
+        bits = max(int(shared.size).bit_length() + 4, 6)
+        second = np.uint64(64 - bits)
+        find, alone = _look_up(distinct[shared], lambda k: ((k * _SECOND) >> second).view(np.int64), 1 << bits)
+        again = np.empty(miss.size, dtype=np.int64)
+        hit = ~find(mixed_miss, again)
         code[miss[hit]] = shared[again[hit]]
-        miss = miss[~hit]
-    if miss.size and distinct.size:  # the few pairs sharing a slot in both tables: by binary search
-        by = np.argsort(distinct)
-        at = by[np.minimum(np.searchsorted(distinct, mixed[miss], sorter=by), by.size - 1)]
-        hit = (distinct[at] == mixed[miss]) & (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
-        code[miss[hit]] = at[hit]
-        miss = miss[~hit]
+        miss, mixed_miss, shared = miss[~hit], mixed_miss[~hit], shared[~alone]
+        if miss.size and shared.size:  # the few pairs sharing a slot in both tables: by binary search
+            by = shared[np.argsort(distinct[shared])]
+            at = by[np.minimum(np.searchsorted(distinct[by], mixed_miss), by.size - 1)]
+            hit = (distinct[at] == mixed_miss) & \
+                (first_topic[at] == list_topic[np.searchsorted(ends, miss, side="right")])
+            code[miss[hit]] = at[hit]
+            miss = miss[~hit]
     if not miss.size:
         return code, first
     pair, at = _pair_codes(np.concatenate((first_topic, list_topic[np.searchsorted(ends, miss, side="right")])),
@@ -264,24 +315,47 @@ def _document_codes(list_topic: np.ndarray, count: np.ndarray, key: np.ndarray, 
     return code, np.concatenate((first, miss[at[new] - distinct.size]))
 
 
-def _look_up(distinct: np.ndarray, slot_of: Any, size: int, keys: np.ndarray
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The index of each of ``keys`` among the keys ``distinct`` through a direct-address table
-    (``size`` slots, ``slot_of`` a key's) of the keys alone in their slot; whether it is found
-    there (else the index is meaningless); and which keys of ``distinct`` are alone."""
+# rows per pass of the look-up: a chunk's temporaries (mixed keys, slots, codes) and the table
+# stay in the CPU's L2 cache
+ROW_CHUNK = 1 << 16
+
+
+def _list_chunks(ends: np.ndarray, rows: int) -> list[tuple[int, int]]:
+    """Consecutive ranges of lists (their rows ending at ``ends``) of about ``rows`` rows each."""
+    if not ends.size:
+        return []
+    cuts = np.searchsorted(ends, np.arange(rows, int(ends[-1]), rows)) + 1
+    bounds = np.unique(np.concatenate(([0], cuts, [ends.size]))).tolist()
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _look_up(distinct: np.ndarray, slot_of: Any, size: int
+             ) -> tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], np.ndarray]:
+    """A direct-address table (``size`` slots, ``slot_of`` a key's) of the keys ``distinct``
+    alone in their slot, as a function writing the index of each of some keys among
+    ``distinct`` to ``out`` and telling which are not found there (their index is
+    meaningless); and which keys of ``distinct`` are alone."""
     slots = slot_of(distinct)
     alone = np.bincount(slots, minlength=size)[slots] == 1
     if not alone.any():
-        return np.zeros(keys.size, dtype=np.int64), np.zeros(keys.size, dtype=bool), alone
-    table = np.full(size, distinct.size, dtype=np.int64)  # empty and shared slots: the miss
+        return lambda keys, out: np.ones(keys.size, dtype=bool), alone
+    # empty and shared slots: the miss; the narrowest integers (a smaller table stays in the cache)
+    table = np.full(size, distinct.size, dtype=np.min_scalar_type(-distinct.size - 1))
     table[slots[alone]] = np.flatnonzero(alone)
     j = int(np.argmax(alone))
     flipped = distinct[j] ^ np.array([1, 1 << 63], dtype=np.uint64)
     wrong = flipped[slot_of(flipped) == slots[j]]
-    code = np.take(table, slot_of(keys))
-    if wrong.size:  # the miss's key: one that no key reaching the miss has (its slot holds another key)
-        return code, np.take(np.append(distinct, wrong[:1]), code) == keys, alone
-    return code, (np.take(np.append(distinct, distinct[:1]), code) == keys) & (code < distinct.size), alone
+    # the miss's key: one that no key reaching the miss has (its slot holds another key), else a check of the code
+    known = np.append(distinct, wrong[:1] if wrong.size else distinct[:1])
+
+    def find(keys: np.ndarray, out: np.ndarray) -> np.ndarray:
+        np.copyto(out, np.take(table, slot_of(keys), mode="clip"))  # slots are in the table
+        differ = np.take(known, out, mode="clip") != keys
+        if not wrong.size:
+            differ |= out == distinct.size
+        return differ
+
+    return find, alone
 
 
 def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -297,16 +371,16 @@ def _pair_codes(topic: np.ndarray, order: np.ndarray, key: np.ndarray) -> tuple[
     return code, by[new]
 
 
-def _exact_keys(docno: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
-    """The docnos of ``rows`` as 64-bit keys that are the docnos themselves, when docnos have at
-    most 8 bytes (the reader's byte strings are as wide as the longest docno): the bytes,
-    zero-padded, as an integer, times an odd constant (a bijection whose top bits mix all the
-    bytes, for :func:`_document_codes`' tables). None for longer docnos."""
+def _exact_keys(docno: np.ndarray, rows: ListRows) -> np.ndarray | None:
+    """The docnos of the lists' ``rows`` as 64-bit keys that are the docnos themselves, when
+    docnos have at most 8 bytes (the reader's byte strings are as wide as the longest docno): the
+    bytes, zero-padded, as an integer, times an odd constant (a bijection whose top bits mix all
+    the bytes, for :func:`_document_codes`' tables). None for longer docnos."""
     width = docno.dtype.itemsize
     if docno.dtype.kind != "S" or width > 8 or not docno.flags.c_contiguous:
         return None
     if width == 8:
-        words = np.take(docno.view(np.uint64), rows)
+        words = rows.of(docno.view(np.uint64))
     else:
         padded = np.zeros((rows.size, 8), dtype=np.uint8)
         padded[:, :width] = _strings(docno, rows).view(np.uint8).reshape(rows.size, width)

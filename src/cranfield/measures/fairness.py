@@ -35,25 +35,51 @@ def _continuation(model: str, gamma: float, u: float) -> float:
     return gamma if model == "rbp" else gamma * u
 
 
+# ranked documents per pass of a kernel: the temporaries of a chunk of rankings (codes, exposures,
+# group bins) stay in the CPU's L2 cache, and the passes over the block read each rank once
+RANK_CHUNK = 1 << 17
+
+
+def _chunks(rows: int, width: int, cells: int = RANK_CHUNK) -> list[tuple[int, int]]:
+    """Consecutive ranges of ``rows`` rankings of ``width`` ranks each, about ``cells`` ranks apiece."""
+    step = max(1, cells // max(width, 1))
+    return [(a, min(a + step, rows)) for a in range(0, rows, step)]
+
+
 def document_exposure(sb: SampledBatch, model: str, gamma: float, u: float) -> np.ndarray:
     """Expected exposure ε of each document code, shape (U,): the exposure of its rank summed
     over its policy's samples of its topic, over their number (Diaz et al., CIKM 2020). The
     exposure of rank r is RBP's γ^(r−1), or the cascade browsing model's γ^(r−1)·(1−u)^(relevant
     documents above r) (expeval's ``gerr``, Chapelle et al., CIKM 2009, §7.2). One
-    ``np.bincount`` over all ranks (a fixed order); the ranks past the end fall in bin U, dropped."""
+    ``np.bincount`` over all ranks (a fixed order), chunk of rankings by chunk (each continuing
+    the sums so far, placed first: the very sums of one pass); the ranks past the end fall in
+    bin U, dropped."""
     batch = sb.batch
     d = batch.depth
     power = np.power(gamma, np.arange(d, dtype=np.float64))
-    if model == "gerr":
-        rel = batch.grades > 0  # 0 past the end
-        above = np.zeros(rel.shape, dtype=np.intp)  # int64 indices gather fastest
-        np.cumsum(rel[:, :, :-1], axis=2, dtype=np.intp, out=above[:, :, 1:])  # relevant documents above
-        e = np.take(np.power(1.0 - u, np.arange(d + 1, dtype=np.float64)), above)  # (1 − u)^k looked up
-        e *= power
-    else:
-        e = np.broadcast_to(power, sb.doc.shape)
-    total = np.bincount(sb.doc.reshape(-1), e.reshape(-1), minlength=sb.codes + 1)[:sb.codes]
-    return total / np.maximum(sb.n_samples, 1).reshape(-1)[sb.cell]
+    factor = np.power(1.0 - u, np.arange(d + 1, dtype=np.float64))  # (1 − u)^k, looked up
+    bins = sb.codes + 1
+    rows = sb.doc.shape[0] * sb.doc.shape[1]
+    doc, grades = sb.doc.reshape(rows, d), batch.grades.reshape(rows, d)
+    chunks = _chunks(rows, d, max(RANK_CHUNK, 8 * bins))  # the sums so far: at most an eighth more
+    size = bins + (chunks[0][1] - chunks[0][0]) * d if chunks else bins
+    index, weight = np.empty(size, dtype=np.intp), np.empty(size)  # int64 indices gather fastest
+    index[:bins] = np.arange(bins)
+    total: np.ndarray = np.zeros(bins)
+    for a, b in chunks:
+        m = bins + (b - a) * d
+        rank, e = index[bins:m].reshape(b - a, d), weight[bins:m].reshape(b - a, d)
+        if model == "gerr":
+            rank[:, :1] = 0  # the relevant documents above each rank, then their (1 − u)^k
+            np.cumsum(grades[a:b, :-1] > 0, axis=1, dtype=np.intp, out=rank[:, 1:])  # grade 0 past the end
+            np.take(factor, rank, out=e, mode="clip")
+            e *= power
+        else:
+            e[...] = power
+        rank[...] = doc[a:b]
+        weight[:bins] = total
+        total = np.bincount(index[:m], weight[:m], bins)
+    return total[:sb.codes] / np.maximum(sb.n_samples, 1).reshape(-1)[sb.cell]
 
 
 def level_targets(ideal: np.ndarray, model: str, gamma: float, u: float) -> np.ndarray:
@@ -237,49 +263,59 @@ def _group_attention(sb: SampledBatch, d: int) -> np.ndarray:
     bins = n * t * (table.groups + 1)
     done = max((c for c in sb.cache.get(("group_sums",), {}) if c <= d), default=0)
     sums = sb.cache.setdefault(("group_sums",), {}).get(done, [np.zeros(bins) for _ in table.group])
-    a = attention(d)
     out = np.zeros(bins)
-    sums = [_continue_sums(sb, table, k, s, done, d, a) for k, s in enumerate(sums)]
+    sums = _continue_sums(sb, table, sums, done, d, attention(d))
     for s in sums:
         out += s
     sb.cache[("group_sums",)][d] = sums
     return out.reshape(n, t, table.groups + 1)[..., :table.groups]
 
 
-def _continue_sums(sb: SampledBatch, table: GroupTable, k: int, sums: np.ndarray, start: int, stop: int,
-                   a: np.ndarray) -> np.ndarray:
+def _continue_sums(sb: SampledBatch, table: GroupTable, sums: list[np.ndarray], start: int, stop: int,
+                   a: np.ndarray) -> list[np.ndarray]:
     """The sums per (sample, topic, group) of a(r)·w over the k-th groups of the documents at
-    ranks ``start``..``stop`` − 1, continuing ``sums`` (those of the ranks before ``start``)."""
-    g = table.groups
-    group_k, weight_k = table.group[k], table.weight[k]
-    if k == 0:  # every rank
-        n, t, _ = sb.doc.shape
-        doc = sb.doc[:, :, start:stop]
-        index = np.empty(sums.size + doc.size, dtype=np.int64)
-        weight = np.empty(index.size)
-        index[:sums.size] = np.arange(sums.size)
-        weight[:sums.size] = sums
-        bins, w = index[sums.size:].reshape(doc.shape), weight[sums.size:].reshape(doc.shape)
-        np.take(group_k, doc, out=bins, mode="clip")
-        np.take(weight_k, doc, out=w, mode="clip")
-        bins += (np.arange(n * t, dtype=np.int64) * (g + 1)).reshape(n, t, 1)  # in place: no more big arrays
-        w *= a[start:stop]
-    else:  # the ranks of the documents with more than k groups
-        at = np.flatnonzero((table.many[table.ranked] > k) & (table.rank >= start) & (table.rank < stop))
-        code, rank = table.ranked[at], table.rank[at]
-        index = np.concatenate((np.arange(sums.size), table.list[at] * (g + 1) + group_k[code]))
-        weight = np.concatenate((sums, a[rank] * weight_k[code]))
-    return np.bincount(index, weight, sums.size)
+    ranks ``start``..``stop`` − 1 for each k, continuing ``sums`` (those of the ranks before
+    ``start``), chunk of rankings by chunk (each ranking's bins its own): the k-th groups of
+    every rank for k = 0, of the ranks of documents with more than k groups for k ≥ 1, found in
+    the chunk's codes while they are in the CPU's cache."""
+    if not sums:  # no document in a group
+        return []
+    g1 = table.groups + 1
+    n, t, depth = sb.doc.shape
+    width = stop - start
+    doc, a = sb.doc.reshape(n * t, depth)[:, start:stop], a[start:stop]
+    chunks = _chunks(n * t, width)
+    step = chunks[0][1] - chunks[0][0] if chunks else 0
+    index, weight = np.empty(step * (g1 + width), dtype=np.int64), np.empty(step * (g1 + width))
+    several = [table.many > k for k in range(len(sums))]
+    out = [np.empty(s.size) for s in sums]
+    for i, j in chunks:
+        nb, m = (j - i) * g1, (j - i) * (g1 + width)
+        codes = doc[i:j] if width == depth else np.ascontiguousarray(doc[i:j])  # one copy, not one per gather
+        index[:nb] = np.arange(nb)
+        weight[:nb] = sums[0][i * g1:j * g1]
+        bins, w = index[nb:m].reshape(j - i, width), weight[nb:m].reshape(j - i, width)
+        np.take(table.group[0], codes, out=bins, mode="clip")
+        np.take(table.weight[0], codes, out=w, mode="clip")
+        bins += (np.arange(j - i, dtype=np.int64) * g1)[:, None]
+        w *= a
+        out[0][i * g1:j * g1] = np.bincount(index[:m], weight[:m], nb)
+        for k in range(1, len(sums)):
+            at = np.flatnonzero(np.take(several[k], codes, mode="clip"))
+            code, rank = codes.reshape(-1)[at], at % max(width, 1)
+            out[k][i * g1:j * g1] = np.bincount(
+                np.concatenate((np.arange(nb), at // max(width, 1) * g1 + table.group[k][code])),
+                np.concatenate((sums[k][i * g1:j * g1], a[rank] * table.weight[k][code])), nb)
+    return out
 
 
 class GroupTable:
-    """The group weights of a batch's document codes as a sparse matrix, and where the
-    documents in several groups are ranked (computed once per batch, for every cutoff).
+    """The group weights of a batch's document codes as a sparse matrix (computed once per
+    batch, for every cutoff).
 
     ``group[k]``, ``weight[k]``: each code's k-th group and its weight (U + 1 entries each; G,
     an overflow bin, and 0 where the code has fewer groups, and for U, the ranks past the end);
-    ``many``: each code's number of groups; ``list``, ``rank``, ``ranked``: the (sample, topic)
-    ranking, the rank and the code of every rank holding a document in several groups."""
+    ``many``: each code's number of groups."""
 
     def __init__(self, sb: SampledBatch) -> None:
         groups = _groups_and_target(sb)[0]
@@ -296,10 +332,6 @@ class GroupTable:
             group_k[code[at]], weight_k[code[at]] = group[at], weight[at]
             self.group.append(group_k)
             self.weight.append(weight_k)
-        depth = sb.doc.shape[2]
-        several = np.flatnonzero(np.take(self.many > 1, sb.doc)) if len(self.group) > 1 else np.zeros(0, np.int64)
-        self.ranked = np.take(sb.doc, several)
-        self.list, self.rank = several // max(depth, 1), several % max(depth, 1)
 
 
 def _group_table(sb: SampledBatch) -> GroupTable:
@@ -348,8 +380,12 @@ def fair_ndcg(sb: SampledBatch, k: int) -> np.ndarray:
     batch = sb.batch
     d = min(k, batch.depth)
     disc = attention(max(k, 1))
-    gain = batch.grades[:, :, :d] > 0  # 0 past the end
-    dcg = np.add.reduce(np.where(gain, disc[:d], 0.0), axis=2)
+    s, t, depth = batch.grades.shape
+    grades = batch.grades.reshape(s * t, depth)
+    dcg = np.empty(s * t)
+    for i, j in _chunks(s * t, d):  # each ranking's sum pairwise over its d ranks, as in one pass
+        dcg[i:j] = np.add.reduce(np.where(grades[i:j, :d] > 0, disc[:d], 0.0), axis=1)  # grade 0 past the end
+    dcg = dcg.reshape(s, t)
     r = np.minimum((batch.topics.ideal > 0).sum(axis=1), k)
     ideal = np.concatenate(([0.0], np.cumsum(disc)))[r]
     with np.errstate(divide="ignore", invalid="ignore"):
