@@ -284,28 +284,31 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
     W a multiple of 8 (so rows can be read as 64-bit words)."""
     length = stop - start
-    words = max(-(-int(length.max(initial=0)) // 8), 1)
-    # Row i of a strided view of 64-bit words starts at byte i, so fancy-indexing rows by
-    # ``start`` copies a field eight bytes at a time; rows too close to the end of ``buf``
-    # for a whole last word are copied again from a zero-padded copy of that end.
+    shortest, longest = int(length.min(initial=0)), int(length.max(initial=0))
+    words = max(-(-longest // 8), 1)
+    # Row i of a strided view of 8W-byte records starts at byte i, so fancy-indexing rows by
+    # ``start`` copies each field as one record (a memcpy); rows too close to the end of
+    # ``buf`` for a whole record are copied again from a zero-padded copy of that end.
+    record = np.dtype("<u8") if words == 1 else np.dtype(f"V{8 * words}")
     last = buf.size - 8 * words
     if last < 0:
         buf, last = np.concatenate((buf, np.zeros(-last, dtype=np.uint8))), 0
-    if words == 1:  # the usual number, topic id or tag: a one-dimensional gather, twice as fast
-        out = np.ndarray((last + 1,), dtype="<u8", buffer=buf, strides=(1,))[np.minimum(start, last)][:, None]
-    else:
-        out = np.ndarray((last + 1, words), dtype="<u8", buffer=buf, strides=(1, 8))[np.minimum(start, last)]
+    out = np.ndarray((last + 1,), dtype=record, buffer=buf, strides=(1,))[np.minimum(start, last)]
     tail = np.flatnonzero(start > last)
     if tail.size:
         t0 = int(start[tail].min())
         end = np.zeros(buf.size - t0 + 8 * words, dtype=np.uint8)
         end[: buf.size - t0] = buf[t0:]
-        out[tail] = np.ndarray((end.size - 8 * words + 1, words), dtype="<u8", buffer=end,
-                               strides=(1, 8))[start[tail] - t0]
-    # the bytes past each field's end: for the usual short fields a table of word masks indexed
-    # by the field's length (fast, but (8W + 1) × W words), else each row's masks (n × W, as out)
-    if words == 1:
-        out[:, 0] &= _LOW_BYTES.take(length)
+        out[tail] = np.ndarray((end.size - 8 * words + 1,), dtype=record, buffer=end, strides=(1,))[start[tail] - t0]
+    out = out.view("<u8").reshape(length.size, words)
+    # the bytes past each field's end, in the words that hold them (from the shortest field's
+    # last word on): a word at a time for the usual fields of (nearly) equal lengths, else for
+    # the usual short fields a table of word masks indexed by the field's length (fast, but
+    # (8W + 1) × W words), else each row's masks (n × W, as out)
+    ragged = range(shortest // 8, words)
+    if len(ragged) <= 2:
+        for j in ragged:  # one word: every field ends in it, so 0 <= length - 8j <= 8
+            out[:, j] &= _LOW_BYTES.take(length - 8 * j if len(ragged) == 1 else np.clip(length - 8 * j, 0, 8))
     elif words <= MASK_TABLE_WORDS:
         out &= _LOW_BYTES[np.clip(np.arange(8 * words + 1)[:, None] - 8 * np.arange(words), 0, 8)].take(length, axis=0)
     else:
