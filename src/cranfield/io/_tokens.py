@@ -284,7 +284,7 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
     W a multiple of 8 (so rows can be read as 64-bit words)."""
     length = stop - start
-    shortest, longest = int(length.min(initial=0)), int(length.max(initial=0))
+    shortest, longest = (int(length.min()), int(length.max())) if length.size else (0, 0)
     words = max(-(-longest // 8), 1)
     # Row i of a strided view of 8W-byte records starts at byte i, so fancy-indexing rows by
     # ``start`` copies each field as one record (a memcpy); rows too close to the end of
@@ -563,11 +563,14 @@ def _short_decimals(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(neg, -values, values), ok
 
 
-def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
-    """Numbers of the rows that have the column (0 elsewhere: their column count is checked later)."""
+def _numbers(m: np.ndarray, has: np.ndarray | None, source: str, line: np.ndarray, what: str,
+             column: int) -> np.ndarray:
+    """Numbers of the rows that have the column (0 elsewhere: their column count is checked
+    later; ``has`` None: every row)."""
     values, ok = parse_decimals(m)
-    ok |= ~has
-    values[~has] = 0.0
+    if has is not None:
+        ok |= ~has
+        values[~has] = 0.0
     if not ok.all():
         rest = np.flatnonzero(~ok)
         values[rest] = parse_floats(m[rest].view(f"S{m.shape[1]}").ravel(), source, line[rest], what, column=column)
@@ -667,14 +670,15 @@ class _Field:
     def keys(self) -> np.ndarray:
         return self.combine(_hash_words(self.matrix.view("<u8")), self.spans.hash())
 
-    def numbers(self, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
-        """Numbers of the rows where ``has`` (0 elsewhere)."""
+    def numbers(self, has: np.ndarray | None, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
+        """Numbers of the rows where ``has`` (0 elsewhere; None: every row)."""
         if self.short is None:
             return _numbers(self.matrix, has, source, line, what, column)
         long = np.zeros(self.long.size)
-        read = np.flatnonzero(has[self.long])
+        read = np.flatnonzero(has[self.long]) if has is not None else np.arange(self.long.size)
         long[read] = parse_floats(self.long_strings[read], source, line[self.long[read]], what, column=column)
-        return self.combine(_numbers(self.matrix, has[self.short], source, line[self.short], what, column), long)
+        short = _numbers(self.matrix, None if has is None else has[self.short], source, line[self.short], what, column)
+        return self.combine(short, long)
 
 
 @dataclass
@@ -718,22 +722,37 @@ def _trim(m: np.ndarray, width: int) -> np.ndarray:
     return np.ascontiguousarray(m[:, :width]).view(f"S{width}").ravel()
 
 
+def _plain_width(raw: np.ndarray, blank: np.ndarray) -> int:
+    """The tokens per line when every line of a block (ending with a line break) has that many
+    with one blank byte after each, no blank line, no leading blank and no comment line (the
+    usual file), else 0. ``blank``: the positions of the bytes up to 0x20 (space, tab, CR, LF,
+    the other controls), which then are the tokens' ends, every width-th one a line feed."""
+    if not blank.size or blank[0] == 0:
+        return 0
+    feed = raw[blank] == 10
+    width = int(np.argmax(feed)) + 1
+    lines = blank.size // width
+    if blank.size % width or np.count_nonzero(feed) != lines or not feed[width - 1::width].all():
+        return 0
+    if not bool((blank[1:] - blank[:-1] > 1).all()):
+        return 0
+    return 0 if bool((raw[blank[width - 1:-1:width] + 1] == COMMENT).any()) or raw[0] == COMMENT else width
+
+
+def _plain_column(blank: np.ndarray, width: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """(start, stop) of column ``j`` of every line of a block of :func:`_plain_width` ``width``."""
+    if j:
+        return blank[j - 1::width] + 1, blank[j::width].copy()
+    start = np.empty(blank.size // width, dtype=blank.dtype)
+    start[0] = 0
+    np.add(blank[width - 1:-1:width], 1, out=start[1:])
+    return start, blank[::width].copy()
+
+
 def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(start, stop) of every token of a block ending with a line break, and (first token,
     number of tokens) of every line. A token is a run of bytes above 0x20; every other byte
     (space, tab, line feed, the other controls) separates tokens, and a line feed ends a line."""
-    at = np.flatnonzero(np.less_equal(raw, 32))  # space, tab, CR, LF and other controls
-    if at[0] > 0 and bool((at[1:] - at[:-1] > 1).all()):
-        # the usual file: one blank byte after each token (no blank line, no leading or trailing
-        # blanks), so the blanks are the tokens' ends and the line feeds among them the lines' ends
-        start = np.empty_like(at)
-        start[0] = 0
-        np.add(at[:-1], 1, out=start[1:])
-        last = np.flatnonzero(raw[at] == 10)
-        first = np.empty_like(last)
-        first[0] = 0
-        np.add(last[:-1], 1, out=first[1:])
-        return start, at, first, (last - first + 1).astype(np.int32)
     # Padding: one whitespace byte on each side for the edge detection.
     blank = np.empty(raw.size + 2, dtype=bool)
     blank[0] = blank[-1] = True
@@ -757,28 +776,39 @@ def _tokenise_block(
     raw = np.frombuffer(block, dtype=np.uint8)
     _check_text(raw, block, source, first_line)
     buf = raw
-    start, stop, first, count = _token_bounds(raw)
-    line = (first_line + np.arange(count.size)).astype(np.int32)
-    used = count > 0
-    # a comment line's first token starts with '#' (trec_eval 10's rule: after leading blanks)
-    comment = used & (buf[start[np.minimum(first, max(start.size - 1, 0))]] == COMMENT) if start.size else used
-    skipped = int(np.count_nonzero(comment))
-    if skipped:
-        used &= ~comment
-    first, count, line = first[used], count[used], line[used]
+    blank = np.flatnonzero(np.less_equal(raw, 32))  # space, tab, CR, LF and other controls
+    width = _plain_width(raw, blank)
+    if width:  # the usual file: its columns straight from the blanks
+        count = np.full(blank.size // width, width, dtype=np.int32)
+        line = (first_line + np.arange(count.size)).astype(np.int32)
+        skipped = 0
+    else:
+        start, stop, first, count = _token_bounds(raw)
+        line = (first_line + np.arange(count.size)).astype(np.int32)
+        used = count > 0
+        # a comment line's first token starts with '#' (trec_eval 10's rule: after leading blanks)
+        comment = used & (buf[start[np.minimum(first, max(start.size - 1, 0))]] == COMMENT) if start.size else used
+        skipped = int(np.count_nonzero(comment))
+        if skipped:
+            used &= ~comment
+        first, count, line = first[used], count[used], line[used]
     if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
         hint = want.first_line_hints.get(int(count[i]), "") if i == 0 and first_line == 1 else ""
         raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}"
                          + (f" ({hint})" if hint else ""))
     out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
-    # the usual file: every line has the same number of tokens, no comment line
-    width = int(count[0]) if count.size and not skipped and bool((count == count[0]).all()) else 0
+    # every line has the same number of tokens (one blank between them or not), no comment line
+    uniform = width or (int(count[0]) if count.size and not skipped and bool((count == count[0]).all()) else 0)
     count = np.minimum(count, max_cols)  # columns after the last are ignored (``ignore_extra``)
     for j in want.columns:
-        if j < width:  # contiguous copies: every later pass over them is faster
-            has = np.ones(count.size, dtype=bool)
-            s, e = np.ascontiguousarray(start[j::width]), np.ascontiguousarray(stop[j::width])
+        has: np.ndarray | None = None  # None: every row has column j
+        if j < uniform:  # contiguous copies: every later pass over them is faster
+            s, e = (_plain_column(blank, width, j) if width
+                    else (np.ascontiguousarray(start[j::uniform]), np.ascontiguousarray(stop[j::uniform])))
+        elif width:  # no line has column j
+            has = np.zeros(count.size, dtype=bool)
+            s = e = np.zeros(count.size, dtype=np.intp)
         else:
             has = count > j
             tok = np.where(has, first + j, 0)
@@ -796,8 +826,9 @@ def _tokenise_block(
         if j in want.codes:
             out["code"][j] = values.padded()
         if j in want.numbers:
-            complete = count >= want.min_cols  # short rows fail the column count check instead
-            out["number"][j] = values.numbers(has & complete, source, line, want.numbers[j], j + 1)
+            # the rows with column j and at least min_cols (short rows fail the column count check instead)
+            read = None if has is None and min(uniform, max_cols) >= want.min_cols else count >= max(want.min_cols, j + 1)
+            out["number"][j] = values.numbers(read, source, line, want.numbers[j], j + 1)
     return out, count, line, skipped
 
 
