@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -95,6 +95,7 @@ class Columns:
 
 
 BOM = b"\xef\xbb\xbf"
+_Bytes = TypeVar("_Bytes", bytes, bytearray)
 
 
 class _GzipText(io.RawIOBase):
@@ -234,44 +235,53 @@ def _is_gzip(stream: BinaryIO) -> bool:
     return isinstance(getattr(stream, "raw", None), _GzipText)
 
 
-def _lines_of(text: bytes) -> bytes:
+def _lines_of(text: _Bytes) -> _Bytes:
     """``text`` with every line ending (``\\r\\n``, or a lone ``\\r`` as classic Mac OS wrote) a
     ``\\n``: one copy, and none for the usual file, which has no ``\\r``."""
     return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in text else text
 
 
-def _blocks(stream: BinaryIO, source: str) -> Iterator[tuple[bytes, int]]:
-    """Yield blocks of whole lines, each with the number of its first line (the last block may
-    lack its final line break). A line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (every line
-    ending of :func:`_lines_of`); a line longer than :data:`MAX_LINE` is an error, so memory
-    stays bounded whatever the file (a gzip file may inflate to one huge line)."""
+def _blocks(stream: BinaryIO, source: str) -> Iterator[tuple[bytearray | bytes, int, int]]:
+    """Yield blocks of whole lines, each with the number of its first line and its number of
+    line feeds (the last block may lack its final line break). A line ends at ``\n``,
+    ``\r\n`` or ``\r`` (every line ending of :func:`_lines_of`); a line longer than
+    :data:`MAX_LINE` is an error, so memory stays bounded whatever the file (a gzip file may
+    inflate to one huge line). Each block is read into a buffer of its own (never reused: a
+    block may be tokenised while the next is read), after the previous block's last line."""
     rest, line = b"", 1
     while True:
+        block = bytearray(len(rest) + BLOCK_BYTES)
+        block[: len(rest)] = rest
         try:
-            chunk = stream.read(BLOCK_BYTES)
+            got = stream.readinto(memoryview(block)[len(rest):])
         except OSError as exc:
             raise InputError(source, None, f"cannot read: {exc}") from None
-        if not chunk:
+        if not got:
             break
-        raw = rest + chunk
-        held = b"\r" if raw.endswith(b"\r") else b""  # may be the first half of a CR LF
-        block = _lines_of(raw[:-1] if held else raw)
+        del block[len(rest) + got:]
+        held = b"\r" if block.endswith(b"\r") else b""  # may be the first half of a CR LF
+        if held:
+            del block[-1:]
+        block = _lines_of(block)
         cut = block.rfind(b"\n") + 1
-        rest = block[cut:] + held
+        rest = bytes(block[cut:]) + held
         if len(rest) > MAX_LINE:
             raise InputError(source, line + block.count(b"\n", 0, cut),
                              f"a line longer than {MAX_LINE >> 20} MB: not a table of ids and numbers "
                              f"(no field may be longer than {MAX_FIELD >> 10} KB)")
         if cut:
-            yield block[:cut], line
-            line += _line_feeds(block, cut)
+            del block[cut:]
+            feeds = _line_feeds(block)
+            yield block, line, feeds
+            line += feeds
     if rest:
-        yield _lines_of(rest) + b"\n", line
+        last = _lines_of(rest) + b"\n"
+        yield last, line, _line_feeds(last)
 
 
-def _line_feeds(block: bytes, end: int) -> int:
-    """The line feeds in ``block[:end]``, counted by numpy (several times faster than ``bytes.count``)."""
-    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8, count=end) == 10))
+def _line_feeds(block: bytes | bytearray) -> int:
+    """The line feeds in ``block``, counted by numpy (several times faster than ``bytes.count``)."""
+    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10))
 
 
 MASK_TABLE_WORDS = 64
@@ -293,9 +303,12 @@ def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
     last = buf.size - 8 * words
     if last < 0:
         buf, last = np.concatenate((buf, np.zeros(-last, dtype=np.uint8))), 0
-    out = np.ndarray((last + 1,), dtype=record, buffer=buf, strides=(1,))[np.minimum(start, last)]
-    tail = np.flatnonzero(start > last)
-    if tail.size:
+    rows = np.ndarray((last + 1,), dtype=record, buffer=buf, strides=(1,))
+    if int(start.max(initial=0)) <= last:  # the usual block: no field near its end
+        out = rows[start]
+    else:
+        out = rows[np.minimum(start, last)]
+        tail = np.flatnonzero(start > last)
         t0 = int(start[tail].min())
         end = np.zeros(buf.size - t0 + 8 * words, dtype=np.uint8)
         end[: buf.size - t0] = buf[t0:]
@@ -333,7 +346,7 @@ def strings_and_keys(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tu
     return _trim(matrix, int((stop - start).max(initial=0))), _hash_words(matrix.view("<u8"))
 
 
-def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> None:
+def _check_text(raw: np.ndarray, block: bytes | bytearray, source: str, first_line: int) -> None:
     """Raise :class:`InputError` at the first line holding a NUL byte or bytes that are not UTF-8."""
     if raw.size and raw.min() == 0:
         line = first_line + block.count(b"\n", 0, int(np.argmin(raw)))
@@ -533,34 +546,35 @@ def _nonzero_bytes(x: np.ndarray) -> np.ndarray:
 
 def _short_decimals(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`parse_decimals` of numbers of at most 8 bytes, one little-endian 64-bit word each
-    (zero-padded), by SWAR arithmetic on the words: strip the sign, find the dot (at most one)
-    and take it out, check that every other byte is a digit, and combine the digits pairwise
-    into the mantissa in three multiplications (Lemire, 2022, "Parsing eight digits"); the
-    value is the mantissa (< 10^8) divided by a power of ten, Clinger's exact fast path."""
+    (zero-padded), by SWAR arithmetic on the words (Warren, *Hacker's Delight*, 2nd ed. 2012,
+    section 6-1): strip the sign, check that every byte is a digit but at most one dot, take the
+    first other byte (the dot, or the first byte of padding) out, and combine the digits
+    pairwise in three multiplications (Lemire, 2022, "Parsing eight digits"). The digits stay
+    left-aligned, so that gives the mantissa times 10^(8 - digits); divided by 10^(8 - the
+    dot's position) that is Clinger's exact fast path, both numbers exact doubles."""
     u64 = np.uint64
+    ones, high, low7 = _BYTES["ones"], _BYTES["high"], _BYTES["low7"]
     with np.errstate(over="ignore"):
-        first = words & u64(0xFF)
+        first = words.view(np.uint8)[::8]  # each number's first byte
         neg = first == 45
-        w = np.where(neg | (first == 43), words >> u64(8), words)
-        length = ((_nonzero_bytes(w) >> u64(7)) * _BYTES["ones"]) >> u64(56)  # tokens hold no NUL byte
-        dot = ~_nonzero_bytes(w ^ _BYTES["dot"]) & _BYTES["high"] & _LOW_BYTES[length]
-        has_dot = dot != 0
-        # the dot's byte p: dot is 2^(8p + 7), so dot - 1 has the low bit of each of the p bytes
-        # below it set (8 without a dot; several dots give a p below the last, and are refused)
-        p = ((((dot - u64(1)) >> u64(7)) & _BYTES["ones"]) * _BYTES["ones"]) >> u64(56)
-        shift = u64(8) * np.minimum(p, u64(7))
-        digits = np.where(has_dot, (w & _LOW_BYTES[np.minimum(p, u64(8))]) | ((w >> (shift + u64(8))) << shift), w)
-        count = length - has_dot
-        inside = _LOW_BYTES[count]
-        v = digits ^ _BYTES["zero"]  # digits become their values 0..9
-        ok = ((count > 0) & ((dot & (dot - u64(1))) == 0)
-              & (((((v & _BYTES["low7"]) + _BYTES["over9"]) | v) & _BYTES["high"] & inside) == 0))
-        v = (v & inside) << (u64(8) * (u64(8) - count))  # right-aligned: leading zeros first
+        signed = neg | (first == 43)
+        w = np.where(signed, words >> u64(8), words) if signed.any() else words
+        inside = _nonzero_bytes(w)  # 0x80 in each byte of the number (tokens hold no NUL byte)
+        dot = ~_nonzero_bytes(w ^ _BYTES["dot"]) & high
+        v = w ^ _BYTES["zero"]  # digits become their values 0..9
+        other = (((v & low7) + _BYTES["over9"]) | v) & high  # 0x80 in each byte that is not a digit
+        ok = ((other & inside) == dot) & ((dot & (dot - u64(1))) == 0) & (inside != dot)
+        # q: the first byte that is not a digit (8 for none); the bits below its 0x80 count the bytes before it
+        q = (((((other - u64(1)) & ~other) >> u64(7)) & ones) * ones) >> u64(56)
+        v &= ~((other >> u64(7)) * u64(0xFF))  # the dot and the padding become 0
+        shift = np.minimum(q, u64(7)) << u64(3)
+        v = (v & _LOW_BYTES[q]) | (((v >> shift) >> u64(8)) << shift)  # byte q taken out
         v = (v * u64(10) + (v >> u64(8))) & u64(0x00FF00FF00FF00FF)
         v = (v * u64(100) + (v >> u64(16))) & u64(0x0000FFFF0000FFFF)
         v = (v * u64(10000) + (v >> u64(32))) & u64(0xFFFFFFFF)
-        values = v.astype(np.float64) / _POW10[np.where(has_dot, length - u64(1) - p, u64(0))]
-    return np.where(neg, -values, values), ok
+        values = v.astype(np.float64) / _POW10[u64(8) - q]
+    np.negative(values, out=values, where=neg)
+    return values, ok
 
 
 def _numbers(m: np.ndarray, has: np.ndarray | None, source: str, line: np.ndarray, what: str,
@@ -712,31 +726,32 @@ def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[byte
     first = buf[start[0]:stop[0]].tobytes()
     if not bool((stop - start == len(first)).all()):
         return first, False
+    if len(first) <= 8 and int(start.max()) <= buf.size - 8:  # the usual tag: one word each, masked alike
+        words = np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))[start]
+        return first, not bool(((words ^ words[0]) & _LOW_BYTES[len(first)]).any())
     words = _gather(buf, start, stop).view("<u8")  # compared eight bytes at a time
     return first, bool((words == words[0]).all())
 
 
 def _trim(m: np.ndarray, width: int) -> np.ndarray:
-    """The gathered matrix as byte strings ``width`` bytes wide (its longest value's length)."""
-    width = max(width, 1)
-    return np.ascontiguousarray(m[:, :width]).view(f"S{width}").ravel()
+    """The gathered matrix as byte strings ``width`` bytes wide (its longest value's length):
+    each row cast whole (a copy of the first ``width`` bytes, faster than a 2-D slice's)."""
+    return m.view(f"S{m.shape[1]}").ravel().astype(f"S{max(width, 1)}")
 
 
-def _plain_width(raw: np.ndarray, blank: np.ndarray) -> int:
-    """The tokens per line when every line of a block (ending with a line break) has that many
-    with one blank byte after each, no blank line, no leading blank and no comment line (the
-    usual file), else 0. ``blank``: the positions of the bytes up to 0x20 (space, tab, CR, LF,
-    the other controls), which then are the tokens' ends, every width-th one a line feed."""
-    if not blank.size or blank[0] == 0:
+def _plain_width(raw: np.ndarray, blank: np.ndarray, lines: int) -> int:
+    """The tokens per line when each of the ``lines`` lines of a block (ending with a line
+    break) has that many with one blank byte after each, no blank line, no leading blank and
+    no comment line (the usual file), else 0. ``blank``: the positions of the bytes up to 0x20
+    (space, tab, CR, LF, the other controls), which then are the tokens' ends, every width-th
+    one a line feed (and no other, as there are ``lines`` line feeds)."""
+    if not blank.size or blank[0] == 0 or blank.size % lines:
         return 0
-    feed = raw[blank] == 10
-    width = int(np.argmax(feed)) + 1
-    lines = blank.size // width
-    if blank.size % width or np.count_nonzero(feed) != lines or not feed[width - 1::width].all():
+    width = blank.size // lines
+    feeds = blank[width - 1::width]
+    if not bool((raw[feeds] == 10).all()) or not bool((blank[1:] - blank[:-1] > 1).all()):
         return 0
-    if not bool((blank[1:] - blank[:-1] > 1).all()):
-        return 0
-    return 0 if bool((raw[blank[width - 1:-1:width] + 1] == COMMENT).any()) or raw[0] == COMMENT else width
+    return 0 if raw[0] == COMMENT or bool((raw[feeds[:-1] + 1] == COMMENT).any()) else width
 
 
 def _plain_column(blank: np.ndarray, width: int, j: int) -> tuple[np.ndarray, np.ndarray]:
@@ -767,17 +782,17 @@ def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def _tokenise_block(
-    block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
+    block: bytes | bytearray, lines: int, max_cols: int, first_line: int, source: str, want: _Wanted,
 ) -> tuple[dict, np.ndarray, np.ndarray, int]:
-    """Split one block into the wanted fields: ({kind: {column: array}}, columns per line,
-    line numbers, comment lines skipped). Pure, so blocks can be tokenised in parallel; code
-    columns come back as byte strings and uniform columns as (first value, all equal), for
-    :func:`_merge`."""
+    """Split one block of ``lines`` lines into the wanted fields: ({kind: {column: array}},
+    columns per line, line numbers, comment lines skipped). Pure, so blocks can be tokenised in
+    parallel; code columns come back as byte strings and uniform columns as (first value, all
+    equal), for :func:`_merge`."""
     raw = np.frombuffer(block, dtype=np.uint8)
     _check_text(raw, block, source, first_line)
     buf = raw
     blank = np.flatnonzero(np.less_equal(raw, 32))  # space, tab, CR, LF and other controls
-    width = _plain_width(raw, blank)
+    width = _plain_width(raw, blank, lines)
     if width:  # the usual file: its columns straight from the blanks
         count = np.full(blank.size // width, width, dtype=np.int32)
         line = (first_line + np.arange(count.size)).astype(np.int32)
@@ -952,11 +967,12 @@ def read_columns(
     with open_binary(path) as stream, (ThreadPoolExecutor(WORKERS) if threads else contextlib.nullcontext()) as pool:
         total = _size_hint(path, stream)
         pending: deque[tuple[Future, int]] = deque()
-        for block, first_line in _blocks(stream, source):
+        for block, first_line, lines in _blocks(stream, source):
             if pool is None:  # one block at a time, on this thread
-                collect(_tokenise_block(block, max_cols, first_line, source, want), len(block))
+                collect(_tokenise_block(block, lines, max_cols, first_line, source, want), len(block))
                 continue
-            pending.append((pool.submit(_tokenise_block, block, max_cols, first_line, source, want), len(block)))
+            pending.append((pool.submit(_tokenise_block, block, lines, max_cols, first_line, source, want),
+                            len(block)))
             if len(pending) > 2 * WORKERS:
                 job, size = pending.popleft()
                 collect(job.result(), size)
