@@ -1065,6 +1065,13 @@ class Grammar:
         """Whether a single digit is a valid token."""
         return bool(self.accept[self.table[0, _CLASS_NAMES.index("digit")]])
 
+    @property
+    def takes_digits(self) -> bool:
+        """Whether every run of digits is a valid token."""
+        digit = _CLASS_NAMES.index("digit")
+        after = self.table[0, digit]
+        return bool(self.accept[after]) and self.table[after, digit] == after
+
     def matches(self, text: Ragged) -> np.ndarray:
         """Whether each string is a complete token of the grammar (one step per byte position,
         vectorised over the strings still being read)."""
@@ -1173,6 +1180,26 @@ def _integers(text: Ragged) -> tuple[np.ndarray, np.ndarray]:
     return value, over
 
 
+def _plain_integers(values: np.ndarray) -> np.ndarray | None:
+    """int64 of byte strings (dtype ``S``) that are all runs of at most 18 digits (no sign, so
+    no overflow), accumulated a column of digits at a time in the narrowest integers that hold
+    them; None when one is anything else (the general path reads them, and says what is wrong)."""
+    n, width = values.size, values.dtype.itemsize
+    if width > 18:
+        return None
+    m = np.ascontiguousarray(values).view(np.uint8).reshape(n, width)
+    digit = m - np.uint8(48)  # a digit's value; 10 to 255 for any other byte (wrapped around)
+    used = m != 0
+    if not bool((digit[:, 0] <= 9).all()) or bool(((digit > 9) & used).any()):
+        return None
+    if width > 1 and bool((used[:, 1:] & ~used[:, :-1]).any()):  # a NUL byte before a digit
+        return None
+    value = digit[:, 0].astype(np.uint16 if width <= 4 else np.uint32 if width <= 9 else np.int64)
+    for k in range(1, width):
+        value = np.where(used[:, k], value * 10 + digit[:, k], value)
+    return value.astype(np.int64)
+
+
 def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
                column: int | None = None, grammar: Grammar = INTEGER) -> np.ndarray:
     """int64 of byte strings that are integers (``[+-]digits``, or another integer ``grammar``);
@@ -1181,6 +1208,10 @@ def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
         digit = values.view(np.uint8).astype(np.int64) - 48
         if bool(((digit >= 0) & (digit <= 9)).all()):
             return digit
+    if values.dtype.kind == "S" and values.size and grammar.takes_digits:  # ranks, ids: plain digits
+        plain = _plain_integers(values)
+        if plain is not None:
+            return plain
     value, over = _integers(require_tokens(values, grammar, source, line, what, column))
     if over.any():
         i = int(np.flatnonzero(over)[0])
