@@ -197,7 +197,7 @@ def input_size(path: str | Path) -> int:
         return 0
 
 
-def open_binary(path: str | Path) -> BinaryIO:
+def open_binary(path: str | Path) -> io.BufferedReader:
     """Open ``path`` for binary reading: gzip files (recognised by content) decompressed, a
     leading UTF-8 byte-order mark skipped; standard input, pipes and FIFOs read once
     (:func:`readable_path`). Damaged gzip data raises :class:`InputError`."""
@@ -241,7 +241,7 @@ def _lines_of(text: _Bytes) -> _Bytes:
     return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in text else text
 
 
-def _blocks(stream: BinaryIO, source: str) -> Iterator[tuple[bytearray | bytes, int, int]]:
+def _blocks(stream: io.BufferedReader, source: str) -> Iterator[tuple[bytearray | bytes, int, int]]:
     """Yield blocks of whole lines, each with the number of its first line and its number of
     line feeds (the last block may lack its final line break). A line ends at ``\n``,
     ``\r\n`` or ``\r`` (every line ending of :func:`_lines_of`); a line longer than
@@ -842,7 +842,8 @@ def _tokenise_block(
             out["code"][j] = values.padded()
         if j in want.numbers:
             # the rows with column j and at least min_cols (short rows fail the column count check instead)
-            read = None if has is None and min(uniform, max_cols) >= want.min_cols else count >= max(want.min_cols, j + 1)
+            complete = has is None and min(uniform, max_cols) >= want.min_cols
+            read = None if complete else count >= max(want.min_cols, j + 1)
             out["number"][j] = values.numbers(read, source, line, want.numbers[j], j + 1)
     return out, count, line, skipped
 
