@@ -203,3 +203,15 @@ def test_the_usual_layout_reads_as_any_other_spacing(tmp_path_factory, lines, at
     assert a.key[2].tolist() == b.key[2].tolist() and a.code[0].tolist() == b.code[0].tolist()
     assert (a.first, a.same, a.names) == (b.first, b.same, b.names)
     assert a.number[4].tolist() == [float(f[4]) for f in lines]
+
+
+@pytest.mark.parametrize("odd", [None, 0, 5, 9])
+def test_one_tag_differing_anywhere_is_seen(tmp_path, odd):
+    """A run's tag column is checked for one value eight bytes at a time; a tag of the same
+    length that differs is seen on any line, the last one (at the very end of the block) too."""
+    from cranfield.io.run import run_columns
+
+    lines = [f"1 Q0 d{k} {k + 1} {10 - k} {'rux' if k == odd else 'run'}\n" for k in range(10)]
+    (tmp_path / "run").write_text("".join(lines))
+    cols = run_columns(tmp_path / "run", threads=False)
+    assert (cols.first[5], cols.same[5]) == (b"rux" if odd == 0 else b"run", odd is None)

@@ -726,11 +726,19 @@ def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[byte
     first = buf[start[0]:stop[0]].tobytes()
     if not bool((stop - start == len(first)).all()):
         return first, False
-    if len(first) <= 8 and int(start.max()) <= buf.size - 8:  # the usual tag: one word each, masked alike
-        words = np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))[start]
-        return first, not bool(((words ^ words[0]) & _LOW_BYTES[len(first)]).any())
+    if len(first) <= 8 and buf.size >= 8:  # the usual tag: one word each, masked alike
+        near_end = start > buf.size - 8  # the last line's, say: compared as bytes
+        ends = [buf[a:a + len(first)].tobytes() for a in start[near_end].tolist()]
+        words = np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))[start[~near_end]]
+        same = not bool(((words ^ _word(first)) & _LOW_BYTES[len(first)]).any())
+        return first, same and all(end == first for end in ends)
     words = _gather(buf, start, stop).view("<u8")  # compared eight bytes at a time
     return first, bool((words == words[0]).all())
+
+
+def _word(text: bytes) -> np.uint64:
+    """The little-endian 64-bit word of up to 8 bytes (zero-padded)."""
+    return np.frombuffer(text.ljust(8, b"\0"), dtype="<u8")[0]
 
 
 def _trim(m: np.ndarray, width: int) -> np.ndarray:
