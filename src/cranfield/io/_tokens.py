@@ -682,7 +682,8 @@ class _Field:
                             self.long_strings if self.long.size else self.long)
 
     def keys(self) -> np.ndarray:
-        return self.combine(_hash_words(self.matrix.view("<u8")), self.spans.hash())
+        short = _hash_words(self.matrix.view("<u8"))
+        return short if self.short is None else self.combine(short, self.spans.hash())
 
     def numbers(self, has: np.ndarray | None, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
         """Numbers of the rows where ``has`` (0 elsewhere; None: every row)."""
