@@ -111,20 +111,20 @@ def test_neighbour_changes_as_words_equal_string_comparison(values, width):
 def test_one_digit_labels_parse_as_the_grammar_says(chars, grammar_name):
     """Labels of one byte each take a shortcut; it gives what the grammar and _integers give
     (the same values, or the same error), also for a grammar that refuses a bare digit."""
+    one = np.array([c.encode() for c in chars], dtype="S1")
+    assert ints_or_error(one, grammar_name) == ints_or_error(one.astype("S2"), grammar_name)
+
+
+def ints_or_error(values: np.ndarray, grammar_name: str) -> list[int] | str:
+    """parse_ints of byte strings on lines 1, 2, ... of file ``f``, or its error message."""
     from cranfield import InputError
     from cranfield.io import _tokens
 
-    grammar = getattr(_tokens, grammar_name)
-    one = np.array([c.encode() for c in chars], dtype="S1")
-    line = np.arange(1, one.size + 1)
-
-    def outcome(values):
-        try:
-            return _tokens.parse_ints(values, "f", line, "label", grammar=grammar).tolist()
-        except InputError as exc:
-            return str(exc)
-
-    assert outcome(one) == outcome(one.astype("S2"))
+    try:
+        line = np.arange(1, values.size + 1)
+        return _tokens.parse_ints(values, "f", line, "value", grammar=getattr(_tokens, grammar_name)).tolist()
+    except InputError as exc:
+        return str(exc)
 
 
 @settings(max_examples=300, deadline=None)
@@ -135,25 +135,14 @@ def test_runs_of_digits_parse_as_the_grammar_says(texts, grammar_name, pad):
     """Byte strings of plain digits (ranks) take a column-at-a-time shortcut; it gives what the
     grammar and _integers give (the same int64 values, or the same error naming the line), also
     with a sign, an L or a letter among them (the shortcut steps aside) and however wide."""
-    from cranfield import InputError
     from cranfield.io import _tokens
 
-    grammar = getattr(_tokens, grammar_name)
-    width = max(map(len, texts)) + pad
-    values = np.array([t.encode() for t in texts], dtype=f"S{width}")
-    line = np.arange(1, values.size + 1)
-
-    def outcome(values):
-        try:
-            return _tokens.parse_ints(values, "f", line, "rank", grammar=grammar).tolist()
-        except InputError as exc:
-            return str(exc)
-
-    got = outcome(values)
-    assert got == outcome(values.astype(object))  # object arrays take the general path
+    values = np.array([t.encode() for t in texts], dtype=f"S{max(map(len, texts)) + pad}")
+    got = ints_or_error(values, grammar_name)
+    assert got == ints_or_error(values.astype(object), grammar_name)  # object arrays take the general path
     ragged = _tokens.Ragged.of(values)
     value, over = _tokens._integers(ragged)
-    if grammar.matches(ragged).all() and not over.any():
+    if getattr(_tokens, grammar_name).matches(ragged).all() and not over.any():
         assert got == value.tolist()
     else:
         assert isinstance(got, str) and got.startswith("f:")
