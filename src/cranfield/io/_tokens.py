@@ -290,10 +290,10 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtyp
 """``_LOW_BYTES[k]``: the mask keeping the first ``k`` bytes (in memory order) of a little-endian 64-bit word."""
 
 
-def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray, length: np.ndarray | None = None) -> np.ndarray:
     """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
-    W a multiple of 8 (so rows can be read as 64-bit words)."""
-    length = stop - start
+    W a multiple of 8 (so rows can be read as 64-bit words); ``length``: ``stop - start`` if known."""
+    length = stop - start if length is None else length
     shortest, longest = (int(length.min()), int(length.max())) if length.size else (0, 0)
     words = max(-(-longest // 8), 1)
     # Row i of a strided view of 8W-byte records starts at byte i, so fancy-indexing rows by
@@ -636,7 +636,7 @@ class _Field:
             raise InputError(source, int(line[i]), f"a field of {int(length[i]):,} bytes (column {column}); no id "
                                                    f"or number may be longer than {MAX_FIELD >> 10} KB")
         if fits_width(length.size, -(-longest // 8) * 8, int(length.sum())):
-            return cls(_gather(buf, start, stop), longest, None, np.zeros(0, dtype=np.intp),
+            return cls(_gather(buf, start, stop, length), longest, None, np.zeros(0, dtype=np.intp),
                        Ragged(buf, start[:0], length[:0]))
         width = max((2 * int(length.sum()) + 16 * length.size) // length.size // 8 * 8, 8)
         short, long = np.flatnonzero(length <= width), np.flatnonzero(length > width)
