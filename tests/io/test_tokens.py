@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,17 +111,96 @@ def test_neighbour_changes_as_words_equal_string_comparison(values, width):
 def test_one_digit_labels_parse_as_the_grammar_says(chars, grammar_name):
     """Labels of one byte each take a shortcut; it gives what the grammar and _integers give
     (the same values, or the same error), also for a grammar that refuses a bare digit."""
+    one = np.array([c.encode() for c in chars], dtype="S1")
+    assert ints_or_error(one, grammar_name) == ints_or_error(one.astype("S2"), grammar_name)
+
+
+def ints_or_error(values: np.ndarray, grammar_name: str) -> list[int] | str:
+    """parse_ints of byte strings on lines 1, 2, ... of file ``f``, or its error message."""
     from cranfield import InputError
     from cranfield.io import _tokens
 
-    grammar = getattr(_tokens, grammar_name)
-    one = np.array([c.encode() for c in chars], dtype="S1")
-    line = np.arange(1, one.size + 1)
+    try:
+        line = np.arange(1, values.size + 1)
+        return _tokens.parse_ints(values, "f", line, "value", grammar=getattr(_tokens, grammar_name)).tolist()
+    except InputError as exc:
+        return str(exc)
 
-    def outcome(values):
-        try:
-            return _tokens.parse_ints(values, "f", line, "label", grammar=grammar).tolist()
-        except InputError as exc:
-            return str(exc)
 
-    assert outcome(one) == outcome(one.astype("S2"))
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="0123456789", min_size=1, max_size=20) | st.sampled_from(["+7", "-12", "L3", "1a"]),
+                min_size=1, max_size=30),
+       st.sampled_from(["INTEGER", "LABEL", "LEVEL"]), st.integers(0, 3))
+def test_runs_of_digits_parse_as_the_grammar_says(texts, grammar_name, pad):
+    """Byte strings of plain digits (ranks) take a column-at-a-time shortcut; it gives what the
+    grammar and _integers give (the same int64 values, or the same error naming the line), also
+    with a sign, an L or a letter among them (the shortcut steps aside) and however wide."""
+    from cranfield.io import _tokens
+
+    values = np.array([t.encode() for t in texts], dtype=f"S{max(map(len, texts)) + pad}")
+    got = ints_or_error(values, grammar_name)
+    assert got == ints_or_error(values.astype(object), grammar_name)  # object arrays take the general path
+    ragged = _tokens.Ragged.of(values)
+    value, over = _tokens._integers(ragged)
+    if getattr(_tokens, grammar_name).matches(ragged).all() and not over.any():
+        assert got == value.tolist()
+    else:
+        assert isinstance(got, str) and got.startswith("f:")
+
+
+def test_a_nul_byte_inside_digits_is_no_number():
+    from cranfield import InputError
+    from cranfield.io._tokens import parse_ints
+
+    with pytest.raises(InputError, match=r"f:2: rank '1\\x002' is not an integer"):
+        parse_ints(np.array([b"12", b"1\x002"]), "f", np.array([1, 2]), "rank")
+    assert parse_ints(np.array([b"007", b"1", b"123456789012345678"]), "f", np.array([1, 2, 3]), "rank").tolist() == [
+        7, 1, 123456789012345678]
+
+
+run_line = st.tuples(st.sampled_from(["1", "22", "301"]), st.sampled_from(["Q0", "0"]),
+                     st.text(alphabet="abcdefghij-0123456789", min_size=1, max_size=30),
+                     st.integers(1, 1000).map(str), st.sampled_from(["1.5", "-0.25", "7", "1e3", ".5", "12345678.9"]),
+                     st.sampled_from(["tag", "tag2"]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(run_line, min_size=1, max_size=60), st.integers(0, 59), st.sampled_from(["  ", "\t", " \t"]),
+       st.sampled_from([64, 256, 1 << 20]))
+def test_the_usual_layout_reads_as_any_other_spacing(tmp_path_factory, lines, at, blank, block):
+    """Lines with one space after each token take the usual layout's shortcut; with other
+    blanks somewhere (two spaces, a tab) the general path: both give the same columns, in
+    blocks of any size."""
+    from cranfield.io import _tokens
+
+    folder = tmp_path_factory.mktemp("layout")
+    plain = "".join(" ".join(f) + "\n" for f in lines)
+    other = "".join((blank if k == min(at, len(lines) - 1) else " ").join(f) + "\n" for k, f in enumerate(lines))
+    (folder / "plain").write_text(plain)
+    (folder / "other").write_text(other)
+    saved = _tokens.BLOCK_BYTES
+    _tokens.BLOCK_BYTES = block
+    try:
+        got = [_tokens.read_columns(folder / name, 6, text=[2, 3], numbers={4: "score"}, keys=[2], codes=[0],
+                                    uniform=[5], compact=True, threads=False) for name in ("plain", "other")]
+    finally:
+        _tokens.BLOCK_BYTES = saved
+    a, b = got
+    assert a.ncols.tolist() == b.ncols.tolist() and a.line.tolist() == b.line.tolist()
+    assert a.text[2].tolist() == b.text[2].tolist() and a.text[3].tolist() == b.text[3].tolist()
+    assert a.number[4].view(np.uint64).tolist() == b.number[4].view(np.uint64).tolist()
+    assert a.key[2].tolist() == b.key[2].tolist() and a.code[0].tolist() == b.code[0].tolist()
+    assert (a.first, a.same, a.names) == (b.first, b.same, b.names)
+    assert a.number[4].tolist() == [float(f[4]) for f in lines]
+
+
+@pytest.mark.parametrize("odd", [None, 0, 5, 9])
+def test_one_tag_differing_anywhere_is_seen(tmp_path, odd):
+    """A run's tag column is checked for one value eight bytes at a time; a tag of the same
+    length that differs is seen on any line, the last one (at the very end of the block) too."""
+    from cranfield.io.run import run_columns
+
+    lines = [f"1 Q0 d{k} {k + 1} {10 - k} {'rux' if k == odd else 'run'}\n" for k in range(10)]
+    (tmp_path / "run").write_text("".join(lines))
+    cols = run_columns(tmp_path / "run", threads=False)
+    assert (cols.first[5], cols.same[5]) == (b"rux" if odd == 0 else b"run", odd is None)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
@@ -95,6 +95,7 @@ class Columns:
 
 
 BOM = b"\xef\xbb\xbf"
+_Bytes = TypeVar("_Bytes", bytes, bytearray)
 
 
 class _GzipText(io.RawIOBase):
@@ -196,7 +197,7 @@ def input_size(path: str | Path) -> int:
         return 0
 
 
-def open_binary(path: str | Path) -> BinaryIO:
+def open_binary(path: str | Path) -> io.BufferedReader:
     """Open ``path`` for binary reading: gzip files (recognised by content) decompressed, a
     leading UTF-8 byte-order mark skipped; standard input, pipes and FIFOs read once
     (:func:`readable_path`). Damaged gzip data raises :class:`InputError`."""
@@ -234,44 +235,53 @@ def _is_gzip(stream: BinaryIO) -> bool:
     return isinstance(getattr(stream, "raw", None), _GzipText)
 
 
-def _lines_of(text: bytes) -> bytes:
+def _lines_of(text: _Bytes) -> _Bytes:
     """``text`` with every line ending (``\\r\\n``, or a lone ``\\r`` as classic Mac OS wrote) a
     ``\\n``: one copy, and none for the usual file, which has no ``\\r``."""
     return text.replace(b"\r\n", b"\n").replace(b"\r", b"\n") if b"\r" in text else text
 
 
-def _blocks(stream: BinaryIO, source: str) -> Iterator[tuple[bytes, int]]:
-    """Yield blocks of whole lines, each with the number of its first line (the last block may
-    lack its final line break). A line ends at ``\\n``, ``\\r\\n`` or ``\\r`` (every line
-    ending of :func:`_lines_of`); a line longer than :data:`MAX_LINE` is an error, so memory
-    stays bounded whatever the file (a gzip file may inflate to one huge line)."""
+def _blocks(stream: io.BufferedReader, source: str) -> Iterator[tuple[bytearray | bytes, int, int]]:
+    """Yield blocks of whole lines, each with the number of its first line and its number of
+    line feeds (the last block may lack its final line break). A line ends at ``\n``,
+    ``\r\n`` or ``\r`` (every line ending of :func:`_lines_of`); a line longer than
+    :data:`MAX_LINE` is an error, so memory stays bounded whatever the file (a gzip file may
+    inflate to one huge line). Each block is read into a buffer of its own (never reused: a
+    block may be tokenised while the next is read), after the previous block's last line."""
     rest, line = b"", 1
     while True:
+        block = bytearray(len(rest) + BLOCK_BYTES)
+        block[: len(rest)] = rest
         try:
-            chunk = stream.read(BLOCK_BYTES)
+            got = stream.readinto(memoryview(block)[len(rest):])
         except OSError as exc:
             raise InputError(source, None, f"cannot read: {exc}") from None
-        if not chunk:
+        if not got:
             break
-        raw = rest + chunk
-        held = b"\r" if raw.endswith(b"\r") else b""  # may be the first half of a CR LF
-        block = _lines_of(raw[:-1] if held else raw)
+        del block[len(rest) + got:]
+        held = b"\r" if block.endswith(b"\r") else b""  # may be the first half of a CR LF
+        if held:
+            del block[-1:]
+        block = _lines_of(block)
         cut = block.rfind(b"\n") + 1
-        rest = block[cut:] + held
+        rest = bytes(block[cut:]) + held
         if len(rest) > MAX_LINE:
             raise InputError(source, line + block.count(b"\n", 0, cut),
                              f"a line longer than {MAX_LINE >> 20} MB: not a table of ids and numbers "
                              f"(no field may be longer than {MAX_FIELD >> 10} KB)")
         if cut:
-            yield block[:cut], line
-            line += _line_feeds(block, cut)
+            del block[cut:]
+            feeds = _line_feeds(block)
+            yield block, line, feeds
+            line += feeds
     if rest:
-        yield _lines_of(rest) + b"\n", line
+        last = _lines_of(rest) + b"\n"
+        yield last, line, _line_feeds(last)
 
 
-def _line_feeds(block: bytes, end: int) -> int:
-    """The line feeds in ``block[:end]``, counted by numpy (several times faster than ``bytes.count``)."""
-    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8, count=end) == 10))
+def _line_feeds(block: bytes | bytearray) -> int:
+    """The line feeds in ``block``, counted by numpy (several times faster than ``bytes.count``)."""
+    return int(np.count_nonzero(np.frombuffer(block, dtype=np.uint8) == 10))
 
 
 MASK_TABLE_WORDS = 64
@@ -280,32 +290,38 @@ _LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [2**64 - 1], dtyp
 """``_LOW_BYTES[k]``: the mask keeping the first ``k`` bytes (in memory order) of a little-endian 64-bit word."""
 
 
-def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> np.ndarray:
+def _gather(buf: np.ndarray, start: np.ndarray, stop: np.ndarray, length: np.ndarray | None = None) -> np.ndarray:
     """Copy the byte ranges ``buf[start[i]:stop[i]]`` into an (n, W) zero-padded uint8 matrix,
-    W a multiple of 8 (so rows can be read as 64-bit words)."""
-    length = stop - start
-    words = max(-(-int(length.max(initial=0)) // 8), 1)
-    # Row i of a strided view of 64-bit words starts at byte i, so fancy-indexing rows by
-    # ``start`` copies a field eight bytes at a time; rows too close to the end of ``buf``
-    # for a whole last word are copied again from a zero-padded copy of that end.
+    W a multiple of 8 (so rows can be read as 64-bit words); ``length``: ``stop - start`` if known."""
+    length = stop - start if length is None else length
+    shortest, longest = (int(length.min()), int(length.max())) if length.size else (0, 0)
+    words = max(-(-longest // 8), 1)
+    # Row i of a strided view of 8W-byte records starts at byte i, so fancy-indexing rows by
+    # ``start`` copies each field as one record (a memcpy); rows too close to the end of
+    # ``buf`` for a whole record are copied again from a zero-padded copy of that end.
+    record = np.dtype("<u8") if words == 1 else np.dtype(f"V{8 * words}")
     last = buf.size - 8 * words
     if last < 0:
         buf, last = np.concatenate((buf, np.zeros(-last, dtype=np.uint8))), 0
-    if words == 1:  # the usual number, topic id or tag: a one-dimensional gather, twice as fast
-        out = np.ndarray((last + 1,), dtype="<u8", buffer=buf, strides=(1,))[np.minimum(start, last)][:, None]
+    rows = np.ndarray((last + 1,), dtype=record, buffer=buf, strides=(1,))
+    if int(start.max(initial=0)) <= last:  # the usual block: no field near its end
+        out = rows[start]
     else:
-        out = np.ndarray((last + 1, words), dtype="<u8", buffer=buf, strides=(1, 8))[np.minimum(start, last)]
-    tail = np.flatnonzero(start > last)
-    if tail.size:
+        out = rows[np.minimum(start, last)]
+        tail = np.flatnonzero(start > last)
         t0 = int(start[tail].min())
         end = np.zeros(buf.size - t0 + 8 * words, dtype=np.uint8)
         end[: buf.size - t0] = buf[t0:]
-        out[tail] = np.ndarray((end.size - 8 * words + 1, words), dtype="<u8", buffer=end,
-                               strides=(1, 8))[start[tail] - t0]
-    # the bytes past each field's end: for the usual short fields a table of word masks indexed
-    # by the field's length (fast, but (8W + 1) × W words), else each row's masks (n × W, as out)
-    if words == 1:
-        out[:, 0] &= _LOW_BYTES.take(length)
+        out[tail] = np.ndarray((end.size - 8 * words + 1,), dtype=record, buffer=end, strides=(1,))[start[tail] - t0]
+    out = out.view("<u8").reshape(length.size, words)
+    # the bytes past each field's end, in the words that hold them (from the shortest field's
+    # last word on): a word at a time for the usual fields of (nearly) equal lengths, else for
+    # the usual short fields a table of word masks indexed by the field's length (fast, but
+    # (8W + 1) × W words), else each row's masks (n × W, as out)
+    ragged = range(shortest // 8, words)
+    if len(ragged) <= 2:
+        for j in ragged:  # one word: every field ends in it, so 0 <= length - 8j <= 8
+            out[:, j] &= _LOW_BYTES.take(length - 8 * j if len(ragged) == 1 else np.clip(length - 8 * j, 0, 8))
     elif words <= MASK_TABLE_WORDS:
         out &= _LOW_BYTES[np.clip(np.arange(8 * words + 1)[:, None] - 8 * np.arange(words), 0, 8)].take(length, axis=0)
     else:
@@ -330,7 +346,7 @@ def strings_and_keys(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tu
     return _trim(matrix, int((stop - start).max(initial=0))), _hash_words(matrix.view("<u8"))
 
 
-def _check_text(raw: np.ndarray, block: bytes, source: str, first_line: int) -> None:
+def _check_text(raw: np.ndarray, block: bytes | bytearray, source: str, first_line: int) -> None:
     """Raise :class:`InputError` at the first line holding a NUL byte or bytes that are not UTF-8."""
     if raw.size and raw.min() == 0:
         line = first_line + block.count(b"\n", 0, int(np.argmin(raw)))
@@ -530,41 +546,45 @@ def _nonzero_bytes(x: np.ndarray) -> np.ndarray:
 
 def _short_decimals(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`parse_decimals` of numbers of at most 8 bytes, one little-endian 64-bit word each
-    (zero-padded), by SWAR arithmetic on the words: strip the sign, find the dot (at most one)
-    and take it out, check that every other byte is a digit, and combine the digits pairwise
-    into the mantissa in three multiplications (Lemire, 2022, "Parsing eight digits"); the
-    value is the mantissa (< 10^8) divided by a power of ten, Clinger's exact fast path."""
+    (zero-padded), by SWAR arithmetic on the words (Warren, *Hacker's Delight*, 2nd ed. 2012,
+    section 6-1): strip the sign, check that every byte is a digit but at most one dot, take the
+    first other byte (the dot, or the first byte of padding) out, and combine the digits
+    pairwise in three multiplications (Lemire, 2022, "Parsing eight digits"). The digits stay
+    left-aligned, so that gives the mantissa times 10^(8 - digits); divided by 10^(8 - the
+    dot's position) that is Clinger's exact fast path, both numbers exact doubles."""
     u64 = np.uint64
+    ones, high, low7 = _BYTES["ones"], _BYTES["high"], _BYTES["low7"]
     with np.errstate(over="ignore"):
-        first = words & u64(0xFF)
+        first = words.view(np.uint8)[::8]  # each number's first byte
         neg = first == 45
-        w = np.where(neg | (first == 43), words >> u64(8), words)
-        length = ((_nonzero_bytes(w) >> u64(7)) * _BYTES["ones"]) >> u64(56)  # tokens hold no NUL byte
-        dot = ~_nonzero_bytes(w ^ _BYTES["dot"]) & _BYTES["high"] & _LOW_BYTES[length]
-        has_dot = dot != 0
-        # the dot's byte p: dot is 2^(8p + 7), so dot - 1 has the low bit of each of the p bytes
-        # below it set (8 without a dot; several dots give a p below the last, and are refused)
-        p = ((((dot - u64(1)) >> u64(7)) & _BYTES["ones"]) * _BYTES["ones"]) >> u64(56)
-        shift = u64(8) * np.minimum(p, u64(7))
-        digits = np.where(has_dot, (w & _LOW_BYTES[np.minimum(p, u64(8))]) | ((w >> (shift + u64(8))) << shift), w)
-        count = length - has_dot
-        inside = _LOW_BYTES[count]
-        v = digits ^ _BYTES["zero"]  # digits become their values 0..9
-        ok = ((count > 0) & ((dot & (dot - u64(1))) == 0)
-              & (((((v & _BYTES["low7"]) + _BYTES["over9"]) | v) & _BYTES["high"] & inside) == 0))
-        v = (v & inside) << (u64(8) * (u64(8) - count))  # right-aligned: leading zeros first
+        signed = neg | (first == 43)
+        w = np.where(signed, words >> u64(8), words) if signed.any() else words
+        inside = _nonzero_bytes(w)  # 0x80 in each byte of the number (tokens hold no NUL byte)
+        dot = ~_nonzero_bytes(w ^ _BYTES["dot"]) & high
+        v = w ^ _BYTES["zero"]  # digits become their values 0..9
+        other = (((v & low7) + _BYTES["over9"]) | v) & high  # 0x80 in each byte that is not a digit
+        ok = ((other & inside) == dot) & ((dot & (dot - u64(1))) == 0) & (inside != dot)
+        # q: the first byte that is not a digit (8 for none); the bits below its 0x80 count the bytes before it
+        q = (((((other - u64(1)) & ~other) >> u64(7)) & ones) * ones) >> u64(56)
+        v &= ~((other >> u64(7)) * u64(0xFF))  # the dot and the padding become 0
+        shift = np.minimum(q, u64(7)) << u64(3)
+        v = (v & _LOW_BYTES[q]) | (((v >> shift) >> u64(8)) << shift)  # byte q taken out
         v = (v * u64(10) + (v >> u64(8))) & u64(0x00FF00FF00FF00FF)
         v = (v * u64(100) + (v >> u64(16))) & u64(0x0000FFFF0000FFFF)
         v = (v * u64(10000) + (v >> u64(32))) & u64(0xFFFFFFFF)
-        values = v.astype(np.float64) / _POW10[np.where(has_dot, length - u64(1) - p, u64(0))]
-    return np.where(neg, -values, values), ok
+        values = v.astype(np.float64) / _POW10[u64(8) - q]
+    np.negative(values, out=values, where=neg)
+    return values, ok
 
 
-def _numbers(m: np.ndarray, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
-    """Numbers of the rows that have the column (0 elsewhere: their column count is checked later)."""
+def _numbers(m: np.ndarray, has: np.ndarray | None, source: str, line: np.ndarray, what: str,
+             column: int) -> np.ndarray:
+    """Numbers of the rows that have the column (0 elsewhere: their column count is checked
+    later; ``has`` None: every row)."""
     values, ok = parse_decimals(m)
-    ok |= ~has
-    values[~has] = 0.0
+    if has is not None:
+        ok |= ~has
+        values[~has] = 0.0
     if not ok.all():
         rest = np.flatnonzero(~ok)
         values[rest] = parse_floats(m[rest].view(f"S{m.shape[1]}").ravel(), source, line[rest], what, column=column)
@@ -616,7 +636,7 @@ class _Field:
             raise InputError(source, int(line[i]), f"a field of {int(length[i]):,} bytes (column {column}); no id "
                                                    f"or number may be longer than {MAX_FIELD >> 10} KB")
         if fits_width(length.size, -(-longest // 8) * 8, int(length.sum())):
-            return cls(_gather(buf, start, stop), longest, None, np.zeros(0, dtype=np.intp),
+            return cls(_gather(buf, start, stop, length), longest, None, np.zeros(0, dtype=np.intp),
                        Ragged(buf, start[:0], length[:0]))
         width = max((2 * int(length.sum()) + 16 * length.size) // length.size // 8 * 8, 8)
         short, long = np.flatnonzero(length <= width), np.flatnonzero(length > width)
@@ -662,16 +682,18 @@ class _Field:
                             self.long_strings if self.long.size else self.long)
 
     def keys(self) -> np.ndarray:
-        return self.combine(_hash_words(self.matrix.view("<u8")), self.spans.hash())
+        short = _hash_words(self.matrix.view("<u8"))
+        return short if self.short is None else self.combine(short, self.spans.hash())
 
-    def numbers(self, has: np.ndarray, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
-        """Numbers of the rows where ``has`` (0 elsewhere)."""
+    def numbers(self, has: np.ndarray | None, source: str, line: np.ndarray, what: str, column: int) -> np.ndarray:
+        """Numbers of the rows where ``has`` (0 elsewhere; None: every row)."""
         if self.short is None:
             return _numbers(self.matrix, has, source, line, what, column)
         long = np.zeros(self.long.size)
-        read = np.flatnonzero(has[self.long])
+        read = np.flatnonzero(has[self.long]) if has is not None else np.arange(self.long.size)
         long[read] = parse_floats(self.long_strings[read], source, line[self.long[read]], what, column=column)
-        return self.combine(_numbers(self.matrix, has[self.short], source, line[self.short], what, column), long)
+        short = _numbers(self.matrix, None if has is None else has[self.short], source, line[self.short], what, column)
+        return self.combine(short, long)
 
 
 @dataclass
@@ -705,32 +727,56 @@ def _uniform(buf: np.ndarray, start: np.ndarray, stop: np.ndarray) -> tuple[byte
     first = buf[start[0]:stop[0]].tobytes()
     if not bool((stop - start == len(first)).all()):
         return first, False
+    if len(first) <= 8 and buf.size >= 8:  # the usual tag: one word each, masked alike
+        near_end = start > buf.size - 8  # the last line's, say: compared as bytes
+        ends = [buf[a:a + len(first)].tobytes() for a in start[near_end].tolist()]
+        words = np.ndarray((buf.size - 7,), dtype="<u8", buffer=buf, strides=(1,))[start[~near_end]]
+        same = not bool(((words ^ _word(first)) & _LOW_BYTES[len(first)]).any())
+        return first, same and all(end == first for end in ends)
     words = _gather(buf, start, stop).view("<u8")  # compared eight bytes at a time
     return first, bool((words == words[0]).all())
 
 
+def _word(text: bytes) -> np.uint64:
+    """The little-endian 64-bit word of up to 8 bytes (zero-padded)."""
+    return np.frombuffer(text.ljust(8, b"\0"), dtype="<u8")[0]
+
+
 def _trim(m: np.ndarray, width: int) -> np.ndarray:
-    """The gathered matrix as byte strings ``width`` bytes wide (its longest value's length)."""
-    width = max(width, 1)
-    return np.ascontiguousarray(m[:, :width]).view(f"S{width}").ravel()
+    """The gathered matrix as byte strings ``width`` bytes wide (its longest value's length):
+    each row cast whole (a copy of the first ``width`` bytes, faster than a 2-D slice's)."""
+    return m.view(f"S{m.shape[1]}").ravel().astype(f"S{max(width, 1)}")
+
+
+def _plain_width(raw: np.ndarray, blank: np.ndarray, lines: int) -> int:
+    """The tokens per line when each of the ``lines`` lines of a block (ending with a line
+    break) has that many with one blank byte after each, no blank line, no leading blank and
+    no comment line (the usual file), else 0. ``blank``: the positions of the bytes up to 0x20
+    (space, tab, CR, LF, the other controls), which then are the tokens' ends, every width-th
+    one a line feed (and no other, as there are ``lines`` line feeds)."""
+    if not blank.size or blank[0] == 0 or blank.size % lines:
+        return 0
+    width = blank.size // lines
+    feeds = blank[width - 1::width]
+    if not bool((raw[feeds] == 10).all()) or not bool((blank[1:] - blank[:-1] > 1).all()):
+        return 0
+    return 0 if raw[0] == COMMENT or bool((raw[feeds[:-1] + 1] == COMMENT).any()) else width
+
+
+def _plain_column(blank: np.ndarray, width: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """(start, stop) of column ``j`` of every line of a block of :func:`_plain_width` ``width``."""
+    if j:
+        return blank[j - 1::width] + 1, blank[j::width].copy()
+    start = np.empty(blank.size // width, dtype=blank.dtype)
+    start[0] = 0
+    np.add(blank[width - 1:-1:width], 1, out=start[1:])
+    return start, blank[::width].copy()
 
 
 def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(start, stop) of every token of a block ending with a line break, and (first token,
     number of tokens) of every line. A token is a run of bytes above 0x20; every other byte
     (space, tab, line feed, the other controls) separates tokens, and a line feed ends a line."""
-    at = np.flatnonzero(np.less_equal(raw, 32))  # space, tab, CR, LF and other controls
-    if at[0] > 0 and bool((at[1:] - at[:-1] > 1).all()):
-        # the usual file: one blank byte after each token (no blank line, no leading or trailing
-        # blanks), so the blanks are the tokens' ends and the line feeds among them the lines' ends
-        start = np.empty_like(at)
-        start[0] = 0
-        np.add(at[:-1], 1, out=start[1:])
-        last = np.flatnonzero(raw[at] == 10)
-        first = np.empty_like(last)
-        first[0] = 0
-        np.add(last[:-1], 1, out=first[1:])
-        return start, at, first, (last - first + 1).astype(np.int32)
     # Padding: one whitespace byte on each side for the edge detection.
     blank = np.empty(raw.size + 2, dtype=bool)
     blank[0] = blank[-1] = True
@@ -745,37 +791,48 @@ def _token_bounds(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def _tokenise_block(
-    block: bytes, max_cols: int, first_line: int, source: str, want: _Wanted,
+    block: bytes | bytearray, lines: int, max_cols: int, first_line: int, source: str, want: _Wanted,
 ) -> tuple[dict, np.ndarray, np.ndarray, int]:
-    """Split one block into the wanted fields: ({kind: {column: array}}, columns per line,
-    line numbers, comment lines skipped). Pure, so blocks can be tokenised in parallel; code
-    columns come back as byte strings and uniform columns as (first value, all equal), for
-    :func:`_merge`."""
+    """Split one block of ``lines`` lines into the wanted fields: ({kind: {column: array}},
+    columns per line, line numbers, comment lines skipped). Pure, so blocks can be tokenised in
+    parallel; code columns come back as byte strings and uniform columns as (first value, all
+    equal), for :func:`_merge`."""
     raw = np.frombuffer(block, dtype=np.uint8)
     _check_text(raw, block, source, first_line)
     buf = raw
-    start, stop, first, count = _token_bounds(raw)
-    line = (first_line + np.arange(count.size)).astype(np.int32)
-    used = count > 0
-    # a comment line's first token starts with '#' (trec_eval 10's rule: after leading blanks)
-    comment = used & (buf[start[np.minimum(first, max(start.size - 1, 0))]] == COMMENT) if start.size else used
-    skipped = int(np.count_nonzero(comment))
-    if skipped:
-        used &= ~comment
-    first, count, line = first[used], count[used], line[used]
+    blank = np.flatnonzero(np.less_equal(raw, 32))  # space, tab, CR, LF and other controls
+    width = _plain_width(raw, blank, lines)
+    if width:  # the usual file: its columns straight from the blanks
+        count = np.full(blank.size // width, width, dtype=np.int32)
+        line = (first_line + np.arange(count.size)).astype(np.int32)
+        skipped = 0
+    else:
+        start, stop, first, count = _token_bounds(raw)
+        line = (first_line + np.arange(count.size)).astype(np.int32)
+        used = count > 0
+        # a comment line's first token starts with '#' (trec_eval 10's rule: after leading blanks)
+        comment = used & (buf[start[np.minimum(first, max(start.size - 1, 0))]] == COMMENT) if start.size else used
+        skipped = int(np.count_nonzero(comment))
+        if skipped:
+            used &= ~comment
+        first, count, line = first[used], count[used], line[used]
     if (count > max_cols).any() and not want.ignore_extra:
         i = int(np.flatnonzero(count > max_cols)[0])
         hint = want.first_line_hints.get(int(count[i]), "") if i == 0 and first_line == 1 else ""
         raise InputError(source, int(line[i]), f"expected at most {max_cols} columns, got {int(count[i])}"
                          + (f" ({hint})" if hint else ""))
     out: dict[str, dict[int, Any]] = {"text": {}, "number": {}, "key": {}, "code": {}, "uniform": {}}
-    # the usual file: every line has the same number of tokens, no comment line
-    width = int(count[0]) if count.size and not skipped and bool((count == count[0]).all()) else 0
+    # every line has the same number of tokens (one blank between them or not), no comment line
+    uniform = width or (int(count[0]) if count.size and not skipped and bool((count == count[0]).all()) else 0)
     count = np.minimum(count, max_cols)  # columns after the last are ignored (``ignore_extra``)
     for j in want.columns:
-        if j < width:  # contiguous copies: every later pass over them is faster
-            has = np.ones(count.size, dtype=bool)
-            s, e = np.ascontiguousarray(start[j::width]), np.ascontiguousarray(stop[j::width])
+        has: np.ndarray | None = None  # None: every row has column j
+        if j < uniform:  # contiguous copies: every later pass over them is faster
+            s, e = (_plain_column(blank, width, j) if width
+                    else (np.ascontiguousarray(start[j::uniform]), np.ascontiguousarray(stop[j::uniform])))
+        elif width:  # no line has column j
+            has = np.zeros(count.size, dtype=bool)
+            s = e = np.zeros(count.size, dtype=np.intp)
         else:
             has = count > j
             tok = np.where(has, first + j, 0)
@@ -793,8 +850,10 @@ def _tokenise_block(
         if j in want.codes:
             out["code"][j] = values.padded()
         if j in want.numbers:
-            complete = count >= want.min_cols  # short rows fail the column count check instead
-            out["number"][j] = values.numbers(has & complete, source, line, want.numbers[j], j + 1)
+            # the rows with column j and at least min_cols (short rows fail the column count check instead)
+            complete = has is None and min(uniform, max_cols) >= want.min_cols
+            read = None if complete else count >= max(want.min_cols, j + 1)
+            out["number"][j] = values.numbers(read, source, line, want.numbers[j], j + 1)
     return out, count, line, skipped
 
 
@@ -918,11 +977,12 @@ def read_columns(
     with open_binary(path) as stream, (ThreadPoolExecutor(WORKERS) if threads else contextlib.nullcontext()) as pool:
         total = _size_hint(path, stream)
         pending: deque[tuple[Future, int]] = deque()
-        for block, first_line in _blocks(stream, source):
+        for block, first_line, lines in _blocks(stream, source):
             if pool is None:  # one block at a time, on this thread
-                collect(_tokenise_block(block, max_cols, first_line, source, want), len(block))
+                collect(_tokenise_block(block, lines, max_cols, first_line, source, want), len(block))
                 continue
-            pending.append((pool.submit(_tokenise_block, block, max_cols, first_line, source, want), len(block)))
+            pending.append((pool.submit(_tokenise_block, block, lines, max_cols, first_line, source, want),
+                            len(block)))
             if len(pending) > 2 * WORKERS:
                 job, size = pending.popleft()
                 collect(job.result(), size)
@@ -1014,6 +1074,13 @@ class Grammar:
     def takes_one_digit(self) -> bool:
         """Whether a single digit is a valid token."""
         return bool(self.accept[self.table[0, _CLASS_NAMES.index("digit")]])
+
+    @property
+    def takes_digits(self) -> bool:
+        """Whether every run of digits is a valid token."""
+        digit = _CLASS_NAMES.index("digit")
+        after = self.table[0, digit]
+        return bool(self.accept[after]) and self.table[after, digit] == after
 
     def matches(self, text: Ragged) -> np.ndarray:
         """Whether each string is a complete token of the grammar (one step per byte position,
@@ -1123,6 +1190,26 @@ def _integers(text: Ragged) -> tuple[np.ndarray, np.ndarray]:
     return value, over
 
 
+def _plain_integers(values: np.ndarray) -> np.ndarray | None:
+    """int64 of byte strings (dtype ``S``) that are all runs of at most 18 digits (no sign, so
+    no overflow), accumulated a column of digits at a time in the narrowest integers that hold
+    them; None when one is anything else (the general path reads them, and says what is wrong)."""
+    n, width = values.size, values.dtype.itemsize
+    if width > 18:
+        return None
+    m = np.ascontiguousarray(values).view(np.uint8).reshape(n, width)
+    digit = m - np.uint8(48)  # a digit's value; 10 to 255 for any other byte (wrapped around)
+    used = m != 0
+    if not bool((digit[:, 0] <= 9).all()) or bool(((digit > 9) & used).any()):
+        return None
+    if width > 1 and bool((used[:, 1:] & ~used[:, :-1]).any()):  # a NUL byte before a digit
+        return None
+    value = digit[:, 0].astype(np.uint16 if width <= 4 else np.uint32 if width <= 9 else np.int64)
+    for k in range(1, width):
+        value = np.where(used[:, k], value * 10 + digit[:, k], value)
+    return value.astype(np.int64)
+
+
 def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
                column: int | None = None, grammar: Grammar = INTEGER) -> np.ndarray:
     """int64 of byte strings that are integers (``[+-]digits``, or another integer ``grammar``);
@@ -1131,6 +1218,10 @@ def parse_ints(values: np.ndarray, source: str, line: np.ndarray, what: str, *,
         digit = values.view(np.uint8).astype(np.int64) - 48
         if bool(((digit >= 0) & (digit <= 9)).all()):
             return digit
+    if values.dtype.kind == "S" and values.size and grammar.takes_digits:  # ranks, ids: plain digits
+        plain = _plain_integers(values)
+        if plain is not None:
+            return plain
     value, over = _integers(require_tokens(values, grammar, source, line, what, column))
     if over.any():
         i = int(np.flatnonzero(over)[0])
