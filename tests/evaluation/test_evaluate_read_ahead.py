@@ -99,10 +99,35 @@ def test_a_prefetch_left_behind_is_not_taken_for_a_changed_file(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         scheduling.prefetch(runs[:1], "score")
-        scheduling._PREFETCHED[(str(runs[0]), "score")][1].result()  # read before it changes
+        scheduling._PREFETCHED[(str(runs[0]), ("score", "error", "float32"))][1].result()  # read before it changes
         changed = open(runs[1]).read().replace("tag1", "tag0")
         with open(runs[0], "w") as f:
             f.write(changed)
         assert np.array_equal(evaluator.evaluate(runs[:1]).values, evaluator.evaluate(runs[1:2]).values,
                               equal_nan=True)
         assert not scheduling._PREFETCHED
+
+
+@pytest.mark.parametrize("where", [0, 2, 5])
+def test_what_making_a_read_ahead_run_says_is_said_in_run_order(tmp_path, where):
+    """A file read ahead whose run has a duplicate document (an error) or a score beyond a C
+    float (a warning) is made a run on the scoring thread, which says so in run order."""
+    qrels, runs = write_runs(tmp_path)
+    evaluator = Evaluator(qrels, ["AP"])
+    duplicate = tmp_path / "dup.txt"
+    duplicate.write_text("1 Q0 d1-0 1 0.5 dup\n1 Q0 d1-0 2 0.4 dup\n")
+    huge = tmp_path / "huge.txt"
+    huge.write_text("1 Q0 d1-0 1 1e39 huge\n1 Q0 d1-3 2 0.5 huge\n")
+    with pytest.raises(InputError) as alone:
+        read_run(str(duplicate))
+    files = [*runs[:where], str(duplicate), *runs[where:]]
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(InputError) as together:
+        warnings.simplefilter("always")
+        evaluator.evaluate(files)
+    assert str(together.value) == str(alone.value) and len(caught) == where
+    files = [*runs[:where], str(huge), *runs[where:]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        evaluator.evaluate(files)
+    said = [str(w.message) for w in caught]
+    assert "beyond the range of a C float" in said[where] and len(said) == len(runs) + 2  # + its missing topics

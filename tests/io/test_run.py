@@ -196,3 +196,24 @@ def test_score_order_matches_a_plain_sort(rows):
         expected = [d for score in sorted(tied, reverse=True)
                     for d in sorted(tied[score], key=str.encode, reverse=True)]
         assert run.ranking(q) == expected
+
+
+def test_read_ahead_gives_the_run_only_when_reading_it_says_nothing(write):
+    """read_run_ahead (a read-ahead thread's reader): the run read_run reads; only the columns
+    when making the run raises or warns, so that the scoring thread says it; None for a file
+    the tokenizer does not read as a TREC run."""
+    from cranfield.io.run import Columns, read_run_ahead
+
+    plain = write("plain.txt", "1 Q0 a 1 0.5 t\n1 Q0 c 2 0.5 t\n2 Q0 b 1 0.9 t\n")
+    ahead = read_run_ahead(plain, "score", "error", "float32")
+    alone = read_run(plain)
+    assert not isinstance(ahead, Columns) and ahead is not None
+    assert ahead.name == alone.name and ahead.ranking("1") == alone.ranking("1") == ["c", "a"]
+    assert np.array_equal(ahead.offsets, alone.offsets) and np.array_equal(ahead.score, alone.score)
+    duplicate = write("dup.txt", "1 Q0 a 1 0.5 t\n1 Q0 a 2 0.4 t\n")
+    assert isinstance(read_run_ahead(duplicate, "score", "error", "float32"), Columns)
+    assert read_run_ahead(duplicate, "score", "first", "float32").ranking("1") == ["a"]
+    huge = write("huge.txt", "1 Q0 a 1 1e39 t\n1 Q0 b 2 0.5 t\n")
+    assert isinstance(read_run_ahead(huge, "score", "error", "float32"), Columns)  # as_c_floats warns
+    assert read_run_ahead(huge, "score", "error", "float64").ranking("1") == ["a", "b"]
+    assert read_run_ahead(write("bad.txt", "1 Q0 a 1 high t\n"), "score", "error", "float32") is None

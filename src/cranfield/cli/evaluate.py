@@ -227,7 +227,7 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     args, qrels, runs = _dd_inputs(args, qrels, runs)
     if not runs:
         raise CranfieldError("give at least one run file after the qrels")
-    _read_ahead(args, runs, fmt, client)  # before anything else is imported: the measures, the evaluator
+    _read_ahead(args, runs, fmt, client, score_dtype)  # before anything else is imported: the measures, the evaluator
     request, parsed, text_only = _measure_request(args)
     evaluator = (_judgment_groups if args.qrels_format == "qrels_jg" else evaluator_from)(
         args, qrels, parsed, missing=missing, norel=norel, depth=args.depth, judged_only=args.judged_only,
@@ -259,15 +259,15 @@ def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any
     return 0
 
 
-def _read_ahead(args: argparse.Namespace, runs: list[Any], fmt: str, client: Any) -> None:
-    """Start tokenising the first run files on threads now, so that they are read while the qrels
+def _read_ahead(args: argparse.Namespace, runs: list[Any], fmt: str, client: Any, score_dtype: str) -> None:
+    """Start reading the first run files on threads now, so that they are read while the qrels
     are (:func:`cranfield.evaluation.scheduling.prefetch`): when the evaluation that follows reads
     them as TREC runs in this process (not on a cluster, not read before it for the trec layout,
     not stochastic runs, DD truth or judgment groups)."""
     if client is None and fmt != "trec" and not (args.stochastic or args.dd_truth or args.qrels_format == "qrels_jg"):
         from cranfield.evaluation.scheduling import prefetch
 
-        prefetch(runs, args.order)
+        prefetch(runs, args.order, args.on_duplicate, score_dtype)
 
 
 def _compat_rules(args: argparse.Namespace) -> tuple[str, str, str]:

@@ -48,8 +48,9 @@ class Scored(NamedTuple):
 
 def _score_task(item: tuple[Any, str | None], evaluator: Evaluator, settings: RunSettings,
                 columns: Any = None) -> Scored:
-    """Read one run (a path is read here, on the worker, unless its ``columns`` were read ahead),
-    prepare and score it, and drop it."""
+    """Read one run (a path is read here, on the worker, unless it was read ahead: ``columns``, its
+    columns or the run itself, :func:`~cranfield.io.run.read_run_ahead`), prepare and score it,
+    and drop it."""
     obj, label = item
     with warnings.catch_warnings(record=True) if settings.record_warnings else contextlib.nullcontext() as caught:
         if caught is not None:
@@ -85,22 +86,17 @@ def _is_run_file(obj: Any) -> bool:
     return isinstance(obj, (str, Path)) and str(obj) != STDIN and not is_parquet_path(obj) and Path(obj).is_file()
 
 
-def _tokenised(obj: Any, order: str) -> Any:
-    """The columns of a run file (:func:`~cranfield.io.run.run_columns`), or None when ``obj`` is
-    not a file the tokenizer reads as a TREC run: a damaged file or another layout is read again,
-    on the main thread, which says what is wrong or reads it as that layout."""
-    from cranfield.io.run import run_columns
+def _read_ahead(obj: Any, rules: tuple[str, str, str]) -> Any:
+    """What a read-ahead thread reads of ``obj`` under ``rules`` (order, on_duplicate,
+    score_dtype): :func:`~cranfield.io.run.read_run_ahead` of a file that may be a TREC run, else
+    None (read when it is scored)."""
+    from cranfield.io.run import read_run_ahead
 
-    if not _is_run_file(obj):
-        return None
-    try:
-        return run_columns(obj, order, threads=False)  # type: ignore[arg-type]  # the files are the parallel units
-    except Exception:  # said (or read otherwise) when the main thread reads the file again
-        return None
+    return read_run_ahead(obj, *rules) if _is_run_file(obj) else None  # type: ignore[arg-type]
 
 
-_PREFETCHED: dict[tuple[str, str], tuple[tuple[int, int, int], Future[Any]]] = {}
-"""Run files being tokenised since :func:`prefetch`, by (path, order), with the file's
+_PREFETCHED: dict[tuple[str, tuple[str, str, str]], tuple[tuple[int, int, int], Future[Any]]] = {}
+"""Run files being read since :func:`prefetch`, by path and rules, with the file's
 :func:`_version` then, until a run of them is scored."""
 
 
@@ -110,40 +106,41 @@ def _version(path: Any) -> tuple[int, int, int]:
     return st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def prefetch(runs: list[Any], order: str) -> None:
-    """Start tokenising the first :data:`READ_AHEAD` run files of ``runs`` now, each on a thread,
+def prefetch(runs: list[Any], order: str, on_duplicate: str = "error", score_dtype: str = "float32") -> None:
+    """Start reading the first :data:`READ_AHEAD` run files of ``runs`` now, each on a thread,
     for the evaluation of these runs in this process that follows (:func:`_score_here` takes
     them): the command line calls this before it reads the qrels, so that the qrels and the
     first runs are read at once, on both cores."""
+    rules = (order, on_duplicate, score_dtype)
     for obj in runs[:READ_AHEAD]:
         if _is_run_file(obj):
             future: Future[Any] = Future()
-            _PREFETCHED[(str(obj), order)] = _version(obj), future
-            threading.Thread(target=lambda o=obj, f=future: f.set_result(_tokenised(o, order)), daemon=True).start()
+            _PREFETCHED[(str(obj), rules)] = _version(obj), future
+            threading.Thread(target=lambda o=obj, f=future: f.set_result(_read_ahead(o, rules)), daemon=True).start()
 
 
-def _prefetched(obj: Any, order: str) -> Future[Any] | None:
-    """The tokenising of ``obj`` that :func:`prefetch` started (taken: once), or None; None too
+def _prefetched(obj: Any, rules: tuple[str, str, str]) -> Future[Any] | None:
+    """The reading of ``obj`` that :func:`prefetch` started (taken: once), or None; None too
     when the file has changed since (a command that stopped before its evaluation left it)."""
     if not isinstance(obj, (str, Path)):
         return None
-    version, future = _PREFETCHED.pop((str(obj), order), (None, None))
+    version, future = _PREFETCHED.pop((str(obj), rules), (None, None))
     return future if version is not None and _is_run_file(obj) and _version(obj) == version else None
 
 
 def _score_here(evaluator: Evaluator, items: list[tuple[Any, str | None]], settings: RunSettings,
                 progress_bar: bool | None) -> list[Scored]:
     """The runs scored in this process, in order, while the next :data:`READ_AHEAD` run files are
-    tokenised on threads (numpy releases the GIL), so at most READ_AHEAD + 1 runs are held at
+    read on threads (numpy releases the GIL), so at most READ_AHEAD + 1 runs are held at
     once. A file that the read-ahead cannot read as a TREC run (a damaged file, another layout)
     is read again on this thread, which raises or reads it as it would without read-ahead: every
     warning and error comes from this thread, in run order."""
-    order = settings.order
+    rules = (settings.order, settings.on_duplicate, settings.score_dtype)
     overlap = not evaluator.stochastic and sum(_is_run_file(obj) for obj, _ in items) >= 2
     with ThreadPoolExecutor(READ_AHEAD) if overlap else contextlib.nullcontext() as pool:
         def ahead(obj: Any) -> Future[Any] | None:  # None: the run is read when it is scored
-            started = None if evaluator.stochastic else _prefetched(obj, order)
-            return started or (None if pool is None else pool.submit(_tokenised, obj, order))
+            started = None if evaluator.stochastic else _prefetched(obj, rules)
+            return started or (None if pool is None else pool.submit(_read_ahead, obj, rules))
 
         pending = [ahead(obj) for obj, _ in items[:READ_AHEAD]]
         out = []

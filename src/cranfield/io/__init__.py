@@ -4,6 +4,7 @@ DataFrames (docs/conventions.md#files)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -111,8 +112,8 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
     its shape says so (:func:`~cranfield.io.dd.dd_run_evidence`; a warning says why unless every
     line is as the DD jig writes it), else as NTCIREVAL
     ``.res`` ranked lists when it is a directory or :func:`looks_like_ntcir_res` (ranked in
-    file order whatever ``order`` says), else as a TREC run (using ``columns`` when the
-    file was read ahead: :func:`read_run`).
+    file order whatever ``order`` says), else as a TREC run (:func:`read_run`; ``columns``: what
+    a read-ahead thread read of the file, its columns or the run itself, :func:`~cranfield.io.run.read_run_ahead`).
     """
     if isinstance(obj, Run):
         return obj
@@ -133,6 +134,8 @@ def as_run(obj: Any, *, order: Order = "score", on_duplicate: str = "error", nam
             return read_dd_run(obj, name=name)
         if Path(obj).is_dir() or looks_like_ntcir_res(obj):
             return read_ntcir_res(obj, name=name, on_duplicate=on_duplicate)  # type: ignore[arg-type]
+        if isinstance(columns, Run):  # read ahead in full (run.read_run_ahead)
+            return columns if name is None else dataclasses.replace(columns, name=name)
         return read_run(obj, order=order, on_duplicate=on_duplicate, name=name,  # type: ignore[arg-type]
                         score_dtype=score_dtype, columns=columns)
     if isinstance(obj, Mapping):

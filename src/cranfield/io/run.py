@@ -255,15 +255,23 @@ def as_c_floats(score: np.ndarray, line: np.ndarray | None, source: str) -> np.n
     """Scores as trec_eval 9 compares them, stored as C ``float``: rounded to float32, where a
     finite score beyond ±3.4e38 becomes ±inf, so such scores tie and are ranked by docno. That
     changes a ranking, so it is said once per run, at the first such line, in a warning."""
-    over = np.abs(score) > FLOAT32_MAX
-    if bool(over.any()) and bool(np.isfinite(score[over]).any()):
-        i = int(np.flatnonzero(over & np.isfinite(score))[0])
+    i = first_beyond_c_float(score)
+    if i is not None:
         where = source if line is None else f"{source}:{int(line[i])}"
         warn(f"{where}: score {float(score[i]):g} is beyond the range of a C float (3.4e38): scores are compared as "
              "float32, as trec_eval 9 stores them, so such scores tie as infinite and are ranked by docno; "
              "--score-dtype float64 compares them as doubles")
     with np.errstate(over="ignore"):
         return score.astype(np.float32)
+
+
+def first_beyond_c_float(score: np.ndarray) -> int | None:
+    """The row of the first finite score beyond ±3.4e38, which :func:`as_c_floats` rounds to
+    ±inf (and says so), or None."""
+    over = np.abs(score) > FLOAT32_MAX
+    if not (bool(over.any()) and bool(np.isfinite(score[over]).any())):
+        return None
+    return int(np.flatnonzero(over & np.isfinite(score))[0])
 
 
 def _docno_descending(docno: np.ndarray, group: np.ndarray) -> np.ndarray:
@@ -323,6 +331,25 @@ def run_columns(path: str | Path, order: Order = "score", threads: bool = True) 
     its blocks on several threads); every error names the file and line."""
     return read_columns(path, 6, text=[2, 3] if order == "rank" else [2], numbers={4: "score"}, keys=[2],
                         codes=[0], uniform=[5], compact=True, ignore_extra=True, threads=threads)
+
+
+def read_run_ahead(path: str | Path, order: Order, on_duplicate: OnDuplicate, score_dtype: str) -> Run | Columns | None:
+    """A TREC run file read on a read-ahead thread (:mod:`cranfield.evaluation.scheduling`) as far
+    as it can be without a word: the :class:`Run` that :func:`read_run` reads (name None); only
+    its columns when making the run of them raises or warns (the one warning: a score beyond the
+    range of a C float), so that the thread that scores it reads them and says so, in run order;
+    None when the file is not tokenised as a TREC run (a damaged file, another layout), to be
+    read again there."""
+    try:
+        cols = run_columns(path, order, threads=False)  # the files are the parallel units
+    except Exception:  # said (or read otherwise) when the scoring thread reads the file again
+        return None
+    try:
+        if score_dtype == "float32" and first_beyond_c_float(cols.number[4]) is not None:
+            return cols
+        return read_run(path, order=order, on_duplicate=on_duplicate, score_dtype=score_dtype, columns=cols)
+    except Exception:  # raised again when the scoring thread makes the run of these columns
+        return cols
 
 
 def read_run(
