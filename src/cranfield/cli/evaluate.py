@@ -211,8 +211,13 @@ def _run_eval(args: argparse.Namespace, qrels: Any, runs: list[Any]) -> int:
     check_stdin_once([qrels, *runs, args.dd_truth, args.intents])
     _check_options(args)
     check_cluster_options(args)
-    with cluster_from(args) as client:
-        return _evaluate(args, qrels, runs, client)
+    try:
+        with cluster_from(args) as client:
+            return _evaluate(args, qrels, runs, client)
+    finally:  # what was read ahead and not scored (the command stopped early) is not kept
+        scheduling = sys.modules.get("cranfield.evaluation.scheduling")  # not imported: nothing read ahead
+        if scheduling is not None:
+            scheduling.forget_prefetched()
 
 
 def _evaluate(args: argparse.Namespace, qrels: Any, runs: list[Any], client: Any) -> int:

@@ -119,6 +119,12 @@ def prefetch(runs: list[Any], order: str, on_duplicate: str = "error", score_dty
             threading.Thread(target=lambda o=obj, f=future: f.set_result(_read_ahead(o, rules)), daemon=True).start()
 
 
+def forget_prefetched() -> None:
+    """Drop every reading that :func:`prefetch` started and no evaluation took (the command line
+    calls this when its command ends, however it ends)."""
+    _PREFETCHED.clear()
+
+
 def _prefetched(obj: Any, rules: tuple[str, str, str]) -> Future[Any] | None:
     """The reading of ``obj`` that :func:`prefetch` started (taken: once), or None; None too
     when the file has changed since (a command that stopped before its evaluation left it)."""
